@@ -1,0 +1,97 @@
+#pragma once
+// The Backend interface: primitive operations an experiment can time. The CPU backend always exists;
+// the CUDA backend lives in a module loaded at run time (see cuda_loader.hpp).
+#include "gpulab/precision.hpp"
+#include "gpulab/results.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+struct DeviceInfo {
+  std::string kind;  // "cpu" | "cuda"
+  std::string name;
+  int compute_units = 0;           // CPU: logical cores; GPU: SMs
+  int threads = 0;                 // CPU: threads the backend uses by default
+  std::string compute_capability;  // GPU only, "9.0"
+  double clock_mhz = 0;
+  double memory_total_bytes = 0;
+  double memory_free_bytes = 0;
+  std::string driver_version, runtime_version;
+  std::string simd;  // CPU: "AVX2 FMA", ...
+  std::vector<std::pair<std::string, std::string>> details;  // caches, bus, library versions: shown as-is
+  double peak_gflops_fp32 = 0;  // a model from clocks and units (labelled so); 0 = unknown
+  double peak_gflops_fp64 = 0;
+};
+
+struct Support {
+  bool ok = true;
+  std::string reason;  // why not, in words a student understands
+  static Support yes() { return {}; }
+  static Support no(std::string why) { return {false, std::move(why)}; }
+};
+
+// C = A·B with A m×k, B k×n, row-major. `variant` names the implementation (backend.gemm_variants()).
+struct GemmSpec {
+  long long m = 512, n = 512, k = 512;
+  Precision precision = Precision::fp32;
+  std::string variant = "blas";
+  int threads = 0;           // CPU: 0 = all cores
+  std::uint64_t seed = 42;   // inputs are random from this seed, never zeros
+};
+
+// Streaming kernels: "copy" (b = a) or "triad" (a = b + s·c). Bytes counted = read + written.
+struct BandwidthSpec {
+  std::string kind = "triad";
+  std::size_t bytes_per_array = 64u << 20;
+  int threads = 0;
+};
+
+// Moves between host and device. direction: "h2d", "d2h", "d2d" (GPU) or "h2h" (host memcpy).
+struct TransferSpec {
+  std::string direction = "h2d";
+  bool pinned = true;
+  std::size_t bytes = 64u << 20;
+};
+
+struct MemoryInfo {
+  double total_bytes = 0;
+  double free_bytes = 0;
+};
+
+// One prepared operation: buffers allocated and filled once, then checked and timed many times.
+class TimedOp {
+ public:
+  virtual ~TimedOp() = default;
+  // Runs once and compares the output with an independent reference. Doubles as the warm-up.
+  virtual Check verify() = 0;
+  // Runs once and returns the elapsed seconds (CPU: steady clock; GPU: CUDA events on the op's stream).
+  virtual double run_once() = 0;
+  virtual double flops() const = 0;  // per run
+  virtual double bytes() const = 0;  // per run
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string kind() const = 0;  // "cpu" | "cuda"
+  virtual DeviceInfo device_info() const = 0;
+  virtual Provenance provenance() const = 0;
+
+  virtual std::vector<std::string> gemm_variants() const = 0;
+  virtual Support supports(const GemmSpec& spec) const = 0;
+  // Throws std::invalid_argument for bad sizes, std::runtime_error for device faults (with the reason).
+  virtual std::unique_ptr<TimedOp> make_gemm(const GemmSpec& spec) = 0;
+  virtual std::unique_ptr<TimedOp> make_bandwidth(const BandwidthSpec& spec) = 0;
+  virtual Support supports(const TransferSpec& spec) const = 0;
+  virtual std::unique_ptr<TimedOp> make_transfer(const TransferSpec& spec) = 0;
+  virtual MemoryInfo memory_info() const = 0;
+};
+
+std::unique_ptr<Backend> make_cpu_backend();
+
+}  // namespace gpulab

@@ -1,0 +1,62 @@
+#pragma once
+// The measurement method: check first (doubles as warm-up), then repeat until the spread is small or the
+// budget is spent. Cancel is checked between samples.
+#include "gpulab/backend.hpp"
+#include "gpulab/results.hpp"
+
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+struct MeasurePolicy {
+  int min_samples = 3;
+  int max_samples = 50;
+  double target_rel_spread = 0.05;  // stop once (max - min)/median of the kept samples is below this
+  double time_budget_s = 2.0;       // stop after this much timed work even if the spread is large
+  int warmup_runs = 1;              // extra untimed runs after the check
+};
+
+struct Progress {
+  double fraction = 0;  // 0..1 of the whole job
+  std::string message;
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+// Summary statistics over samples (seconds). Empty input gives n = 0.
+Stats summarize(std::vector<double> samples);
+
+struct Measurement {
+  Check check;
+  Stats stats;
+  std::vector<double> samples_s;
+  bool cancelled = false;
+};
+
+// Verify, warm up, then time `op` under `policy`. A failed check is returned untimed.
+Measurement measure(TimedOp& op, const MeasurePolicy& policy, std::stop_token stop = {},
+                    const std::function<void(int sample, double seconds)>& on_sample = {});
+
+// Compare `out` with `ref` elementwise: |out - ref| <= atol + rtol·|ref|; NaN/Inf in out is a failure.
+Check compare(const double* out, const double* ref, long long count, double atol, double rtol);
+Check compare(const float* out, const double* ref, long long count, double atol, double rtol);
+
+// Spot-check a row-major GEMM output C (m×n) against FP64 dot products of A (m×k) and B (k×n):
+// every cell when m·n <= full_limit, otherwise `samples` cells chosen from a fixed seed, plus a NaN/Inf scan
+// over all of C. A and B are given as the values the kernel actually saw (already rounded to its precision).
+Check check_gemm(const float* A, const float* B, const float* C, long long m, long long n, long long k,
+                 double atol, double rtol, long long full_limit = 1 << 16, long long samples = 4096);
+Check check_gemm(const double* A, const double* B, const double* C, long long m, long long n, long long k,
+                 double atol, double rtol, long long full_limit = 1 << 16, long long samples = 4096);
+
+// Fill with uniform values in [-1, 1) from a fixed seed (never zeros, which run faster on some hardware).
+void fill_random(float* p, std::size_t count, std::uint64_t seed);
+void fill_random(double* p, std::size_t count, std::uint64_t seed);
+
+// Provenance shared by every result: date, build type, host, compiler.
+Provenance base_provenance();
+std::string iso_date_now();  // "2026-12-01T07:40:00Z"
+
+}  // namespace gpulab
