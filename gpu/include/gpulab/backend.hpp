@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,35 @@ struct MemoryInfo {
   double free_bytes = 0;
 };
 
+// A chain of GEMMs run back to back, shaped like a transformer's layers at a given batch (decode page):
+// each layer is a list of (k -> n) weight matrices applied to a batch×k activation.
+struct LayerChainSpec {
+  struct Matrix {
+    long long k = 4096, n = 4096;
+  };
+  std::vector<Matrix> matrices;  // one layer's weights, in order
+  int layers = 1;                // the layer is repeated this many times (distinct weights per layer)
+  long long batch = 1;           // tokens per step (users batched together)
+  Precision precision = Precision::fp16;
+  std::uint64_t seed = 42;
+};
+
+// Many tiny kernels launched one after another: the fixed cost of each launch is the GPU's serial part.
+struct LaunchOverheadSpec {
+  int kernels = 1000;
+  std::size_t elements = 1024;  // work per kernel
+};
+
+// Memory held on the device until the object is destroyed (VRAM page). Reports what cudaMemGetInfo said
+// before and after.
+class HeldMemory {
+ public:
+  virtual ~HeldMemory() = default;
+  virtual double bytes_held() const = 0;
+  virtual MemoryInfo before() const = 0;
+  virtual MemoryInfo after() const = 0;
+};
+
 // One prepared operation: buffers allocated and filled once, then checked and timed many times.
 class TimedOp {
  public:
@@ -90,6 +120,19 @@ class Backend {
   virtual Support supports(const TransferSpec& spec) const = 0;
   virtual std::unique_ptr<TimedOp> make_transfer(const TransferSpec& spec) = 0;
   virtual MemoryInfo memory_info() const = 0;
+
+  // Optional operations: the defaults say the backend does not offer them.
+  virtual Support supports(const LayerChainSpec&) const { return Support::no("this backend has no layer-chain run"); }
+  virtual std::unique_ptr<TimedOp> make_layer_chain(const LayerChainSpec&) { return nullptr; }
+  virtual Support supports(const LaunchOverheadSpec&) const {
+    return Support::no("kernel launches exist only on a GPU");
+  }
+  virtual std::unique_ptr<TimedOp> make_launch_overhead(const LaunchOverheadSpec&) { return nullptr; }
+  // Allocates `bytes` in chunks and holds them. Refuses (throws std::invalid_argument with the numbers)
+  // when bytes exceed free memory minus `safety_margin_bytes`: an allocation that cannot fit is never tried.
+  virtual std::unique_ptr<HeldMemory> hold_memory(double bytes, double safety_margin_bytes) {
+    throw std::invalid_argument("this backend has no device memory to allocate (no GPU)");
+  }
 };
 
 std::unique_ptr<Backend> make_cpu_backend();
