@@ -1,0 +1,115 @@
+// Golden values: lesson 17.1 worked example and practice (data/lesson-numbers.md).
+#include "gpulab/models/decode_model.hpp"
+#include "gpulab/models/transfer_model.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace gpulab::models;
+
+TEST(DecodeModel, BytesPerToken) {
+  EXPECT_DOUBLE_EQ(decode_bytes_per_token(7e9, 2.0), 14e9);
+  EXPECT_DOUBLE_EQ(decode_bytes_per_token(7e9, 0.5), 3.5e9);
+  EXPECT_DOUBLE_EQ(decode_bytes_per_token(7e9, 2.0, 2'147'483'648.0), 14e9 + 2'147'483'648.0);
+}
+
+TEST(DecodeModel, CeilingAt3350GBs) {
+  const double bw = 3350e9;
+  const double fp16 = decode_ceiling_tokens_per_s(bw, decode_bytes_per_token(7e9, 2.0));
+  const double int8 = decode_ceiling_tokens_per_s(bw, decode_bytes_per_token(7e9, 1.0));
+  const double int4 = decode_ceiling_tokens_per_s(bw, decode_bytes_per_token(7e9, 0.5));
+  EXPECT_NEAR(fp16, 239.29, 0.005);
+  EXPECT_NEAR(int8, 478.57, 0.005);
+  EXPECT_NEAR(int4, 957.14, 0.005);
+  // As the lesson prints them (nearest whole token).
+  EXPECT_EQ(std::lround(fp16), 239);
+  EXPECT_EQ(std::lround(int8), 479);
+  EXPECT_EQ(std::lround(int4), 957);
+}
+
+TEST(DecodeModel, DesktopMemoryExercise) {
+  const double t = decode_ceiling_tokens_per_s(50e9, 14e9);
+  EXPECT_NEAR(t, 3.6, 0.05);  // 3.571...
+  EXPECT_EQ(decode_ceiling_tokens_per_s(50e9, 0), 0.0);
+}
+
+TEST(DecodeModel, ComputeAtTheCeilingIsTiny) {
+  EXPECT_DOUBLE_EQ(decode_flops_per_token(7e9), 14e9);
+  const double flops = compute_at_ceiling(7e9, 2.0, 3350e9);
+  EXPECT_NEAR(flops, 3.35e12, 1e6);
+  EXPECT_NEAR(flops / 1e12, 3.3, 0.06);  // "roughly 3.3 trillion FLOPs per second"
+  // Against ~1000 TFLOP/s, the cores are idle well over 99 % of the time.
+  EXPECT_GT(1.0 - flops / 989.4e12, 0.99);
+}
+
+TEST(DecodeModel, BatchingShareTheRead) {
+  DecodeInputs in;  // 7B FP16 on an H100 SXM: 3,350 GB/s, 989.4 TFLOP/s
+  const DecodeStep one = decode_step(in, 1);
+  const DecodeStep eight = decode_step(in, 8);
+  EXPECT_FALSE(one.compute_bound);
+  EXPECT_FALSE(eight.compute_bound);
+  EXPECT_NEAR(one.aggregate_tokens_s, 239.29, 0.005);
+  // Same step time, eight tokens per step: 8x the throughput, same per-user speed.
+  EXPECT_DOUBLE_EQ(eight.step_s, one.step_s);
+  EXPECT_DOUBLE_EQ(eight.aggregate_tokens_s, 8 * one.aggregate_tokens_s);
+  EXPECT_DOUBLE_EQ(eight.per_user_tokens_s, one.per_user_tokens_s);
+  EXPECT_LT(one.compute_utilisation, 0.01);
+  EXPECT_NEAR(eight.compute_utilisation, 8 * one.compute_utilisation, 1e-12);
+}
+
+TEST(DecodeModel, TurnsComputeBoundAtTheRidge) {
+  DecodeInputs in;
+  const double b = compute_bound_batch(in);
+  // peak · bytes/param / (2 · bandwidth) = 989.4e12 · 2 / 6.7e12 = 295.3
+  EXPECT_NEAR(b, 295.34, 0.01);
+  EXPECT_FALSE(decode_step(in, 295).compute_bound);
+  EXPECT_TRUE(decode_step(in, 296).compute_bound);
+  // Past it, per-user speed falls and aggregate flattens at peak / (2·params).
+  const DecodeStep big = decode_step(in, 1024);
+  EXPECT_NEAR(big.aggregate_tokens_s, 989.4e12 / 14e9, 1e-6);
+  EXPECT_LT(big.per_user_tokens_s, decode_step(in, 1).per_user_tokens_s);
+  EXPECT_DOUBLE_EQ(big.compute_utilisation, 1.0);
+}
+
+TEST(DecodeModel, KvReadsDelayOrPreventComputeBound) {
+  DecodeInputs in;
+  in.kv_bytes_per_user = 2'147'483'648.0;  // 4,096 tokens of Llama-2-7B-like FP16 cache per user
+  // Each user's KV read (0.64 ms) costs more than its FLOPs (0.014 ms): never compute-bound.
+  EXPECT_TRUE(std::isinf(compute_bound_batch(in)));
+  EXPECT_LT(decode_step(in, 8).aggregate_tokens_s, 8 * decode_step(in, 1).aggregate_tokens_s);
+  DecodeInputs small = in;
+  small.kv_bytes_per_user = 1e6;
+  const double b = compute_bound_batch(small);
+  EXPECT_GT(b, compute_bound_batch(DecodeInputs{}));
+  EXPECT_TRUE(decode_step(small, std::ceil(b) + 1).compute_bound);
+  DecodeInputs none = in;
+  none.bandwidth_bytes_s = 0;
+  EXPECT_EQ(compute_bound_batch(none), 0.0);
+}
+
+TEST(TransferModel, PcieVersusHbm) {
+  EXPECT_DOUBLE_EQ(pcie_quoted_gbs(5, 16), 64.0);  // "roughly 64 GB/s in each direction"
+  EXPECT_DOUBLE_EQ(pcie_quoted_gbs(4, 16), 32.0);
+  EXPECT_DOUBLE_EQ(pcie_quoted_gbs(3, 16), 16.0);
+  EXPECT_DOUBLE_EQ(pcie_quoted_gbs(4, 8), 16.0);
+  EXPECT_EQ(pcie_quoted_gbs(7, 16), 0.0);
+  EXPECT_EQ(pcie_quoted_gbs(5, 0), 0.0);
+  EXPECT_NEAR(pcie_encoded_gbs(5, 16), 63.015, 0.001);
+  EXPECT_NEAR(pcie_encoded_gbs(1, 16), 4.0, 1e-12);
+  EXPECT_NEAR(hbm_to_link_ratio(3350e9, 64e9), 52.3, 0.05);
+  EXPECT_DOUBLE_EQ(transfer_seconds(14e9, 64e9), 14.0 / 64.0);
+  EXPECT_EQ(transfer_seconds(1, 0), 0.0);
+}
+
+TEST(TransferModel, OffloadingWeightsOverPcie) {
+  // 28 GB of FP32 weights on the 24 GB shop card with 20 GB for weights: 8 GB stream over PCIe 5.0 per token.
+  const OffloadCost c = offload_cost(28e9, 20e9, 3350e9, 64e9);
+  EXPECT_DOUBLE_EQ(c.resident_bytes, 20e9);
+  EXPECT_DOUBLE_EQ(c.streamed_bytes, 8e9);
+  EXPECT_DOUBLE_EQ(c.seconds_per_token, 20e9 / 3350e9 + 8e9 / 64e9);
+  EXPECT_NEAR(c.tokens_per_s, 1.0 / 0.131, 0.01);
+  EXPECT_GT(c.slowdown, 10.0);
+  const OffloadCost all_in = offload_cost(14e9, 24e9, 3350e9, 64e9);
+  EXPECT_DOUBLE_EQ(all_in.streamed_bytes, 0.0);
+  EXPECT_DOUBLE_EQ(all_in.slowdown, 1.0);
+}

@@ -1,0 +1,219 @@
+// Golden values: /work/shared/data/lesson-numbers.md; hand-worked KV cache and LoRA cases from public shapes.
+#include "gpulab/models/vram_model.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace gpulab::models;
+
+namespace {
+constexpr double GB = 1e9;
+
+VramInputs lesson_7b(NumberFormat f) {
+  VramInputs in;
+  in.shape = *find_preset("lesson-7b");
+  in.weights_format = f;
+  return in;
+}
+}  // namespace
+
+TEST(VramModel, SevenBWeightsPerFormat) {
+  EXPECT_DOUBLE_EQ(weight_bytes(7e9, NumberFormat::fp32), 28.0 * GB);
+  EXPECT_DOUBLE_EQ(weight_bytes(7e9, NumberFormat::fp16), 14.0 * GB);
+  EXPECT_DOUBLE_EQ(weight_bytes(7e9, NumberFormat::bf16), 14.0 * GB);
+  EXPECT_DOUBLE_EQ(weight_bytes(7e9, NumberFormat::int8), 7.0 * GB);
+  EXPECT_DOUBLE_EQ(weight_bytes(7e9, NumberFormat::fp8), 7.0 * GB);
+  EXPECT_DOUBLE_EQ(weight_bytes(7e9, NumberFormat::int4), 3.5 * GB);
+}
+
+TEST(VramModel, FormatNames) {
+  EXPECT_EQ(format_from_string("fp16"), NumberFormat::fp16);
+  EXPECT_EQ(format_from_string("INT4"), NumberFormat::int4);
+  EXPECT_EQ(format_from_string("bf16"), NumberFormat::bf16);
+  EXPECT_FALSE(format_from_string("fp12").has_value());
+  EXPECT_EQ(format_name(NumberFormat::int8), "INT8");
+  EXPECT_EQ(format_of(gpulab::Precision::tf32), NumberFormat::fp32);
+  EXPECT_TRUE(is_float_training_format(NumberFormat::bf16));
+  EXPECT_FALSE(is_float_training_format(NumberFormat::int8));
+}
+
+TEST(VramModel, FullTrainingState) {
+  const TrainingState t = training_state_bytes(7e9, NumberFormat::fp16);
+  EXPECT_DOUBLE_EQ(t.weights, 14 * GB);
+  EXPECT_DOUBLE_EQ(t.gradients, 14 * GB);
+  EXPECT_DOUBLE_EQ(t.master_weights, 28 * GB);
+  EXPECT_DOUBLE_EQ(t.adam_m, 28 * GB);
+  EXPECT_DOUBLE_EQ(t.adam_v, 28 * GB);
+  EXPECT_DOUBLE_EQ(t.total(), 112 * GB);  // "~112 GB (+ activations)"
+  // Plain FP32 training: no separate master copy, still 16 B/param.
+  const TrainingState f = training_state_bytes(7e9, NumberFormat::fp32);
+  EXPECT_DOUBLE_EQ(f.master_weights, 0.0);
+  EXPECT_DOUBLE_EQ(f.total(), 112 * GB);
+}
+
+TEST(VramModel, HandWorkedKvCacheLlama2_7B) {
+  // 2 · 32 layers · 32 KV heads · 128 · 2 bytes = 524,288 B = 0.5 MiB per token.
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(32, 32, 128, 2), 524'288.0);
+  // 4,096 tokens, one user: 2 GiB exactly.
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(32, 32, 128, 4096, 1, 2), 2'147'483'648.0);
+  // Eight users: 16 GiB - the cache, not the weights, is what limits users.
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(32, 32, 128, 4096, 8, 2), 8 * 2'147'483'648.0);
+}
+
+TEST(VramModel, GroupedQueryAttentionShrinksTheCache) {
+  // Same model with 8 KV heads (GQA): a quarter.
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(32, 8, 128, 4096, 1, 2), 2'147'483'648.0 / 4);
+  // Llama 3 8B: 32 layers, 8 KV heads, head_dim 128 -> 128 KiB per token in FP16.
+  const ModelShape* l3 = find_preset("llama-3-8b");
+  ASSERT_NE(l3, nullptr);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(l3->layers, l3->kv_heads, l3->head_dim, 2), 131'072.0);
+  // Llama 2 70B: 80 layers, 8 KV heads -> 320 KiB per token.
+  const ModelShape* l70 = find_preset("Llama 2 70B");
+  ASSERT_NE(l70, nullptr);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(l70->layers, l70->kv_heads, l70->head_dim, 2), 327'680.0);
+  // An FP8 cache halves it again.
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(l70->layers, l70->kv_heads, l70->head_dim, 1), 163'840.0);
+}
+
+TEST(VramModel, PresetsAreSane) {
+  ASSERT_GE(model_presets().size(), 7u);
+  for (const auto& p : model_presets()) {
+    SCOPED_TRACE(std::string(p.id));
+    EXPECT_GT(p.params, 1e8);
+    EXPECT_GT(p.layers, 0);
+    EXPECT_LE(p.kv_heads, p.attention_heads);
+    EXPECT_EQ(p.attention_heads % p.kv_heads, 0);  // GQA groups are whole
+    EXPECT_FALSE(p.source.empty());
+    EXPECT_EQ(find_preset(p.id), &p);
+  }
+  EXPECT_EQ(find_preset("no-such-model"), nullptr);
+  EXPECT_EQ(nearest_preset(7e9).id, "lesson-7b");
+  EXPECT_EQ(nearest_preset(8e9).id, "llama-3-8b");
+  EXPECT_EQ(nearest_preset(70e9).id, "llama-3-70b");
+  EXPECT_EQ(nearest_preset(1e9).id, "llama-3.2-1b");
+  EXPECT_EQ(nearest_preset(-1).id, "lesson-7b");
+}
+
+TEST(VramModel, ShopCardFp16FitsWithTenGbLeft) {
+  VramInputs in = lesson_7b(NumberFormat::fp16);
+  in.overhead_bytes = 0;  // weights only, as the lesson's answer counts
+  const VramBudget b = vram_budget(in, 24 * GB);
+  EXPECT_TRUE(b.fits);
+  EXPECT_DOUBLE_EQ(b.weights, 14 * GB);
+  EXPECT_DOUBLE_EQ(b.free_after_weights(), 10 * GB);
+  EXPECT_DOUBLE_EQ(b.headroom(), 10 * GB);
+  EXPECT_DOUBLE_EQ(b.short_by(), 0.0);
+}
+
+TEST(VramModel, ShopCardFp32DoesNotFit) {
+  VramInputs in = lesson_7b(NumberFormat::fp32);
+  in.overhead_bytes = 0;
+  const VramBudget b = vram_budget(in, 24 * GB);
+  EXPECT_FALSE(b.fits);
+  EXPECT_DOUBLE_EQ(b.total, 28 * GB);
+  EXPECT_DOUBLE_EQ(b.short_by(), 4 * GB);
+  EXPECT_DOUBLE_EQ(b.headroom(), -4 * GB);
+}
+
+TEST(VramModel, BudgetAddsTheParts) {
+  VramInputs in = lesson_7b(NumberFormat::fp16);
+  in.context = 4096;
+  in.users = 2;
+  in.overhead_bytes = 1 * GB;
+  const VramBudget b = vram_budget(in, 24 * GB);
+  EXPECT_DOUBLE_EQ(b.kv_cache, 2 * 2'147'483'648.0);
+  // users · tokens · (hidden + 2·intermediate) · 2 bytes
+  EXPECT_DOUBLE_EQ(b.activations, 2.0 * 4096 * (4096 + 2 * 11008) * 2);
+  EXPECT_DOUBLE_EQ(b.total, b.weights + b.kv_cache + b.activations + b.overhead);
+  EXPECT_DOUBLE_EQ(b.gradients + b.optimizer + b.master_weights + b.adapter, 0.0);
+  in.include_activations = false;
+  EXPECT_DOUBLE_EQ(vram_budget(in, 24 * GB).activations, 0.0);
+}
+
+TEST(VramModel, TrainModeNeedsFarMoreThanTheShopCard) {
+  VramInputs in = lesson_7b(NumberFormat::bf16);
+  in.mode = VramMode::train;
+  in.overhead_bytes = 0;
+  const VramBudget b = vram_budget(in, 80 * GB);
+  EXPECT_DOUBLE_EQ(b.total, 112 * GB);
+  EXPECT_DOUBLE_EQ(b.kv_cache, 0.0);
+  EXPECT_FALSE(b.fits);
+  EXPECT_DOUBLE_EQ(b.short_by(), 32 * GB);
+  // With a 2,048-token sequence the activations come on top: 34·s·b·h per layer (Korthikanti et al.).
+  in.context = 2048;
+  const VramBudget withAct = vram_budget(in, 80 * GB);
+  EXPECT_DOUBLE_EQ(withAct.activations, 34.0 * 2048 * 1 * 4096 * 32);
+  in.activation_checkpointing = true;
+  EXPECT_DOUBLE_EQ(vram_budget(in, 80 * GB).activations, (2.0 * 32 + 34.0) * 2048 * 4096);
+}
+
+TEST(VramModel, LoraAdapterParams) {
+  const ModelShape* l2 = find_preset("llama-2-7b");
+  ASSERT_NE(l2, nullptr);
+  // The LoRA paper's default targets (q, v) at rank 8: 4,194,304 trainable parameters.
+  EXPECT_DOUBLE_EQ(lora_adapter_params(*l2, 8, LoraTargets::qv), 4'194'304.0);
+  EXPECT_DOUBLE_EQ(lora_adapter_params(*l2, 16, LoraTargets::qkvo), 16'777'216.0);
+  // Adapter size scales linearly with rank.
+  EXPECT_DOUBLE_EQ(lora_adapter_params(*l2, 64, LoraTargets::qkvo), 4 * 16'777'216.0);
+  // All linear layers add gate/up/down: 32 · 16 · 3 · (4096 + 11008) more.
+  EXPECT_DOUBLE_EQ(lora_adapter_params(*l2, 16, LoraTargets::all_linear),
+                   16'777'216.0 + 32.0 * 16 * 3 * (4096 + 11008));
+  // GQA: K and V project to 8·128 = 1024 in Llama 3 8B.
+  const ModelShape* l3 = find_preset("llama-3-8b");
+  EXPECT_DOUBLE_EQ(lora_adapter_params(*l3, 8, LoraTargets::qv), 32.0 * 8 * ((4096 + 4096) + (4096 + 1024)));
+}
+
+TEST(VramModel, LoraFitsTheShopCard) {
+  VramInputs in = lesson_7b(NumberFormat::fp16);
+  in.mode = VramMode::lora;
+  in.lora_rank = 16;
+  in.overhead_bytes = 1 * GB;
+  const VramBudget b = vram_budget(in, 24 * GB);
+  EXPECT_DOUBLE_EQ(b.weights, 14 * GB);           // frozen base, no gradients or Adam for it
+  EXPECT_DOUBLE_EQ(b.gradients + b.optimizer + b.master_weights, 0.0);
+  EXPECT_DOUBLE_EQ(b.adapter_params, 16'777'216.0);
+  EXPECT_DOUBLE_EQ(b.adapter, 16.0 * 16'777'216);  // ~0.27 GB
+  EXPECT_TRUE(b.fits);
+  // QLoRA-style: an INT4 base is 3.5 GB.
+  in.weights_format = NumberFormat::int4;
+  EXPECT_DOUBLE_EQ(vram_budget(in, 24 * GB).weights, 3.5 * GB);
+}
+
+TEST(VramModel, LongestContextThatFits) {
+  VramInputs in = lesson_7b(NumberFormat::fp16);
+  in.overhead_bytes = 1 * GB;
+  in.include_activations = false;
+  // 24 - 14 - 1 = 9 GB for the cache at 0.5 MiB per token: floor(9e9 / 524,288) = 17,166 tokens.
+  EXPECT_EQ(max_context_that_fits(in, 24 * GB), 17'166);
+  in.users = 4;
+  EXPECT_EQ(max_context_that_fits(in, 24 * GB), 17'166 / 4);
+  // With activations the answer is the exact boundary of vram_budget().
+  in.users = 1;
+  in.include_activations = true;
+  const auto ctx = max_context_that_fits(in, 24 * GB);
+  in.context = static_cast<double>(ctx);
+  EXPECT_TRUE(vram_budget(in, 24 * GB).fits);
+  in.context = static_cast<double>(ctx + 1);
+  EXPECT_FALSE(vram_budget(in, 24 * GB).fits);
+  // FP32 weights leave nothing: 0.
+  VramInputs fp32 = lesson_7b(NumberFormat::fp32);
+  EXPECT_EQ(max_context_that_fits(fp32, 24 * GB), 0);
+  // A huge card hits the search cap rather than looping.
+  EXPECT_EQ(max_context_that_fits(lesson_7b(NumberFormat::int4), 1e15, 1000), 1000);
+}
+
+TEST(VramModel, MostUsersThatFit) {
+  VramInputs in = lesson_7b(NumberFormat::fp16);
+  in.overhead_bytes = 1 * GB;
+  in.include_activations = false;
+  in.context = 4096;
+  // 9 GB / 2 GiB per user = 4.19 -> 4 users: "a few users" (lesson).
+  EXPECT_EQ(max_users_that_fit(in, 24 * GB), 4);
+  // GQA with 8 KV heads: 4x the users.
+  in.shape.kv_heads = 8;
+  EXPECT_EQ(max_users_that_fit(in, 24 * GB), 16);
+  // H100 SXM, 80 GB: (80 - 15) / 0.5 GiB = 121 users.
+  EXPECT_EQ(max_users_that_fit(in, 80 * GB), 121);
+  VramInputs fp32 = lesson_7b(NumberFormat::fp32);
+  fp32.context = 4096;
+  EXPECT_EQ(max_users_that_fit(fp32, 24 * GB), 0);
+}
