@@ -1,0 +1,44 @@
+#include "app_context.h"
+
+#include "gpulab/recording.hpp"
+
+AppContext::AppContext(Options options, QObject* parent) : QObject(parent) {
+  m_cpu = gpulab::make_cpu_backend();
+  m_cpuInfo = m_cpu->device_info();
+  if (options.loadCuda) {
+    m_cuda = gpulab::load_cuda_backend();
+  } else {
+    m_cuda.reason = "GPU disabled for this session (--no-gpu)";
+  }
+  if (m_cuda.backend) {
+    try {
+      m_gpuInfo = m_cuda.backend->device_info();
+    } catch (const std::exception& e) {
+      // A module that loads but cannot describe its device is not usable: keep the reason, drop the GPU.
+      m_cuda.reason = std::string("the GPU could not be queried: ") + e.what();
+      m_cuda.backend.reset();
+    }
+  }
+}
+
+AppContext::~AppContext() {
+  // Stop any experiment before the backends it uses are destroyed.
+  m_runner.cancel();
+  m_runner.waitForIdle(30000);
+}
+
+void AppContext::setTheme(const Theme& theme) {
+  m_theme = theme;
+  Q_EMIT themeChanged(m_theme);
+}
+
+bool AppContext::openRecording(const QString& path, QString* error) {
+  try {
+    gpulab::Recording rec = gpulab::load_recording(path.toStdString());
+    m_results.addRecording(path, std::move(rec));
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+}

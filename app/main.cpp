@@ -1,0 +1,111 @@
+// gpulab: the GUI, plus the command-line verbs shared with gpulab-bench (devices, bench, calc) and export.
+#include "app_context.h"
+#include "main_window.h"
+#include "pages/page.h"
+#include "settings.h"
+
+#include "gpulab/cli.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QScreen>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+gpulab::Args wordsAfter(int argc, char** argv, int first) {
+  gpulab::Args args;
+  for (int i = first; i < argc; ++i) args.emplace_back(argv[i]);
+  return args;
+}
+
+int runGui(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("gpulab"));
+  QApplication::setApplicationVersion(QStringLiteral(GPULAB_VERSION));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral(
+      "Live experiments that show why GPUs run deep learning.\n\nVerbs: gpulab devices [--json] | "
+      "bench --suite NAME --out FILE.json | calc vram|decode|amdahl|rounds|intensity ..."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  QCommandLineOption openOpt(QStringLiteral("open"), QStringLiteral("Replay a recording (twice for side by side)."),
+                             QStringLiteral("FILE.json"));
+  QCommandLineOption pageOpt(QStringLiteral("page"), QStringLiteral("Start on this page."), QStringLiteral("ID"));
+  QCommandLineOption projectorOpt(QStringLiteral("projector"), QStringLiteral("Start in projector mode (F5)."));
+  QCommandLineOption themeOpt(QStringLiteral("theme"), QStringLiteral("normal, projector or projector-dark."),
+                              QStringLiteral("NAME"));
+  QCommandLineOption noGpuOpt(QStringLiteral("no-gpu"), QStringLiteral("Behave as if there were no GPU."));
+  QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1920x1080."),
+                             QStringLiteral("WxH"));
+  QCommandLineOption shotOpt(QStringLiteral("screenshot"),
+                             QStringLiteral("Save a PNG of the window once it is shown, then quit."),
+                             QStringLiteral("FILE.png"));
+  parser.addOptions({openOpt, pageOpt, projectorOpt, themeOpt, noGpuOpt, sizeOpt, shotOpt});
+  parser.process(app);
+
+  AppContext::Options options;
+  options.loadCuda = !parser.isSet(noGpuOpt);
+  AppContext ctx(options);
+  if (parser.isSet(themeOpt)) ctx.setTheme(Theme::byName(parser.value(themeOpt)));
+  applyThemeToApplication(app, ctx.theme());
+
+  MainWindow window(ctx);
+  for (const QString& path : parser.values(openOpt)) window.openRecordingFile(path);
+  if (parser.isSet(pageOpt) && !window.showPage(parser.value(pageOpt))) {
+    std::fprintf(stderr, "gpulab: no page named '%s' (see `gpulab export --list`)\n", qPrintable(parser.value(pageOpt)));
+    return 2;
+  }
+
+  QSize size(1600, 960);
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) size = size.boundedTo(screen->availableSize());
+  if (parser.isSet(sizeOpt)) {
+    const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
+    bool okW = false, okH = false;
+    const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0, h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+    if (!okW || !okH || w < 640 || h < 480 || w > 16384 || h > 16384) {
+      std::fprintf(stderr, "gpulab: --size wants WxH between 640x480 and 16384x16384, got '%s'\n",
+                   qPrintable(parser.value(sizeOpt)));
+      return 2;
+    }
+    size = QSize(w, h);
+  }
+  window.resize(size);
+  window.move(0, 0);
+  if (parser.isSet(projectorOpt)) window.setProjectorMode(true);
+  else if (parser.isSet(themeOpt)) ctx.setTheme(Theme::byName(parser.value(themeOpt)));
+  window.show();
+
+  if (parser.isSet(shotOpt)) {
+    const QString out = parser.value(shotOpt);
+    QTimer::singleShot(600, &window, [&window, out] {
+      const bool ok = window.grab().save(out, "PNG");
+      if (!ok) std::fprintf(stderr, "gpulab: could not write %s\n", qPrintable(out));
+      QApplication::exit(ok ? 0 : 1);
+    });
+  }
+  return app.exec();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2) {
+    const std::string verb = argv[1];
+    if (verb == "devices") return gpulab::cli_devices(wordsAfter(argc, argv, 2));
+    if (verb == "bench") return gpulab::cli_bench(wordsAfter(argc, argv, 2));
+    if (verb == "calc") return gpulab::cli_calc(wordsAfter(argc, argv, 2));
+    if (verb == "--version" || verb == "-v") {
+      std::printf("%s\n", gpulab::version_string().c_str());
+      return 0;
+    }
+    if (verb == "gui") return runGui(argc - 1, argv + 1);
+  }
+  return runGui(argc, argv);
+}

@@ -1,0 +1,262 @@
+#include "main_window.h"
+
+#include "app_context.h"
+#include "pages/page.h"
+#include "pages/page_registry.h"
+#include "settings.h"
+#include "widgets/device_panel.h"
+
+#include <QAbstractButton>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTextEdit>
+#include <QVBoxLayout>
+
+MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), m_ctx(ctx) {
+  setWindowTitle(tr("gpulab — why GPUs run deep learning"));
+  setWindowIcon(QIcon(QStringLiteral(":/gpulab/icon.svg")));
+
+  auto* left = new QWidget(this);
+  auto* leftLay = new QVBoxLayout(left);
+  leftLay->setContentsMargins(6, 6, 6, 6);
+  m_nav = new QListWidget(left);
+  m_nav->setObjectName(QStringLiteral("lessonNavigator"));
+  m_nav->setToolTip(tr("The lesson, one idea per page. ←/→ or Page Up/Down step through it."));
+  m_nav->setFocusPolicy(Qt::NoFocus);  // arrow keys belong to the lesson, not the list
+  leftLay->addWidget(m_nav, 1);
+  m_devicePanel = new DevicePanel(ctx, left);
+  leftLay->addWidget(m_devicePanel);
+  left->setMinimumWidth(250);
+  left->setMaximumWidth(330);
+
+  m_stack = new QStackedWidget(this);
+  for (const auto& factory : sortedPageFactories()) {
+    Page* page = factory.create(ctx);
+    page->setParent(m_stack);
+    page->initialize();
+    m_stack->addWidget(page);
+    m_pages.push_back(page);
+    m_nav->addItem(QStringLiteral("%1. %2").arg(m_pages.size()).arg(page->title()));
+    connect(page, &Page::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+  }
+  if (m_pages.isEmpty()) {
+    // Only possible in a build with no pages linked; say so instead of showing a blank window.
+    auto* none = new QLabel(tr("This build contains no lesson pages."), m_stack);
+    none->setAlignment(Qt::AlignCenter);
+    m_stack->addWidget(none);
+  }
+  connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
+    if (row >= 0 && row < m_pages.size()) m_stack->setCurrentIndex(row);
+  });
+
+  auto* split = new QSplitter(this);
+  split->addWidget(left);
+  split->addWidget(m_stack);
+  split->setStretchFactor(1, 1);
+  setCentralWidget(split);
+
+  buildMenus();
+  connect(&ctx, &AppContext::themeChanged, this, [this] { applyTheme(); });
+  connect(&ctx.runner(), &ExperimentRunner::started, this,
+          [this](const QString&, const QString& label) { statusBar()->showMessage(tr("Running: %1").arg(label)); });
+  connect(&ctx.runner(), &ExperimentRunner::finished, this, [this](const QString&, bool cancelled) {
+    statusBar()->showMessage(cancelled ? tr("Cancelled") : tr("Done"), 5000);
+  });
+  statusBar()->showMessage(ctx.hasGpu() ? tr("GPU ready: %1").arg(QString::fromStdString(ctx.gpuInfo()->name))
+                                        : tr("No GPU here (%1): the CPU measures for real; GPU figures come from "
+                                             "recordings or the datasheet.").arg(ctx.gpuReason()));
+  qApp->installEventFilter(this);
+
+  auto settings = appSettings();
+  m_projectorDark = settings->value(QStringLiteral("projector/dark"), false).toBool();
+  const int last = settings->value(QStringLiteral("lesson/page"), 0).toInt();
+  showPageIndex(std::clamp(last, 0, std::max(0, int(m_pages.size()) - 1)));
+  applyTheme();
+}
+
+MainWindow::~MainWindow() { qApp->removeEventFilter(this); }
+
+void MainWindow::buildMenus() {
+  auto* file = menuBar()->addMenu(tr("&File"));
+  auto* open = file->addAction(tr("&Open recording…"), this, &MainWindow::openRecordingDialog);
+  open->setShortcut(QKeySequence::Open);
+  open->setToolTip(tr("Replay a recording made with `gpulab bench` (for example on a GPU server)"));
+  file->addAction(tr("&Close recordings"), this, [this] { m_ctx.results().clearRecordings(); });
+  auto* save = file->addAction(tr("&Save this session as a recording…"), this, &MainWindow::saveSessionRecording);
+  save->setShortcut(QKeySequence::Save);
+  file->addSeparator();
+  auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  auto* view = menuBar()->addMenu(tr("&View"));
+  m_projectorAction = view->addAction(tr("&Projector mode"), this, [this](bool on) { setProjectorMode(on); });
+  m_projectorAction->setCheckable(true);
+  m_projectorAction->setShortcut(Qt::Key_F5);
+  m_projectorAction->setShortcutContext(Qt::ApplicationShortcut);
+  auto* dark = view->addAction(tr("Projector theme: &dark"), this, [this](bool on) {
+    m_projectorDark = on;
+    appSettings()->setValue(QStringLiteral("projector/dark"), on);
+    if (m_projector) m_ctx.setTheme(Theme::projector(m_projectorDark));
+  });
+  dark->setCheckable(true);
+  dark->setChecked(m_projectorDark);
+
+  auto* go = menuBar()->addMenu(tr("&Lesson"));
+  go->addAction(tr("&Next page\tRight / Page Down"), this, &MainWindow::nextPage);
+  go->addAction(tr("&Previous page\tLeft / Page Up"), this, &MainWindow::previousPage);
+  go->addAction(tr("&Run this page's experiment\tSpace"), this, [this] {
+    if (auto* p = currentPage(); p && p->canRun()) p->run();
+  });
+  go->addAction(tr("&Cancel\tEsc"), this, [this] {
+    if (auto* p = currentPage()) p->cancel();
+  });
+
+  auto* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About gpulab"), this, [this] {
+    QMessageBox::about(this, tr("About gpulab"),
+                       tr("<b>gpulab %1</b><p>Live experiments that show why GPUs run deep learning: serial vs "
+                          "parallel work, batch size, precision, memory and bandwidth.</p><p>Every figure says "
+                          "where it came from: measured here, recorded on another machine, or datasheet / model."
+                          "</p>").arg(QStringLiteral(GPULAB_VERSION)));
+  });
+}
+
+Page* MainWindow::currentPage() const {
+  const int i = m_stack->currentIndex();
+  return (i >= 0 && i < m_pages.size()) ? m_pages[i] : nullptr;
+}
+
+Page* MainWindow::pageById(const QString& id) const {
+  for (Page* p : m_pages)
+    if (p->pageId() == id) return p;
+  return nullptr;
+}
+
+bool MainWindow::showPage(const QString& id) {
+  for (int i = 0; i < m_pages.size(); ++i)
+    if (m_pages[i]->pageId() == id) {
+      showPageIndex(i);
+      return true;
+    }
+  return false;
+}
+
+void MainWindow::showPageIndex(int index) {
+  if (index < 0 || index >= m_pages.size()) return;
+  m_nav->setCurrentRow(index);
+  m_stack->setCurrentIndex(index);
+  appSettings()->setValue(QStringLiteral("lesson/page"), index);
+}
+
+void MainWindow::nextPage() { showPageIndex(std::min(int(m_pages.size()) - 1, m_stack->currentIndex() + 1)); }
+void MainWindow::previousPage() { showPageIndex(std::max(0, m_stack->currentIndex() - 1)); }
+
+void MainWindow::setProjectorMode(bool on) {
+  m_projector = on;
+  if (m_projectorAction) m_projectorAction->setChecked(on);
+  m_ctx.setTheme(on ? Theme::projector(m_projectorDark) : Theme::normal());
+  if (on) showFullScreen();
+  else showNormal();
+  appSettings()->setValue(QStringLiteral("projector/on"), on);
+}
+
+void MainWindow::applyTheme() {
+  const Theme& t = m_ctx.theme();
+  applyThemeToApplication(*qApp, t);
+  QFont navFont = font();
+  navFont.setPointSize(t.baseFontPt + (t.isProjector() ? 2 : 1));
+  m_nav->setFont(navFont);
+  for (Page* p : m_pages) p->applyTheme(t);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() != QEvent::KeyPress || !isActiveWindow()) return QMainWindow::eventFilter(watched, event);
+  auto* key = static_cast<QKeyEvent*>(event);
+  if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier)) return QMainWindow::eventFilter(watched, event);
+  QWidget* focus = QApplication::focusWidget();
+  // Widgets that edit a value keep their own arrow keys; everything else hands them to the lesson.
+  const bool editing = qobject_cast<QLineEdit*>(focus) || qobject_cast<QAbstractSpinBox*>(focus) ||
+                       qobject_cast<QTextEdit*>(focus) || qobject_cast<QPlainTextEdit*>(focus) ||
+                       qobject_cast<QComboBox*>(focus) || qobject_cast<QAbstractSlider*>(focus);
+  switch (key->key()) {
+    case Qt::Key_PageDown: nextPage(); return true;
+    case Qt::Key_PageUp: previousPage(); return true;
+    case Qt::Key_Right:
+      if (editing) break;
+      nextPage();
+      return true;
+    case Qt::Key_Left:
+      if (editing) break;
+      previousPage();
+      return true;
+    case Qt::Key_Space:
+      if (editing || qobject_cast<QAbstractButton*>(focus)) break;
+      if (auto* p = currentPage(); p && p->canRun()) p->run();
+      return true;
+    case Qt::Key_Escape:
+      if (auto* p = currentPage(); p && p->isRunning()) {
+        p->cancel();
+        return true;
+      }
+      if (m_projector) {
+        setProjectorMode(false);
+        return true;
+      }
+      break;
+    default: break;
+  }
+  return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  // Closing mid-run: cancel, wait for the current sample, then close — never leave the worker running.
+  if (m_ctx.runner().isBusy()) {
+    m_ctx.runner().cancel();
+    m_ctx.runner().waitForIdle(30000);
+  }
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::openRecordingFile(const QString& path) {
+  QString error;
+  if (!m_ctx.openRecording(path, &error)) {
+    QMessageBox::warning(this, tr("Could not open the recording"), tr("%1\n\n%2").arg(path, error));
+    return;
+  }
+  statusBar()->showMessage(tr("Opened %1: %2").arg(path, m_ctx.results().recordings().back().label), 8000);
+}
+
+void MainWindow::openRecordingDialog() {
+  auto settings = appSettings();
+  const QString dir = settings->value(QStringLiteral("files/lastDir")).toString();
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open a gpulab recording"), dir, tr("Recordings (*.json)"));
+  if (path.isEmpty()) return;
+  settings->setValue(QStringLiteral("files/lastDir"), QFileInfo(path).absolutePath());
+  openRecordingFile(path);
+}
+
+void MainWindow::saveSessionRecording() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save the measurements of this session"),
+                                                    QStringLiteral("gpulab-session.json"), tr("Recordings (*.json)"));
+  if (path.isEmpty()) return;
+  try {
+    gpulab::save_recording(m_ctx.results().measuredAsRecording(), path.toStdString());
+    statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Could not save"), QString::fromUtf8(e.what()));
+  }
+}

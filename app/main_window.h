@@ -1,0 +1,51 @@
+#pragma once
+// The window: a lesson navigator and the device panel on the left, the current page on the right, menus and
+// the keyboard layer a teacher drives the lesson with (←/→, Page Up/Down, Space, Esc, F5).
+#include <QMainWindow>
+#include <QVector>
+
+class AppContext;
+class DevicePanel;
+class Page;
+class QListWidget;
+class QStackedWidget;
+class QAction;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(AppContext& ctx, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  const QVector<Page*>& pages() const { return m_pages; }
+  Page* currentPage() const;
+  Page* pageById(const QString& id) const;
+  bool showPage(const QString& id);
+  void showPageIndex(int index);
+  void nextPage();
+  void previousPage();
+  DevicePanel* devicePanel() const { return m_devicePanel; }
+
+  void setProjectorMode(bool on);
+  bool projectorMode() const { return m_projector; }
+  void openRecordingFile(const QString& path);  // shows a clear error on failure
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void applyTheme();
+  void openRecordingDialog();
+  void saveSessionRecording();
+
+  AppContext& m_ctx;
+  QListWidget* m_nav = nullptr;
+  QStackedWidget* m_stack = nullptr;
+  DevicePanel* m_devicePanel = nullptr;
+  QVector<Page*> m_pages;
+  QAction* m_projectorAction = nullptr;
+  bool m_projector = false;
+  bool m_projectorDark = false;
+};

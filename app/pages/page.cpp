@@ -1,0 +1,144 @@
+#include "pages/page.h"
+
+#include "app_context.h"
+#include "widgets/run_bar.h"
+#include "widgets/source_badge.h"
+
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(16, 10, 16, 10);
+  outer->setSpacing(8);
+
+  auto* header = new QHBoxLayout;
+  auto* titles = new QVBoxLayout;
+  m_title = new QLabel(this);
+  m_title->setObjectName(QStringLiteral("pageTitle"));
+  m_takeaway = new QLabel(this);
+  m_takeaway->setObjectName(QStringLiteral("pageTakeaway"));
+  m_takeaway->setWordWrap(true);
+  titles->addWidget(m_title);
+  titles->addWidget(m_takeaway);
+  header->addLayout(titles, 1);
+  m_badges = new QHBoxLayout;
+  m_badges->setSpacing(6);
+  header->addLayout(m_badges);
+  outer->addLayout(header);
+
+  auto* middle = new QHBoxLayout;
+  middle->setSpacing(12);
+  m_visualHolder = new QVBoxLayout;
+  m_visualHolder->setContentsMargins(0, 0, 0, 0);
+  middle->addLayout(m_visualHolder, 1);
+
+  m_sideTabs = new QTabWidget(this);
+  m_sideTabs->setObjectName(QStringLiteral("pageSide"));
+  m_sideTabs->setMinimumWidth(340);
+  m_sideTabs->setMaximumWidth(460);
+  // The controls scroll only if a small screen forces it; at 1920×1080 and 1366×768 they should fit.
+  auto* scroll = new QScrollArea(m_sideTabs);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* controlsHost = new QWidget(scroll);
+  m_controls = new QVBoxLayout(controlsHost);
+  m_controls->setContentsMargins(8, 8, 8, 8);
+  m_controls->setSpacing(8);
+  scroll->setWidget(controlsHost);
+  m_sideTabs->addTab(scroll, tr("Controls"));
+  middle->addWidget(m_sideTabs);
+  outer->addLayout(middle, 1);
+
+  m_results = new QHBoxLayout;
+  m_results->setSpacing(18);
+  outer->addLayout(m_results);
+  m_bottom = new QHBoxLayout;
+  outer->addLayout(m_bottom);
+
+  connect(&m_ctx.runner(), &ExperimentRunner::progress, this,
+          [this](const QString& owner, double fraction, const QString& message) {
+            if (owner == pageId() && m_runBar) m_runBar->setProgress(fraction, message);
+          });
+  connect(&m_ctx.runner(), &ExperimentRunner::resultReady, this,
+          [this](const QString& owner, const gpulab::Result& r) {
+            if (owner != pageId()) return;
+            m_ctx.results().addMeasured(r);
+            onResult(r);
+          });
+  connect(&m_ctx.runner(), &ExperimentRunner::failed, this, [this](const QString& owner, const QString& message) {
+    if (owner != pageId()) return;
+    if (m_runBar) m_runBar->showError(tr("The experiment stopped: %1").arg(message));
+    Q_EMIT statusMessage(message);
+  });
+  connect(&m_ctx.runner(), &ExperimentRunner::finished, this, [this](const QString& owner, bool cancelled) {
+    if (owner != pageId()) return;
+    if (m_runBar) {
+      m_runBar->setRunning(false);
+      if (cancelled) m_runBar->showStatus(tr("Cancelled: the results so far are kept."));
+      else m_runBar->setProgress(1.0, {});
+    }
+    onRunFinished(cancelled);
+  });
+  connect(&m_ctx.results(), &ResultStore::recordingsChanged, this, [this] { recordingsChanged(); });
+}
+
+Page::~Page() = default;
+
+void Page::initialize() {
+  m_title->setText(title());
+  m_takeaway->setText(takeaway());
+  m_controls->addStretch(1);  // controls stay at the top of their column
+  applyTheme(m_ctx.theme());
+}
+
+void Page::applyTheme(const Theme& theme) {
+  m_title->setStyleSheet(QStringLiteral("font-size:%1pt; font-weight:bold;").arg(theme.titleFontPt));
+  m_takeaway->setStyleSheet(
+      QStringLiteral("font-size:%1pt; color:%2;").arg(theme.takeawayFontPt).arg(theme.mutedText.name()));
+}
+
+void Page::cancel() {
+  if (m_ctx.runner().currentOwner() == pageId()) m_ctx.runner().cancel();
+}
+
+bool Page::isRunning() const { return m_ctx.runner().isBusy() && m_ctx.runner().currentOwner() == pageId(); }
+
+void Page::setVisual(QWidget* visual) {
+  visual->setParent(this);
+  m_visualHolder->addWidget(visual, 1);
+}
+
+QVBoxLayout* Page::controls() { return m_controls; }
+
+QHBoxLayout* Page::resultsStrip() { return m_results; }
+
+RunBar* Page::runBar() {
+  if (!m_runBar) {
+    m_runBar = new RunBar(this);
+    m_bottom->addWidget(m_runBar);
+    connect(m_runBar, &RunBar::runClicked, this, [this] { run(); });
+    connect(m_runBar, &RunBar::cancelClicked, this, [this] { cancel(); });
+  }
+  return m_runBar;
+}
+
+void Page::addBadge(SourceBadge* badge) {
+  badge->setParent(this);
+  m_badges->addWidget(badge);
+}
+
+bool Page::startJob(const QString& label, std::function<void(const gpulab::RunContext&)> job,
+                    gpulab::MeasurePolicy policy) {
+  if (!m_ctx.runner().start(pageId(), label, std::move(job), policy)) {
+    runBar()->showError(tr("Another experiment is running; cancel it first (Esc on its page)."));
+    return false;
+  }
+  runBar()->setRunning(true);
+  runBar()->setProgress(0, label);
+  return true;
+}

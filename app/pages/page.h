@@ -1,0 +1,110 @@
+#pragma once
+// The base of every lesson page: the common scaffold (title + takeaway on top, the big visual in the middle,
+// controls on the right, a results strip and the Run bar below) and the hooks the main window, the export
+// code and the lesson layer use. Keep qcustomplot.h out of here: it is heavy and this header is everywhere.
+#include "gpulab/experiments.hpp"
+#include "gpulab/results.hpp"
+#include "theme.h"
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+
+class AppContext;
+class QCustomPlot;
+class QHBoxLayout;
+class QLabel;
+class QVBoxLayout;
+class QTabWidget;
+class RunBar;
+class SourceBadge;
+
+// Something on a page that can be exported for slides: a QCustomPlot, or any widget (an animation) rendered.
+struct PlotExport {
+  QString id;          // short, file-name safe: "gflops", "roofline"
+  QString title;       // shown in menus and written into the export
+  QCustomPlot* plot = nullptr;  // preferred: exported as vector SVG/PDF
+  QWidget* widget = nullptr;    // otherwise: rendered (PNG; SVG/PDF through QSvgGenerator / QPdfWriter)
+  std::function<QString()> csv;  // the data behind it, as CSV with a header row and units; may be empty
+};
+
+// The lesson's teaching layer for a page (shown by the lesson panel).
+struct LessonQuestion {
+  QString question;
+  QString answer;
+};
+struct LessonExercise {
+  QString prompt;                // "Set cells = 1 × 4096. How many rounds for 8 workers?"
+  QString unit;                  // "rounds"
+  std::function<double()> compute;  // the app's answer (from a model or a measurement); may run quickly only
+  QString explanation;           // shown with the answer
+  double tolerance = 0.05;       // relative: a prediction within this counts as right
+};
+struct LessonContent {
+  QString intro;  // a short text in the app's own words
+  QList<LessonQuestion> questions;
+  QList<LessonExercise> exercises;
+};
+
+class Page : public QWidget {
+  Q_OBJECT
+ public:
+  explicit Page(AppContext& ctx, QWidget* parent = nullptr);
+  ~Page() override;
+
+  virtual QString pageId() const = 0;    // stable, for `gpulab export --page ID`: "matmul", "roofline"
+  virtual QString title() const = 0;     // "Matrix multiply: serial vs parallel"
+  virtual QString takeaway() const = 0;  // one line under the title
+  virtual LessonContent lesson() const { return {}; }
+  virtual QList<PlotExport> plots() { return {}; }
+
+  virtual bool canRun() const { return false; }
+  // Space: start the page's experiment. Default: nothing.
+  virtual void run() {}
+  // Esc: cancel this page's running experiment.
+  virtual void cancel();
+  // Called after a theme change (the scaffold restyles itself first).
+  virtual void applyTheme(const Theme& theme);
+  // Called when recordings are opened or closed.
+  virtual void recordingsChanged() {}
+
+  // Called once by the main window after construction, when virtuals are safe to call: builds the title
+  // and, when lesson() has content, the lesson tab.
+  void initialize();
+  bool isRunning() const;
+  AppContext& context() { return m_ctx; }
+  QTabWidget* sideTabs() const { return m_sideTabs; }
+
+ Q_SIGNALS:
+  void statusMessage(const QString& text);
+
+ protected:
+  // Scaffold slots for the derived page.
+  void setVisual(QWidget* visual);   // the big plot or animation
+  QVBoxLayout* controls();           // sliders, presets (the right column, "Controls" tab)
+  QHBoxLayout* resultsStrip();       // labels with the key numbers, below the visual
+  RunBar* runBar();                  // Run / progress / Cancel; created on first use
+  void addBadge(SourceBadge* badge); // provenance badges beside the title
+
+  // Starts a job on the shared runner under this page's name. Each result is stored (measured here) and
+  // passed to onResult() on the GUI thread. Returns false when another page's experiment is running.
+  bool startJob(const QString& label, std::function<void(const gpulab::RunContext&)> job,
+                gpulab::MeasurePolicy policy = {});
+  virtual void onResult(const gpulab::Result& result) {}
+  virtual void onRunFinished(bool cancelled) {}
+
+  AppContext& m_ctx;
+
+ private:
+  QLabel* m_title = nullptr;
+  QLabel* m_takeaway = nullptr;
+  QHBoxLayout* m_badges = nullptr;
+  QVBoxLayout* m_visualHolder = nullptr;
+  QTabWidget* m_sideTabs = nullptr;
+  QVBoxLayout* m_controls = nullptr;
+  QHBoxLayout* m_results = nullptr;
+  QHBoxLayout* m_bottom = nullptr;
+  RunBar* m_runBar = nullptr;
+};

@@ -1,0 +1,120 @@
+#include "runner/experiment_runner.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QMetaObject>
+
+#include <exception>
+
+// Lives on the worker thread; executes one job at a time.
+class RunnerWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit RunnerWorker(ExperimentRunner* runner) : m_runner(runner) {}
+
+  void execute(const QString& owner, ExperimentRunner::Job job, gpulab::MeasurePolicy policy,
+               std::stop_token stop) {
+    gpulab::RunContext ctx;
+    ctx.policy = policy;
+    ctx.stop = stop;
+    QElapsedTimer lastProgress;
+    lastProgress.start();
+    ExperimentRunner* runner = m_runner;
+    // Progress is throttled to ~20 updates a second so a fast stream of samples cannot flood the event loop.
+    ctx.on_progress = [runner, owner, lastProgress](const gpulab::Progress& p) mutable {
+      if (p.fraction < 1.0 && lastProgress.isValid() && lastProgress.elapsed() < 50) return;
+      lastProgress.restart();
+      Q_EMIT runner->progress(owner, p.fraction, QString::fromStdString(p.message));
+    };
+    ctx.on_result = [runner, owner](const gpulab::Result& r) { Q_EMIT runner->resultReady(owner, r); };
+    QString error;
+    try {
+      job(ctx);
+    } catch (const std::exception& e) {
+      error = QString::fromUtf8(e.what());
+    } catch (...) {
+      error = QStringLiteral("the experiment failed with an unknown error");
+    }
+    const bool cancelled = stop.stop_requested();
+    QMetaObject::invokeMethod(
+        runner, [runner, owner, cancelled, error] { runner->onWorkerDone(owner, cancelled, error); },
+        Qt::QueuedConnection);
+  }
+
+ private:
+  ExperimentRunner* m_runner;
+};
+
+ExperimentRunner::ExperimentRunner(QObject* parent) : QObject(parent) {
+  static const int registered = [] {
+    qRegisterMetaType<gpulab::Result>("gpulab::Result");
+    return 0;
+  }();
+  (void)registered;
+  m_worker = new RunnerWorker(this);
+  m_worker->moveToThread(&m_thread);
+  connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+  m_thread.setObjectName(QStringLiteral("gpulab-experiments"));
+  m_thread.start();
+}
+
+ExperimentRunner::~ExperimentRunner() {
+  cancel();
+  m_thread.quit();
+  m_thread.wait();
+}
+
+bool ExperimentRunner::isBusy() const {
+  std::lock_guard lock(m_mutex);
+  return m_busy;
+}
+
+QString ExperimentRunner::currentOwner() const {
+  std::lock_guard lock(m_mutex);
+  return m_owner;
+}
+
+bool ExperimentRunner::start(const QString& owner, const QString& label, Job job, gpulab::MeasurePolicy policy) {
+  std::stop_token token;
+  {
+    std::lock_guard lock(m_mutex);
+    if (m_busy) return false;
+    m_busy = true;
+    m_owner = owner;
+    m_stop = std::stop_source();
+    token = m_stop.get_token();
+  }
+  Q_EMIT started(owner, label);
+  RunnerWorker* worker = m_worker;
+  QMetaObject::invokeMethod(
+      worker, [worker, owner, job = std::move(job), policy, token] { worker->execute(owner, job, policy, token); },
+      Qt::QueuedConnection);
+  return true;
+}
+
+void ExperimentRunner::cancel() {
+  std::lock_guard lock(m_mutex);
+  if (m_busy) m_stop.request_stop();
+}
+
+bool ExperimentRunner::waitForIdle(int timeoutMs) {
+  QElapsedTimer t;
+  t.start();
+  while (isBusy()) {
+    if (t.elapsed() > timeoutMs) return false;
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
+  return true;
+}
+
+void ExperimentRunner::onWorkerDone(const QString& owner, bool cancelled, const QString& error) {
+  {
+    std::lock_guard lock(m_mutex);
+    m_busy = false;
+    m_owner.clear();
+  }
+  if (!error.isEmpty()) Q_EMIT failed(owner, error);
+  Q_EMIT finished(owner, cancelled);
+}
+
+#include "experiment_runner.moc"

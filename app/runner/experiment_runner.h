@@ -1,0 +1,54 @@
+#pragma once
+// Runs experiments on one worker QThread so the GUI never blocks. Results, progress and errors come back as
+// queued signals; cancel is a std::stop_source requested from the GUI thread and checked between samples.
+#include "gpulab/experiments.hpp"
+#include "gpulab/results.hpp"
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <functional>
+#include <mutex>
+#include <stop_token>
+
+Q_DECLARE_METATYPE(gpulab::Result)
+
+class RunnerWorker;
+
+class ExperimentRunner : public QObject {
+  Q_OBJECT
+ public:
+  // The job runs on the worker thread. It reports through ctx.report / ctx.on_result and should return
+  // promptly once ctx.cancelled(). Exceptions become failed(owner, what()).
+  using Job = std::function<void(const gpulab::RunContext& ctx)>;
+
+  explicit ExperimentRunner(QObject* parent = nullptr);
+  ~ExperimentRunner() override;  // cancel, quit, wait
+
+  bool isBusy() const;
+  QString currentOwner() const;
+  // Returns false (and starts nothing) while another job runs.
+  bool start(const QString& owner, const QString& label, Job job, gpulab::MeasurePolicy policy = {});
+  // Safe to call at any time from the GUI thread.
+  void cancel();
+  // Blocks until the current job (if any) ends; for tests and shutdown.
+  bool waitForIdle(int timeoutMs);
+
+ Q_SIGNALS:
+  void started(const QString& owner, const QString& label);
+  void progress(const QString& owner, double fraction, const QString& message);
+  void resultReady(const QString& owner, const gpulab::Result& result);
+  void finished(const QString& owner, bool cancelled);
+  void failed(const QString& owner, const QString& message);
+
+ private:
+  void onWorkerDone(const QString& owner, bool cancelled, const QString& error);
+
+  QThread m_thread;
+  RunnerWorker* m_worker = nullptr;
+  mutable std::mutex m_mutex;
+  std::stop_source m_stop;
+  QString m_owner;
+  bool m_busy = false;
+};

@@ -1,0 +1,92 @@
+#include "widgets/device_panel.h"
+
+#include "app_context.h"
+#include "format.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace {
+QString describeCpu(const gpulab::DeviceInfo& d) {
+  QString s = QStringLiteral("<b>CPU</b> %1<br>%2 threads").arg(QString::fromStdString(d.name).toHtmlEscaped()).arg(d.compute_units);
+  if (!d.simd.empty()) s += QStringLiteral(" · %1").arg(QString::fromStdString(d.simd));
+  if (d.peak_gflops_fp32 > 0) s += QObject::tr("<br>FMA peak %1 FP32").arg(fmtSi(d.peak_gflops_fp32 * 1e9, "FLOP/s"));
+  if (d.memory_total_bytes > 0) s += QObject::tr(" · RAM %1").arg(fmtBytes(d.memory_total_bytes));
+  return s;
+}
+QString describeGpu(AppContext& ctx) {
+  if (const auto* g = ctx.gpuInfo()) {
+    QString s = QStringLiteral("<b>GPU</b> %1<br>").arg(QString::fromStdString(g->name).toHtmlEscaped());
+    s += QObject::tr("compute %1 · %2 SMs · %3").arg(QString::fromStdString(g->compute_capability)).arg(g->compute_units).arg(fmtBytes(g->memory_total_bytes));
+    s += QObject::tr("<br>driver %1 · runtime %2").arg(QString::fromStdString(g->driver_version), QString::fromStdString(g->runtime_version));
+    return s;
+  }
+  return QObject::tr("<b>GPU: not available</b> — %1<br><i>GPU figures come from recordings or the datasheet model.</i>")
+      .arg(ctx.gpuReason().toHtmlEscaped());
+}
+QString detailLines(const gpulab::DeviceInfo& d) {
+  QString s;
+  for (const auto& [k, v] : d.details) s += QStringLiteral("  %1: %2\n").arg(QString::fromStdString(k), QString::fromStdString(v));
+  return s;
+}
+}  // namespace
+
+DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
+  setObjectName(QStringLiteral("devicePanel"));
+  auto* lay = new QVBoxLayout(this);
+  lay->setContentsMargins(6, 6, 6, 6);
+  m_cpu = new QLabel(describeCpu(ctx.cpuInfo()), this);
+  m_cpu->setWordWrap(true);
+  m_cpu->setObjectName(QStringLiteral("deviceCpu"));
+  m_gpu = new QLabel(describeGpu(ctx), this);
+  m_gpu->setWordWrap(true);
+  m_gpu->setObjectName(QStringLiteral("deviceGpu"));
+  m_gpu->setToolTip(ctx.hasGpu() ? tr("Experiments run on this GPU through the CUDA module")
+                                 : tr("Why there is no GPU here. Every page still works: the CPU measures for real, "
+                                      "and GPU figures come from a recording (File → Open) or the datasheet."));
+  auto* more = new QPushButton(tr("Device details…"), this);
+  more->setToolTip(tr("Everything detected: caches, clocks, library versions, the CUDA module that was tried"));
+  lay->addWidget(m_cpu);
+  lay->addWidget(m_gpu);
+  lay->addWidget(more);
+  connect(more, &QPushButton::clicked, this, [this] {
+    QDialog dlg(this);
+    dlg.setWindowTitle(tr("Devices"));
+    auto* l = new QVBoxLayout(&dlg);
+    auto* text = new QPlainTextEdit(detailsText(), &dlg);
+    text->setReadOnly(true);
+    text->setMinimumSize(640, 420);
+    l->addWidget(text);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dlg);
+    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    l->addWidget(buttons);
+    dlg.exec();
+  });
+}
+
+QString DevicePanel::cpuText() const { return m_cpu->text(); }
+QString DevicePanel::gpuText() const { return m_gpu->text(); }
+
+QString DevicePanel::detailsText() const {
+  const auto& c = m_ctx.cpuInfo();
+  QString s = tr("CPU: %1\n  threads: %2\n  SIMD: %3\n").arg(QString::fromStdString(c.name)).arg(c.compute_units).arg(QString::fromStdString(c.simd));
+  if (c.clock_mhz > 0) s += tr("  clock: %1 MHz\n").arg(c.clock_mhz, 0, 'f', 0);
+  if (c.peak_gflops_fp32 > 0) s += tr("  FMA peak FP32 / FP64: %1 / %2\n").arg(fmtSi(c.peak_gflops_fp32 * 1e9, "FLOP/s"), fmtSi(c.peak_gflops_fp64 * 1e9, "FLOP/s"));
+  s += detailLines(c);
+  if (const auto* g = m_ctx.gpuInfo()) {
+    s += tr("\nGPU: %1\n  compute capability: %2\n  SMs: %3\n  clock: %4 MHz\n  memory: %5 (free %6)\n  driver: %7\n  runtime: %8\n")
+             .arg(QString::fromStdString(g->name), QString::fromStdString(g->compute_capability))
+             .arg(g->compute_units).arg(g->clock_mhz, 0, 'f', 0)
+             .arg(fmtBytes(g->memory_total_bytes), fmtBytes(g->memory_free_bytes),
+                  QString::fromStdString(g->driver_version), QString::fromStdString(g->runtime_version));
+    s += detailLines(*g);
+  } else {
+    s += tr("\nGPU: not available\n  reason: %1\n").arg(m_ctx.gpuReason());
+  }
+  if (!m_ctx.cudaModulePath().isEmpty()) s += tr("  CUDA module: %1\n").arg(m_ctx.cudaModulePath());
+  return s;
+}

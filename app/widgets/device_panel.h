@@ -1,0 +1,21 @@
+#pragma once
+// What was detected on this machine, and why a GPU is or is not available — in words, never a crash.
+#include <QWidget>
+
+class AppContext;
+class QLabel;
+
+class DevicePanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit DevicePanel(AppContext& ctx, QWidget* parent = nullptr);
+  QString cpuText() const;
+  QString gpuText() const;
+  // The full report (also what `gpulab devices` prints), for the details dialog.
+  QString detailsText() const;
+
+ private:
+  AppContext& m_ctx;
+  QLabel* m_cpu;
+  QLabel* m_gpu;
+};

@@ -1,0 +1,21 @@
+#pragma once
+// A small label that says where a figure came from: measured here, recorded on <device, date>, or
+// datasheet / model. Every figure on screen carries one.
+#include <QLabel>
+
+class SourceBadge : public QLabel {
+  Q_OBJECT
+ public:
+  enum class Kind { MeasuredHere, Recorded, Datasheet, Model, Unavailable };
+  explicit SourceBadge(QWidget* parent = nullptr);
+  SourceBadge(Kind kind, const QString& detail, QWidget* parent = nullptr);
+
+  void set(Kind kind, const QString& detail = {});
+  Kind kind() const { return m_kind; }
+  static QString textFor(Kind kind, const QString& detail);
+
+ private:
+  void restyle();
+  Kind m_kind = Kind::Model;
+  QString m_detail;
+};
