@@ -19,5 +19,8 @@ std::optional<Precision> precision_from_string(std::string_view s);  // accepts 
 double bytes_per_element(Precision p);
 // Relative tolerance for a dot product of length k accumulated in this precision (checks, not timing).
 double default_rtol(Precision p, long long k);
+// Matching absolute tolerance for inputs in [-1, 1) (fill_random): cells that cancel to near zero are judged
+// against the typical size of a cell instead of their own.
+double default_atol(Precision p, long long k);
 
 }  // namespace gpulab

@@ -1,0 +1,94 @@
+// The CPU backend: always present. It is the lesson's professor (one core, the naive loop) and a small stadium
+// (all cores through OpenBLAS), measured for real on the machine in front of the class.
+#include "cpu_internal.hpp"
+#include "layer_chain.hpp"
+#include "gpulab/units.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+class CpuBackend final : public Backend {
+ public:
+  std::string kind() const override { return "cpu"; }
+
+  DeviceInfo device_info() const override {
+    DeviceInfo d = cpu::read_device_info();
+    const cpu::FmaPeak& peak = cpu::measured_fma_peak();
+    const cpu::PeakModel model = cpu::peak_model(d.clock_mhz, d.compute_units);
+    // The measured FMA peak is what the roofline uses: it is what this (possibly virtual, possibly shared) CPU
+    // actually delivers. The clock x lanes model is listed beside it for comparison.
+    d.peak_gflops_fp32 = peak.gflops_fp32;
+    d.peak_gflops_fp64 = peak.gflops_fp64;
+    const std::string on = " (measured: register FMA chains, " + std::to_string(peak.threads) + " threads, " + peak.isa + ")";
+    d.details.emplace_back("Peak FP32" + on, format_si(peak.gflops_fp32 * 1e9, "FLOP/s"));
+    d.details.emplace_back("Peak FP64" + on, format_si(peak.gflops_fp64 * 1e9, "FLOP/s"));
+    d.details.emplace_back("Peak FP32 (model: " + model.formula + ")", format_si(model.gflops_fp32 * 1e9, "FLOP/s"));
+    d.details.emplace_back("Peak FP64 (model: half the FP32 lanes)", format_si(model.gflops_fp64 * 1e9, "FLOP/s"));
+    return d;
+  }
+
+  Provenance provenance() const override { return cpu::cpu_provenance(); }
+
+  std::vector<std::string> gemm_variants() const override { return {"naive", "reordered", "blas"}; }
+
+  Support supports(const GemmSpec& spec) const override {
+    if (spec.variant != "naive" && spec.variant != "reordered" && spec.variant != "blas")
+      return Support::no("The CPU backend has no GEMM variant \"" + spec.variant + "\" (it has naive, reordered, blas)");
+    if (spec.variant == "blas" && !cpu::blas_available())
+      return Support::no("This build of gpulab has no OpenBLAS, so the BLAS variant is not available");
+    switch (spec.precision) {
+      case Precision::fp64:
+      case Precision::fp32: return Support::yes();
+      case Precision::tf32:
+        return Support::no("TF32 is a mode of NVIDIA tensor cores (Ampere and newer); CPUs do not have it");
+      case Precision::fp16:
+        return Support::no("FP16 GEMM is not available on the CPU backend: OpenBLAS has no half-precision GEMM and "
+                           "these CPUs have no fast FP16 arithmetic");
+      case Precision::bf16:
+        return Support::no("BF16 GEMM is not available through this OpenBLAS build (its library does not export "
+                           "cblas_sbgemm)");
+      case Precision::int8:
+        return Support::no("INT8 GEMM is not available on the CPU backend: OpenBLAS has no integer GEMM");
+      case Precision::fp8:
+        return Support::no("FP8 exists only on recent GPUs (NVIDIA Hopper/Ada and newer); CPUs have no FP8 arithmetic");
+    }
+    return Support::no("unknown precision");
+  }
+
+  std::unique_ptr<TimedOp> make_gemm(const GemmSpec& spec) override {
+    const Support s = supports(spec);
+    if (!s.ok) throw std::invalid_argument(s.reason);
+    return cpu::make_gemm_op(spec);
+  }
+
+  std::unique_ptr<TimedOp> make_bandwidth(const BandwidthSpec& spec) override { return cpu::make_bandwidth_op(spec); }
+
+  Support supports(const TransferSpec& spec) const override {
+    if (spec.direction == "h2h") return Support::yes();
+    if (spec.direction == "h2d" || spec.direction == "d2h" || spec.direction == "d2d")
+      return Support::no("No GPU here: there is no PCIe hop to measure");
+    return Support::no("Unknown transfer direction \"" + spec.direction + "\" (h2d, d2h, d2d or h2h)");
+  }
+
+  std::unique_ptr<TimedOp> make_transfer(const TransferSpec& spec) override {
+    const Support s = supports(spec);
+    if (!s.ok) throw std::invalid_argument(s.reason);
+    return cpu::make_h2h_op(spec);
+  }
+
+  MemoryInfo memory_info() const override { return cpu::read_meminfo(); }
+
+  // Decode page (gpu/cpu/layer_chain.cpp): the layer chain in FP32, and host RAM held with the same refusal rule.
+  Support supports(const LayerChainSpec& spec) const override { return cpu::layer_chain_support(spec); }
+  std::unique_ptr<TimedOp> make_layer_chain(const LayerChainSpec& spec) override { return cpu::make_layer_chain_op(spec); }
+  std::unique_ptr<HeldMemory> hold_memory(double bytes, double margin) override { return cpu::hold_host_memory(bytes, margin); }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace gpulab

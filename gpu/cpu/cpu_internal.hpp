@@ -1,0 +1,60 @@
+#pragma once
+// Pieces of the CPU backend shared between its files (private: not part of gpulab's public headers).
+#include "gpulab/backend.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpulab::cpu {
+
+// ---- GEMM kernels (row-major, C = A·B, A m×k, B k×n) -------------------------------------------------------------
+// gemm_loops.cpp: the textbook loops.
+void gemm_naive(const float* A, const float* B, float* C, long long m, long long n, long long k);
+void gemm_naive(const double* A, const double* B, double* C, long long m, long long n, long long k);
+void gemm_reordered(const float* A, const float* B, float* C, long long m, long long n, long long k);
+void gemm_reordered(const double* A, const double* B, double* C, long long m, long long n, long long k);
+
+// gemm_blas.cpp: OpenBLAS, when the build has it.
+bool blas_available();
+std::string blas_version();  // "0.3.21", or "" without OpenBLAS
+std::string blas_config();   // openblas_get_config(), or ""
+std::string blas_core();     // openblas_get_corename(), or ""
+// threads: 0 = all cores. Throws std::runtime_error without OpenBLAS.
+void gemm_blas(const float* A, const float* B, float* C, long long m, long long n, long long k, int threads);
+void gemm_blas(const double* A, const double* B, double* C, long long m, long long n, long long k, int threads);
+
+// gemm_op.cpp
+std::unique_ptr<TimedOp> make_gemm_op(const GemmSpec& spec);
+// bandwidth.cpp
+std::unique_ptr<TimedOp> make_bandwidth_op(const BandwidthSpec& spec);
+// transfer.cpp
+std::unique_ptr<TimedOp> make_h2h_op(const TransferSpec& spec);
+
+// ---- The machine (cpu_info.cpp) ----------------------------------------------------------------------------------
+int logical_cores();  // cores this process may run on (affinity mask), at least 1
+int resolve_threads(int requested);  // 0 -> logical_cores(); throws std::invalid_argument when negative/absurd
+MemoryInfo read_meminfo();
+// Throws std::invalid_argument naming `what` and the sizes when `bytes` would not fit comfortably in RAM.
+void require_fits_in_memory(double bytes, const std::string& what);
+DeviceInfo read_device_info();  // everything except the measured peaks
+Provenance cpu_provenance();
+// The datasheet-style model: cores x clock x SIMD lanes x 2 FLOPs per FMA x 2 FMA pipes per core.
+struct PeakModel {
+  double gflops_fp32 = 0;
+  double gflops_fp64 = 0;
+  std::string formula;  // spelled out for the details list
+};
+PeakModel peak_model(double clock_mhz, int cores);
+
+// ---- FMA peak (fma_peak.cpp) -------------------------------------------------------------------------------------
+struct FmaPeak {
+  double gflops_fp32 = 0;
+  double gflops_fp64 = 0;
+  int threads = 0;
+  std::string isa;  // which code path ran: "AVX2+FMA (x86-64-v3)" or "baseline x86-64 (SSE2, no FMA)"
+};
+// Measured once (~0.1 s on all threads), then cached for the life of the process.
+const FmaPeak& measured_fma_peak();
+
+}  // namespace gpulab::cpu

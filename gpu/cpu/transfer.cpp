@@ -1,0 +1,69 @@
+// Host-to-host memcpy: the only "transfer" a CPU-only machine has. It is the baseline the PCIe page compares
+// against (a GPU's host<->device copy crosses a bus this one never sees).
+#include "cpu_internal.hpp"
+#include "gpulab/units.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace gpulab::cpu {
+namespace {
+
+class HostCopyOp final : public TimedOp {
+ public:
+  explicit HostCopyOp(std::size_t bytes) : m_bytes(bytes), m_src(new unsigned char[bytes]), m_dst(new unsigned char[bytes]) {
+    // A non-repeating pattern, so a copy that moved the wrong block cannot match by accident.
+    for (std::size_t i = 0; i < m_bytes; ++i) m_src[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+    std::memset(m_dst.get(), 0xA5, m_bytes);  // first touch: page faults are not part of a timed copy
+  }
+
+  Check verify() override {
+    std::memset(m_dst.get(), 0xA5, m_bytes);
+    std::memcpy(m_dst.get(), m_src.get(), m_bytes);
+    Check c;
+    c.checked = static_cast<long long>(m_bytes);
+    c.passed = true;
+    for (std::size_t i = 0; i < m_bytes; ++i) {
+      if (m_dst[i] != m_src[i]) {
+        c.passed = false;
+        c.first_bad_index = static_cast<long long>(i);
+        c.message = "Copied bytes differ from the source, first at byte " + format_count(static_cast<long long>(i));
+        break;
+      }
+    }
+    return c;
+  }
+
+  double run_once() override {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::memcpy(m_dst.get(), m_src.get(), m_bytes);
+    const auto t1 = std::chrono::steady_clock::now();
+    m_sink = m_dst[m_bytes / 2];
+    return std::chrono::duration<double>(t1 - t0).count();
+  }
+
+  double flops() const override { return 0; }
+  // Bytes moved, each counted once, as bandwidthTest counts a host<->device copy; read + write traffic is twice this.
+  double bytes() const override { return static_cast<double>(m_bytes); }
+
+ private:
+  std::size_t m_bytes;
+  std::unique_ptr<unsigned char[]> m_src, m_dst;
+  volatile unsigned char m_sink = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<TimedOp> make_h2h_op(const TransferSpec& spec) {
+  if (spec.direction != "h2h")
+    throw std::invalid_argument("The CPU backend copies host to host (h2h) only, not \"" + spec.direction + "\"");
+  if (spec.bytes < 1) throw std::invalid_argument("A transfer must move at least 1 byte");
+  require_fits_in_memory(2.0 * static_cast<double>(spec.bytes),
+                         "Host copy of " + format_bytes(static_cast<double>(spec.bytes)) + " (source and destination)");
+  return std::make_unique<HostCopyOp>(spec.bytes);
+}
+
+}  // namespace gpulab::cpu

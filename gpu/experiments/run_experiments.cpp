@@ -1,0 +1,165 @@
+// The three primitive experiments: GEMM, streaming bandwidth, transfers. Each builds a self-describing Result:
+// what ran, on what, the check, every sample, and where the number came from.
+#include "gpulab/experiments.hpp"
+#include "gpulab/units.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+std::string num(double v) { return format_fixed(v, v == static_cast<long long>(v) ? 0 : 3); }
+
+void add_policy(Provenance& p, const MeasurePolicy& policy) {
+  p["policy_min_samples"] = std::to_string(policy.min_samples);
+  p["policy_max_samples"] = std::to_string(policy.max_samples);
+  p["policy_target_rel_spread"] = num(policy.target_rel_spread);
+  p["policy_time_budget_s"] = num(policy.time_budget_s);
+  p["warmup"] = "the check run, then " + std::to_string(policy.warmup_runs) + " untimed run(s)";
+}
+
+Provenance full_provenance(const Backend& backend, const MeasurePolicy& policy) {
+  Provenance p = backend.provenance();
+  for (auto& [k, v] : base_provenance()) p[k] = v;  // the date of this run wins over anything a backend cached
+  add_policy(p, policy);
+  return p;
+}
+
+// Prepares the op, measures it and fills the Result. `make` builds the TimedOp (may throw).
+template <typename Make>
+void measure_into(Result& r, Make make, const std::string& label, const RunContext& ctx) {
+  const MeasurePolicy& policy = ctx.policy;
+  ctx.report(0, label + ": preparing");
+  std::unique_ptr<TimedOp> op;
+  try {
+    op = make();
+  } catch (const std::invalid_argument&) {
+    throw;  // a bad spec is the caller's mistake: the CLI exits non-zero on it
+  } catch (const std::exception& e) {
+    r.error = e.what();  // a device fault (out of memory, driver error): recorded, not fatal
+    return;
+  }
+  if (!op) {
+    r.error = "the backend returned no operation for " + label;
+    return;
+  }
+  r.flops = op->flops();
+  r.bytes = op->bytes();
+  ctx.report(0.02, label + ": checking");
+
+  // Progress within the run: samples needed, or the time budget, whichever is nearer.
+  double spent = 0;
+  auto on_sample = [&](int sample, double seconds) {
+    spent += seconds;
+    const double by_count = static_cast<double>(sample + 1) / std::max(1, policy.min_samples);
+    const double by_time = policy.time_budget_s > 0 ? spent / policy.time_budget_s : 0;
+    ctx.report(0.05 + 0.95 * std::min(1.0, std::max(by_count, by_time)),
+               label + ": sample " + std::to_string(sample + 1) + ", " + format_seconds(seconds));
+  };
+  Measurement m;
+  try {
+    m = measure(*op, policy, ctx.stop, on_sample);
+  } catch (const std::invalid_argument&) {
+    throw;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    return;
+  }
+  r.check = m.check;
+  r.stats = m.stats;
+  r.samples_s = m.samples_s;
+  finalize_rates(r);
+  if (!m.check.passed && !m.cancelled) {
+    r.error = "Result check failed, so it was not timed: " + m.check.message;
+  } else if (m.cancelled) {
+    if (m.samples_s.empty()) {
+      r.error = "cancelled before any sample was timed";
+    } else {
+      // What was measured is real, just fewer samples than the policy asked for.
+      r.provenance["cancelled"] = "yes, after " + std::to_string(m.samples_s.size()) + " sample(s)";
+    }
+  }
+  ctx.report(1, label + (r.error.empty() ? ": done" : ": " + r.error));
+}
+
+void finish(Result& r, const RunContext& ctx) {
+  if (ctx.on_result) ctx.on_result(r);
+}
+
+}  // namespace
+
+Result run_gemm(Backend& backend, const GemmSpec& spec, const RunContext& ctx) {
+  if (spec.m < 1 || spec.n < 1 || spec.k < 1)
+    throw std::invalid_argument("GEMM sizes must be at least 1 (got m=" + std::to_string(spec.m) + ", n=" +
+                                std::to_string(spec.n) + ", k=" + std::to_string(spec.k) + ")");
+  Result r;
+  r.experiment = "gemm";
+  r.backend = backend.kind();
+  r.variant = spec.variant;
+  r.precision = spec.precision;
+  r.params = {{"m", double(spec.m)}, {"n", double(spec.n)}, {"k", double(spec.k)}, {"threads", double(spec.threads)}};
+  r.flops = 2.0 * double(spec.m) * double(spec.n) * double(spec.k);
+  // The lesson's traffic model: each matrix crosses memory once (A and B read, C written).
+  r.bytes = (double(spec.m) * double(spec.k) + double(spec.k) * double(spec.n) + double(spec.m) * double(spec.n)) *
+            bytes_per_element(spec.precision);
+  r.provenance = full_provenance(backend, ctx.policy);
+  r.provenance["precision"] = std::string(display_name(spec.precision));
+  r.provenance["seed"] = std::to_string(spec.seed);
+
+  const std::string label = "GEMM " + std::to_string(spec.m) + "\u00d7" + std::to_string(spec.n) + "\u00d7" +
+                            std::to_string(spec.k) + " " + std::string(display_name(spec.precision)) + " " +
+                            spec.variant;
+  const Support s = backend.supports(spec);
+  if (!s.ok) {
+    r.error = s.reason;
+  } else {
+    const double model_flops = r.flops, model_bytes = r.bytes;
+    measure_into(r, [&] { return backend.make_gemm(spec); }, label, ctx);
+    // The Result reports the lesson's model, whatever the op counts internally (e.g. padding).
+    r.flops = model_flops;
+    r.bytes = model_bytes;
+    finalize_rates(r);
+  }
+  finish(r, ctx);
+  return r;
+}
+
+Result run_bandwidth(Backend& backend, const BandwidthSpec& spec, const RunContext& ctx) {
+  Result r;
+  r.experiment = "bandwidth";
+  r.backend = backend.kind();
+  r.variant = spec.kind;
+  r.precision = Precision::fp64;  // the CPU kernels stream doubles; the bytes, not the format, are the point
+  r.params = {{"bytes", double(spec.bytes_per_array)}, {"threads", double(spec.threads)}};
+  r.provenance = full_provenance(backend, ctx.policy);
+  r.provenance["bytes_counted"] = spec.kind == "copy" ? "read + written: 2 arrays" : "read + written: 3 arrays";
+  const std::string label = "bandwidth " + spec.kind + " " + format_bytes(double(spec.bytes_per_array));
+  measure_into(r, [&] { return backend.make_bandwidth(spec); }, label, ctx);
+  finish(r, ctx);
+  return r;
+}
+
+Result run_transfer(Backend& backend, const TransferSpec& spec, const RunContext& ctx) {
+  Result r;
+  r.experiment = "transfer";
+  r.backend = backend.kind();
+  r.variant = spec.direction;
+  r.precision = Precision::fp32;
+  r.params = {{"bytes", double(spec.bytes)}, {"pinned", spec.pinned ? 1.0 : 0.0}};
+  r.provenance = full_provenance(backend, ctx.policy);
+  r.provenance["memory"] = spec.pinned ? "pinned (page-locked) host memory" : "pageable host memory";
+  r.provenance["bytes_counted"] = "bytes moved, each counted once";
+  const std::string label = "transfer " + spec.direction + " " + format_bytes(double(spec.bytes));
+  const Support s = backend.supports(spec);
+  if (!s.ok) {
+    r.error = s.reason;
+  } else {
+    measure_into(r, [&] { return backend.make_transfer(spec); }, label, ctx);
+  }
+  finish(r, ctx);
+  return r;
+}
+
+}  // namespace gpulab

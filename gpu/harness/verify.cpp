@@ -1,0 +1,173 @@
+// Correctness checks: elementwise comparison with a NaN-aware tolerance, and GEMM spot checks against FP64 dot
+// products computed here (independent of whatever kernel produced C).
+#include "gpulab/harness.hpp"
+#include "gpulab/units.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+template <typename T>
+Check compare_impl(const T* out, const double* ref, long long count, double atol, double rtol) {
+  Check c;
+  c.checked = count;
+  long long bad = 0, non_finite = 0;
+  double worst_ratio = -1;  // err / tol at the worst element
+  for (long long i = 0; i < count; ++i) {
+    const double o = static_cast<double>(out[i]);
+    const double r = ref[i];
+    if (!std::isfinite(o) || !std::isfinite(r)) {
+      // A NaN compares false against any bound, so it must be caught explicitly or it would "pass".
+      ++non_finite;
+      ++bad;
+      if (c.first_bad_index < 0) c.first_bad_index = i;
+      continue;
+    }
+    const double err = std::fabs(o - r);
+    const double tol = atol + rtol * std::fabs(r);
+    if (err > tol) {
+      ++bad;
+      if (c.first_bad_index < 0) c.first_bad_index = i;
+    }
+    c.max_abs_err = std::max(c.max_abs_err, err);
+    const double ratio = tol > 0 ? err / tol : (err > 0 ? std::numeric_limits<double>::infinity() : 0);
+    if (ratio > worst_ratio) {
+      worst_ratio = ratio;
+      // Relative error where it matters most, not at the element with the smallest |ref| (that would be huge and
+      // say nothing).
+      c.max_rel_err = err / std::max(std::fabs(r), std::numeric_limits<double>::min());
+    }
+  }
+  c.passed = bad == 0;
+  if (!c.passed) {
+    const long long i = c.first_bad_index;
+    std::string msg = format_count(bad) + " of " + format_count(count) + " elements outside tolerance (atol " +
+                      num(atol) + " + rtol " + num(rtol) + "\u00b7|ref|)";
+    if (non_finite > 0) msg += ", " + format_count(non_finite) + " of them NaN or Inf";
+    msg += "; first at index " + std::to_string(i) + ": got " + num(static_cast<double>(out[i])) + ", expected " +
+           num(ref[i]);
+    c.message = msg;
+  }
+  return c;
+}
+
+// FP64 dot product of row i of A with column j of B: the reference every GEMM is judged against.
+template <typename T>
+double ref_cell(const T* A, const T* B, long long n, long long k, long long i, long long j) {
+  double s = 0;
+  for (long long p = 0; p < k; ++p) s += static_cast<double>(A[i * k + p]) * static_cast<double>(B[p * n + j]);
+  return s;
+}
+
+template <typename T>
+Check check_gemm_impl(const T* A, const T* B, const T* C, long long m, long long n, long long k, double atol,
+                      double rtol, long long full_limit, long long samples) {
+  const long long cells = m * n;
+  if (m <= 0 || n <= 0 || k <= 0) {
+    Check c;
+    c.message = "empty GEMM: nothing to check";
+    return c;
+  }
+  if (cells <= full_limit) {
+    // Every cell, row by row in i-p-j order so the reference itself streams through B.
+    std::vector<double> ref(static_cast<std::size_t>(cells), 0.0);
+    for (long long i = 0; i < m; ++i) {
+      double* row = ref.data() + i * n;
+      for (long long p = 0; p < k; ++p) {
+        const double a = static_cast<double>(A[i * k + p]);
+        const T* b = B + p * n;
+        for (long long j = 0; j < n; ++j) row[j] += a * static_cast<double>(b[j]);
+      }
+    }
+    Check c = compare_impl(C, ref.data(), cells, atol, rtol);
+    if (!c.passed) {
+      c.message += " (row " + std::to_string(c.first_bad_index / n) + ", column " +
+                   std::to_string(c.first_bad_index % n) + ")";
+    }
+    return c;
+  }
+
+  // Sampled cells from a fixed seed, sorted so a failure names the first bad one in memory order.
+  std::vector<long long> idx;
+  idx.reserve(static_cast<std::size_t>(samples));
+  std::uint64_t state = 0x5EED'CE11ULL ^ static_cast<std::uint64_t>(cells);
+  for (long long s = 0; s < samples; ++s) {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    idx.push_back(static_cast<long long>(z % static_cast<std::uint64_t>(cells)));
+  }
+  // Always include the corners: off-by-one tiling bugs live at the edges.
+  idx.push_back(0);
+  idx.push_back(n - 1);
+  idx.push_back((m - 1) * n);
+  idx.push_back(cells - 1);
+  std::sort(idx.begin(), idx.end());
+  idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+
+  std::vector<T> out(idx.size());
+  std::vector<double> ref(idx.size());
+  for (std::size_t s = 0; s < idx.size(); ++s) {
+    out[s] = C[idx[s]];
+    ref[s] = ref_cell(A, B, n, k, idx[s] / n, idx[s] % n);
+  }
+  Check c = compare_impl(out.data(), ref.data(), static_cast<long long>(idx.size()), atol, rtol);
+  if (c.first_bad_index >= 0) c.first_bad_index = idx[static_cast<std::size_t>(c.first_bad_index)];
+
+  // A NaN anywhere is a failure even in a cell the sample missed (e.g. an untouched, still-poisoned tile).
+  long long nan_count = 0, first_nan = -1;
+  for (long long i = 0; i < cells; ++i) {
+    if (!std::isfinite(static_cast<double>(C[i]))) {
+      if (first_nan < 0) first_nan = i;
+      ++nan_count;
+    }
+  }
+  if (nan_count > 0) {
+    const bool had_failure = !c.passed;
+    c.passed = false;
+    if (c.first_bad_index < 0 || first_nan < c.first_bad_index) c.first_bad_index = first_nan;
+    std::string nan_msg = format_count(nan_count) + " of " + format_count(cells) +
+                          " cells of C are NaN or Inf (first at index " + std::to_string(first_nan) + ")";
+    c.message = had_failure ? c.message + "; " + nan_msg : nan_msg;
+  }
+  if (!c.passed) {
+    c.message += " [sampled " + format_count(static_cast<long long>(idx.size())) + " of " + format_count(cells) +
+                 " cells; first bad at row " + std::to_string(c.first_bad_index / n) + ", column " +
+                 std::to_string(c.first_bad_index % n) + "]";
+  }
+  return c;
+}
+
+}  // namespace
+
+Check compare(const double* out, const double* ref, long long count, double atol, double rtol) {
+  return compare_impl(out, ref, count, atol, rtol);
+}
+Check compare(const float* out, const double* ref, long long count, double atol, double rtol) {
+  return compare_impl(out, ref, count, atol, rtol);
+}
+
+Check check_gemm(const float* A, const float* B, const float* C, long long m, long long n, long long k, double atol,
+                 double rtol, long long full_limit, long long samples) {
+  return check_gemm_impl(A, B, C, m, n, k, atol, rtol, full_limit, samples);
+}
+Check check_gemm(const double* A, const double* B, const double* C, long long m, long long n, long long k,
+                 double atol, double rtol, long long full_limit, long long samples) {
+  return check_gemm_impl(A, B, C, m, n, k, atol, rtol, full_limit, samples);
+}
+
+}  // namespace gpulab
