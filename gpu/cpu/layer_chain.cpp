@@ -1,0 +1,272 @@
+// A decode step on the CPU: every weight matrix of every layer multiplied by a batch×k activation, one after
+// another, with OpenBLAS sgemm (m = batch). At batch 1 each weight is read once for two FLOPs, so the step time
+// is the memory system's; larger batches reuse each weight read until the cores, not the memory, are the limit.
+#include "layer_chain.hpp"
+
+#include "cpu_internal.hpp"
+#include "gpulab/harness.hpp"
+#include "gpulab/memory_hold.hpp"
+#include "gpulab/units.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpulab::cpu {
+namespace {
+
+// One product of the chain: out (batch×n) = in (batch×k, row stride lda) · W (k×n).
+struct Step {
+  std::size_t weight = 0;   // offset into the weight array
+  int in_buffer = -1;       // -1 = the chain's input x
+  long long lda = 0;
+  long long k = 0, n = 0;
+  int out_buffer = 0;
+};
+
+// Which activation feeds each matrix: the most recent one (in this layer, or the layer's input) whose width is
+// k; failing that, the first k columns of the most recent one at least k wide. For a transformer layer this
+// gives QKV <- x, O <- x (standing in for the attention output, same width), gate, up <- O's output, down <- up's
+// output, and the next layer <- down's output. Only the shapes matter for the time; the rule just has to be
+// fixed so the reference can follow it.
+std::vector<Step> plan_chain(const LayerChainSpec& spec, std::vector<long long>& buffer_width) {
+  std::vector<Step> steps;
+  const std::size_t per_layer = spec.matrices.size();
+  buffer_width.assign(2 * per_layer, 0);  // two sets, alternating by layer, so a layer never overwrites its input
+  std::size_t offset = 0;
+  int layer_input = -1;
+  long long layer_input_width = spec.matrices.front().k;
+  for (int l = 0; l < spec.layers; ++l) {
+    const int base = static_cast<int>((l % 2) * per_layer);
+    for (std::size_t j = 0; j < per_layer; ++j) {
+      const auto& m = spec.matrices[j];
+      Step s;
+      s.k = m.k;
+      s.n = m.n;
+      s.weight = offset;
+      offset += static_cast<std::size_t>(m.k * m.n);
+      s.out_buffer = base + static_cast<int>(j);
+      // Candidates, most recent first: this layer's outputs so far, then the layer's input.
+      int exact = -2, wide = -2;
+      long long wide_width = 0;
+      for (int c = static_cast<int>(j) - 1; c >= -1; --c) {
+        const int buf = c >= 0 ? base + c : layer_input;
+        const long long w = c >= 0 ? spec.matrices[static_cast<std::size_t>(c)].n : layer_input_width;
+        if (w == m.k) { exact = buf; break; }
+        if (w > m.k && wide == -2) { wide = buf; wide_width = w; }
+      }
+      if (exact != -2) {
+        s.in_buffer = exact;
+        s.lda = m.k;
+      } else if (wide != -2) {
+        s.in_buffer = wide;
+        s.lda = wide_width;
+      } else {
+        throw std::invalid_argument("Layer chain: no earlier activation is at least " + std::to_string(m.k) +
+                                    " wide to feed matrix " + std::to_string(j + 1) + " (" + std::to_string(m.k) +
+                                    " -> " + std::to_string(m.n) + ")");
+      }
+      buffer_width[static_cast<std::size_t>(s.out_buffer)] = m.n;
+      steps.push_back(s);
+    }
+    layer_input = base + static_cast<int>(per_layer) - 1;
+    layer_input_width = spec.matrices.back().n;
+  }
+  return steps;
+}
+
+class LayerChainOp final : public TimedOp {
+ public:
+  explicit LayerChainOp(const LayerChainSpec& spec) : m_batch(spec.batch) {
+    m_steps = plan_chain(spec, m_width);
+    std::size_t weights = 0;
+    for (const auto& s : m_steps) weights += static_cast<std::size_t>(s.k * s.n);
+    m_weights.resize(weights);
+    // Uniform in ±sqrt(3/k): each output then has the input's variance, so a 32-layer chain neither explodes
+    // nor fades to denormals (which would run at a different speed).
+    fill_random(m_weights.data(), m_weights.size(), spec.seed);
+    for (const auto& s : m_steps) {
+      const float scale = static_cast<float>(std::sqrt(3.0 / static_cast<double>(s.k)));
+      float* w = m_weights.data() + s.weight;
+      for (long long i = 0; i < s.k * s.n; ++i) w[i] *= scale;
+    }
+    m_x.resize(static_cast<std::size_t>(m_batch * spec.matrices.front().k));
+    fill_random(m_x.data(), m_x.size(), spec.seed ^ 0x5EED0FC4A14ULL);
+    m_buffers.resize(m_width.size());
+    for (std::size_t b = 0; b < m_width.size(); ++b)
+      m_buffers[b].assign(static_cast<std::size_t>(m_batch * std::max(1LL, m_width[b])), 0.0f);
+    for (const auto& s : m_steps) {
+      m_flops += 2.0 * static_cast<double>(m_batch) * static_cast<double>(s.k) * static_cast<double>(s.n);
+      m_bytes += (static_cast<double>(s.k) * s.n + static_cast<double>(m_batch) * (s.k + s.n)) * sizeof(float);
+      m_depth += s.k;
+    }
+  }
+
+  Check verify() override {
+    poison();
+    run_chain();
+    const Step& last = m_steps.back();
+    const std::vector<float>& out = m_buffers[static_cast<std::size_t>(last.out_buffer)];
+    // The rows of a batch are independent, so checking the first and the last row against an FP64 run of the
+    // same chain covers the indexing without paying for a reference of the whole batch.
+    std::vector<long long> rows{0};
+    if (m_batch > 1) rows.push_back(m_batch - 1);
+    std::vector<double> got, ref;
+    for (long long r : rows) {
+      const std::vector<double> row = reference_row(r);
+      for (long long j = 0; j < last.n; ++j) {
+        got.push_back(out[static_cast<std::size_t>(r * last.n + j)]);
+        ref.push_back(row[static_cast<std::size_t>(j)]);
+      }
+    }
+    // FP32 rounding accumulates over the whole depth of the chain (Σk over every product); the outputs have
+    // unit-ish size by construction, so the absolute tolerance is the relative one.
+    const double rtol = default_rtol(Precision::fp32, m_depth);
+    std::vector<float> gotf(got.begin(), got.end());
+    Check c = compare(gotf.data(), ref.data(), static_cast<long long>(ref.size()), rtol, rtol);
+    // NaN/Inf anywhere in the final output is a failure too (the poison must be gone).
+    for (float v : out) {
+      if (!std::isfinite(v)) {
+        c.passed = false;
+        c.message = "The chain's output still holds NaN or Inf: some product did not write its cells";
+        break;
+      }
+    }
+    return c;
+  }
+
+  double run_once() override {
+    const auto t0 = std::chrono::steady_clock::now();
+    run_chain();
+    const auto t1 = std::chrono::steady_clock::now();
+    m_sink = m_buffers[static_cast<std::size_t>(m_steps.back().out_buffer)][0];
+    return std::chrono::duration<double>(t1 - t0).count();
+  }
+
+  double flops() const override { return m_flops; }
+  double bytes() const override { return m_bytes; }
+
+ private:
+  const float* input_of(const Step& s) const {
+    return s.in_buffer < 0 ? m_x.data() : m_buffers[static_cast<std::size_t>(s.in_buffer)].data();
+  }
+
+  void poison() {
+    for (auto& b : m_buffers) std::fill(b.begin(), b.end(), std::numeric_limits<float>::quiet_NaN());
+  }
+
+  void run_chain() {
+    for (const auto& s : m_steps) {
+      float* out = m_buffers[static_cast<std::size_t>(s.out_buffer)].data();
+      gemm_blas_strided(input_of(s), s.lda, m_weights.data() + s.weight, out, m_batch, s.n, s.k);
+    }
+  }
+
+  // C = A·B with A's rows lda apart (the first k columns of a wider activation).
+  static void gemm_blas_strided(const float* A, long long lda, const float* B, float* C, long long m, long long n,
+                                long long k) {
+    if (lda == k) {
+      gemm_blas(A, B, C, m, n, k, 0);
+      return;
+    }
+    // Rare (only when an activation must be cut to width): gather into a contiguous copy first.
+    thread_local std::vector<float> tmp;
+    tmp.resize(static_cast<std::size_t>(m * k));
+    for (long long r = 0; r < m; ++r) std::memcpy(tmp.data() + r * k, A + r * lda, static_cast<std::size_t>(k) * sizeof(float));
+    gemm_blas(tmp.data(), B, C, m, n, k, 0);
+  }
+
+  // One row of the chain in FP64 from the same FP32 inputs and weights.
+  std::vector<double> reference_row(long long r) const {
+    std::vector<std::vector<double>> bufs(m_width.size());
+    std::vector<double> x(m_x.begin() + r * m_steps.front().k, m_x.begin() + (r + 1) * m_steps.front().k);
+    std::vector<double> acc;
+    for (const auto& s : m_steps) {
+      const double* in = s.in_buffer < 0 ? x.data() : bufs[static_cast<std::size_t>(s.in_buffer)].data();
+      acc.assign(static_cast<std::size_t>(s.n), 0.0);
+      const float* w = m_weights.data() + s.weight;
+      for (long long i = 0; i < s.k; ++i) {
+        const double a = in[i];
+        const float* wrow = w + i * s.n;
+        for (long long j = 0; j < s.n; ++j) acc[static_cast<std::size_t>(j)] += a * wrow[j];
+      }
+      bufs[static_cast<std::size_t>(s.out_buffer)] = acc;
+    }
+    return bufs[static_cast<std::size_t>(m_steps.back().out_buffer)];
+  }
+
+  long long m_batch;
+  std::vector<Step> m_steps;
+  std::vector<long long> m_width;
+  std::vector<float> m_weights, m_x;
+  std::vector<std::vector<float>> m_buffers;
+  double m_flops = 0, m_bytes = 0;
+  long long m_depth = 0;
+  volatile float m_sink = 0;
+};
+
+class HostHeld final : public HeldMemory {
+ public:
+  HostHeld(double bytes, MemoryInfo before) : m_before(before) {
+    const auto n = static_cast<std::size_t>(bytes);
+    m_block.reset(new unsigned char[n]);
+    // Touch every page: untouched memory is only promised, not used, and the "after" reading would not move.
+    for (std::size_t i = 0; i < n; i += 4096) m_block[i] = static_cast<unsigned char>(i >> 12);
+    m_bytes = bytes;
+    m_after = read_meminfo();
+  }
+  double bytes_held() const override { return m_bytes; }
+  MemoryInfo before() const override { return m_before; }
+  MemoryInfo after() const override { return m_after; }
+
+ private:
+  std::unique_ptr<unsigned char[]> m_block;
+  double m_bytes = 0;
+  MemoryInfo m_before, m_after;
+};
+
+}  // namespace
+
+Support layer_chain_support(const LayerChainSpec& spec) {
+  if (spec.precision != Precision::fp32)
+    return Support::no("The CPU runs the layer chain in FP32 only (OpenBLAS sgemm): it has no fast " +
+                       std::string(display_name(spec.precision)) + " matrix path");
+  if (!blas_available()) return Support::no("This build of gpulab has no OpenBLAS, so the layer chain cannot run");
+  return Support::yes();
+}
+
+std::unique_ptr<TimedOp> make_layer_chain_op(const LayerChainSpec& spec) {
+  const Support s = layer_chain_support(spec);
+  if (!s.ok) throw std::invalid_argument(s.reason);
+  if (spec.matrices.empty()) throw std::invalid_argument("Layer chain: a layer needs at least one weight matrix");
+  if (spec.layers < 1) throw std::invalid_argument("Layer chain: at least one layer (got " + std::to_string(spec.layers) + ")");
+  if (spec.batch < 1 || spec.batch > INT_MAX)
+    throw std::invalid_argument("Layer chain: batch must be at least 1 (got " + std::to_string(spec.batch) + ")");
+  double weights = 0;
+  for (const auto& m : spec.matrices) {
+    if (m.k < 1 || m.n < 1 || m.k > INT_MAX || m.n > INT_MAX)
+      throw std::invalid_argument("Layer chain: matrix sizes must be between 1 and 2^31 (got " + std::to_string(m.k) +
+                                  " -> " + std::to_string(m.n) + ")");
+    weights += static_cast<double>(m.k) * static_cast<double>(m.n);
+  }
+  weights *= spec.layers;
+  require_fits_in_memory(weights * sizeof(float), "Layer chain of " + std::to_string(spec.layers) +
+                                                      " layer(s), " + format_count(static_cast<long long>(weights)) +
+                                                      " FP32 weights");
+  return std::make_unique<LayerChainOp>(spec);
+}
+
+std::unique_ptr<HeldMemory> hold_host_memory(double bytes, double safety_margin_bytes) {
+  const MemoryInfo before = read_meminfo();
+  const HoldDecision d = check_hold(bytes, safety_margin_bytes, before, "this computer's RAM");
+  if (!d.ok) throw std::invalid_argument(d.reason);
+  return std::make_unique<HostHeld>(bytes, before);
+}
+
+}  // namespace gpulab::cpu

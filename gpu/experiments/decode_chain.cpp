@@ -1,0 +1,114 @@
+// The decode step as a measurable chain of products (see decode_experiments.hpp).
+#include "gpulab/decode_experiments.hpp"
+#include "gpulab/harness.hpp"
+#include "gpulab/units.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gpulab {
+
+LayerChainSpec layer_chain_for(const TransformerShape& s, int layers, long long batch, Precision precision) {
+  if (s.hidden < 1 || s.heads < 1 || s.kv_heads < 1 || s.head_dim < 1 || s.intermediate < 1)
+    throw std::invalid_argument("A transformer shape needs positive widths and head counts");
+  LayerChainSpec spec;
+  const long long h = s.hidden, attn = static_cast<long long>(s.heads) * s.head_dim;
+  const long long qkv = static_cast<long long>(s.heads + 2 * s.kv_heads) * s.head_dim;
+  spec.matrices = {{h, qkv}, {attn, h}, {h, s.intermediate}, {h, s.intermediate}, {s.intermediate, h}};
+  spec.layers = layers;
+  spec.batch = batch;
+  spec.precision = precision;
+  return spec;
+}
+
+double layer_chain_params_per_layer(const LayerChainSpec& spec) {
+  double p = 0;
+  for (const auto& m : spec.matrices) p += static_cast<double>(m.k) * static_cast<double>(m.n);
+  return p;
+}
+
+double layer_chain_weight_bytes(const LayerChainSpec& spec) {
+  return layer_chain_params_per_layer(spec) * spec.layers * bytes_per_element(spec.precision);
+}
+
+int layer_chain_layers_that_fit(const LayerChainSpec& one_layer, double budget_bytes, int max_layers) {
+  LayerChainSpec s = one_layer;
+  s.layers = 1;
+  const double per = layer_chain_weight_bytes(s);
+  if (!(per > 0)) return 1;
+  const double n = std::floor(budget_bytes / per);
+  return static_cast<int>(std::clamp(n, 1.0, static_cast<double>(std::max(1, max_layers))));
+}
+
+Result run_layer_chain(Backend& backend, const LayerChainSpec& spec, const RunContext& ctx) {
+  Result r;
+  r.experiment = "layer_chain";
+  r.backend = backend.kind();
+  r.variant = "gemm_chain";
+  r.precision = spec.precision;
+  const double per_layer = layer_chain_params_per_layer(spec);
+  r.params = {{"batch", double(spec.batch)},
+              {"layers", double(spec.layers)},
+              {"matrices_per_layer", double(spec.matrices.size())},
+              {"params_per_layer", per_layer},
+              {"weight_bytes", layer_chain_weight_bytes(spec)}};
+  r.provenance = backend.provenance();
+  for (auto& [k, v] : base_provenance()) r.provenance[k] = v;
+  r.provenance["precision"] = std::string(display_name(spec.precision));
+  r.provenance["seed"] = std::to_string(spec.seed);
+  r.provenance["policy_time_budget_s"] = format_fixed(ctx.policy.time_budget_s, 2);
+  r.provenance["bytes_counted"] = "every weight once per step + activations read and written";
+  std::string shapes;
+  for (const auto& m : spec.matrices) shapes += (shapes.empty() ? "" : ", ") + std::to_string(m.k) + "\u2192" + std::to_string(m.n);
+  r.provenance["layer_shapes"] = shapes;
+
+  const std::string label = "chain " + std::to_string(spec.layers) + " layer(s), batch " + std::to_string(spec.batch);
+  const Support s = backend.supports(spec);
+  if (!s.ok) {
+    r.error = s.reason;
+    if (ctx.on_result) ctx.on_result(r);
+    return r;
+  }
+  ctx.report(0, label + ": preparing the weights");
+  std::unique_ptr<TimedOp> op;
+  try {
+    op = backend.make_layer_chain(spec);
+  } catch (const std::invalid_argument&) {
+    throw;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  if (!op && r.error.empty()) r.error = "the " + backend.kind() + " backend returned no layer chain";
+  if (op) {
+    r.flops = op->flops();
+    r.bytes = op->bytes();
+    ctx.report(0.1, label + ": checking against an FP64 reference");
+    double spent = 0;
+    auto on_sample = [&](int sample, double seconds) {
+      spent += seconds;
+      const double f = ctx.policy.time_budget_s > 0 ? spent / ctx.policy.time_budget_s : 0;
+      ctx.report(0.2 + 0.8 * std::min(1.0, std::max(f, double(sample + 1) / std::max(1, ctx.policy.min_samples))),
+                 label + ": step " + std::to_string(sample + 1) + ", " + format_seconds(seconds));
+    };
+    try {
+      const Measurement m = measure(*op, ctx.policy, ctx.stop, on_sample);
+      r.check = m.check;
+      r.stats = m.stats;
+      r.samples_s = m.samples_s;
+      finalize_rates(r);
+      if (!m.check.passed && !m.cancelled) r.error = "Result check failed, so it was not timed: " + m.check.message;
+      else if (m.cancelled && m.samples_s.empty()) r.error = "cancelled before any step was timed";
+    } catch (const std::invalid_argument&) {
+      throw;
+    } catch (const std::exception& e) {
+      r.error = e.what();
+    }
+  }
+  ctx.report(1, label + (r.error.empty() ? ": done" : ": " + r.error));
+  if (ctx.on_result) ctx.on_result(r);
+  return r;
+}
+
+}  // namespace gpulab
