@@ -2,7 +2,6 @@
 // (all cores through OpenBLAS), measured for real on the machine in front of the class.
 #include "cpu_internal.hpp"
 #include "layer_chain.hpp"
-#include "layer_chain.hpp"
 #include "gpulab/units.hpp"
 
 #include <stdexcept>
