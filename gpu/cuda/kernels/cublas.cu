@@ -1,0 +1,115 @@
+// cuBLAS and cuBLASLt GEMMs: the library the hand-written ladder is measured against, and the only path to the
+// tensor-core precisions (TF32, FP16, BF16, INT8, FP8). See blas.hpp for the row-major operand swap.
+#include "../cuda_check.hpp"
+#include "../cuda_raii.hpp"
+#include "blas.hpp"
+
+#include <cstdint>
+
+namespace gpulab::cuda::blas {
+
+std::string set_fp32_math(cublasHandle_t h) {
+  GPULAB_CUBLAS_CHECK(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+  return "CUBLAS_DEFAULT_MATH (FP32 FMA, no TF32)";
+}
+
+void sgemm(cublasHandle_t h, int m, int n, int k, const float* A, const float* B, float* C) {
+  const float alpha = 1.0f, beta = 0.0f;
+  GPULAB_CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, n, A, k, &beta, C, n));
+}
+
+void dgemm(cublasHandle_t h, int m, int n, int k, const double* A, const double* B, double* C) {
+  const double alpha = 1.0, beta = 0.0;
+  GPULAB_CUBLAS_CHECK(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, n, A, k, &beta, C, n));
+}
+
+void tf32_gemm(cublasHandle_t h, int m, int n, int k, const float* A, const float* B, float* C) {
+  const float alpha = 1.0f, beta = 0.0f;
+  GPULAB_CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, CUDA_R_32F, n, A, CUDA_R_32F, k,
+                                   &beta, C, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
+}
+
+void half_gemm(cublasHandle_t h, cudaDataType type, int m, int n, int k, const void* A, const void* B, void* C) {
+  // FP32 accumulate (CUBLAS_COMPUTE_32F), as training frameworks do: with 16-bit accumulation long dot products
+  // would lose most of their digits, which is a different lesson.
+  const float alpha = 1.0f, beta = 0.0f;
+  GPULAB_CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, type, n, A, type, k, &beta, C,
+                                   type, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
+// ---- cuBLASLt ----------------------------------------------------------------------------------------------------
+
+namespace {
+// The cuBLASLt descriptors, each owned once and destroyed in reverse order.
+struct Descriptors {
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  cublasLtMatmulPreference_t pref = nullptr;
+  ~Descriptors() {
+    if (pref) cublasLtMatmulPreferenceDestroy(pref);
+    if (c) cublasLtMatrixLayoutDestroy(c);
+    if (b) cublasLtMatrixLayoutDestroy(b);
+    if (a) cublasLtMatrixLayoutDestroy(a);
+    if (op) cublasLtMatmulDescDestroy(op);
+  }
+};
+constexpr std::size_t kWorkspaceBytes = std::size_t{32} << 20;  // what cuBLAS itself reserves on Hopper
+}  // namespace
+
+struct LtGemm::Impl {
+  cublasLtHandle_t handle = nullptr;
+  Kind kind = Kind::int8;
+  Descriptors d;
+  cublasLtMatmulAlgo_t algo{};
+  DeviceBuffer workspace{kWorkspaceBytes};
+};
+
+LtGemm::LtGemm(cublasLtHandle_t h, Kind kind, int m, int n, int k) : m_impl(std::make_unique<Impl>()) {
+  Impl& s = *m_impl;
+  s.handle = h;
+  s.kind = kind;
+  const bool int8 = kind == Kind::int8;
+  const cublasComputeType_t compute = int8 ? CUBLAS_COMPUTE_32I : CUBLAS_COMPUTE_32F;
+  const cudaDataType scale = int8 ? CUDA_R_32I : CUDA_R_32F;
+  const cudaDataType in_type = int8 ? CUDA_R_8I : CUDA_R_8F_E4M3;
+  const cudaDataType out_type = int8 ? CUDA_R_32I : CUDA_R_16BF;
+  GPULAB_CUBLAS_CHECK(cublasLtMatmulDescCreate(&s.d.op, compute, scale));
+  // Column-major view: D (n×m) = op(A') · op(B') with A' = Bt seen as k×n (transposed → n×k) and B' = A seen as k×m.
+  const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+  GPULAB_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(s.d.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)));
+  GPULAB_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(s.d.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb)));
+  GPULAB_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&s.d.a, in_type, k, n, k));
+  GPULAB_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&s.d.b, in_type, k, m, k));
+  GPULAB_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&s.d.c, out_type, n, m, n));
+  GPULAB_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&s.d.pref));
+  const std::size_t ws = kWorkspaceBytes;
+  GPULAB_CUBLAS_CHECK(
+      cublasLtMatmulPreferenceSetAttribute(s.d.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)));
+  cublasLtMatmulHeuristicResult_t result{};
+  int found = 0;
+  GPULAB_CUBLAS_CHECK(cublasLtMatmulAlgoGetHeuristic(h, s.d.op, s.d.a, s.d.b, s.d.c, s.d.c, s.d.pref, 1, &result, &found));
+  if (found < 1)
+    throw CudaError(std::string("cuBLASLt offers no ") + (int8 ? "INT8" : "FP8") + " algorithm for " +
+                        std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " on this GPU",
+                    static_cast<int>(CUBLAS_STATUS_NOT_SUPPORTED));
+  s.algo = result.algo;
+  m_note = int8 ? "cuBLASLt INT8 TN, int32 accumulate, int32 out, heuristic algo #1"
+                : "cuBLASLt FP8 E4M3 TN, FP32 accumulate (fast-accum off), BF16 out, scales 1, heuristic algo #1";
+}
+
+LtGemm::~LtGemm() = default;
+
+void LtGemm::run(const void* A, const void* Bt, void* C, cudaStream_t stream) {
+  Impl& s = *m_impl;
+  if (s.kind == Kind::int8) {
+    const std::int32_t alpha = 1, beta = 0;
+    GPULAB_CUBLAS_CHECK(cublasLtMatmul(s.handle, s.d.op, &alpha, Bt, s.d.a, A, s.d.b, &beta, C, s.d.c, C, s.d.c,
+                                       &s.algo, s.workspace.get(), s.workspace.bytes(), stream));
+  } else {
+    const float alpha = 1.0f, beta = 0.0f;
+    GPULAB_CUBLAS_CHECK(cublasLtMatmul(s.handle, s.d.op, &alpha, Bt, s.d.a, A, s.d.b, &beta, C, s.d.c, C, s.d.c,
+                                       &s.algo, s.workspace.get(), s.workspace.bytes(), stream));
+  }
+}
+
+}  // namespace gpulab::cuda::blas
