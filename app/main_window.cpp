@@ -5,6 +5,7 @@
 #include "pages/page_registry.h"
 #include "settings.h"
 #include "widgets/device_panel.h"
+#include "widgets/glossary_dialog.h"
 
 #include <QAbstractButton>
 #include <QAbstractSlider>
@@ -15,6 +16,7 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
@@ -59,6 +61,11 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
     none->setAlignment(Qt::AlignCenter);
     m_stack->addWidget(none);
   }
+  // The lesson order at the foot of each page: what comes next (or that this is the end).
+  for (int i = 0; i < m_pages.size(); ++i)
+    m_pages[i]->setLessonHint(i + 1 < m_pages.size()
+                                  ? tr("Next: %1. %2  →").arg(i + 2).arg(m_pages[i + 1]->title())
+                                  : tr("End of the lesson — Help → Glossary (F1) recaps the key terms"));
   connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
     if (row >= 0 && row < m_pages.size()) m_stack->setCurrentIndex(row);
   });
@@ -125,7 +132,26 @@ void MainWindow::buildMenus() {
     if (auto* p = currentPage()) p->cancel();
   });
 
+  go->addSeparator();
+  go->addAction(tr("Lesson &outline…"), this, [this] {
+    QStringList titles, takeaways;
+    for (Page* p : m_pages) {
+      titles << p->title();
+      takeaways << p->takeaway();
+    }
+    LessonOutlineDialog dialog(titles, takeaways, m_stack->currentIndex(), this);
+    connect(&dialog, &LessonOutlineDialog::pageChosen, this, &MainWindow::showPageIndex);
+    dialog.exec();
+  });
+
   auto* help = menuBar()->addMenu(tr("&Help"));
+  auto* glossary = help->addAction(tr("&Glossary"), this, [this] {
+    GlossaryDialog dialog(this);
+    dialog.exec();
+  });
+  glossary->setShortcut(Qt::Key_F1);
+  glossary->setShortcutContext(Qt::ApplicationShortcut);
+  glossary->setToolTip(tr("The lesson's key terms explained"));
   help->addAction(tr("&About gpulab"), this, [this] {
     QMessageBox::about(this, tr("About gpulab"),
                        tr("<b>gpulab %1</b><p>Live experiments that show why GPUs run deep learning: serial vs "

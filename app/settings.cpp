@@ -1,5 +1,6 @@
 #include "settings.h"
 
+#include <QCoreApplication>
 #include <QDir>
 
 std::unique_ptr<QSettings> appSettings() {

@@ -1,6 +1,7 @@
 #include "pages/page.h"
 
 #include "app_context.h"
+#include "widgets/lesson_panel.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 
@@ -93,13 +94,36 @@ void Page::initialize() {
   m_title->setText(title());
   m_takeaway->setText(takeaway());
   m_controls->addStretch(1);  // controls stay at the top of their column
+  const LessonContent lessonContent = lesson();
+  if (!lessonContent.intro.isEmpty() || !lessonContent.questions.isEmpty() || !lessonContent.exercises.isEmpty()) {
+    m_lessonPanel = new LessonPanel(lessonContent, m_sideTabs);
+    m_sideTabs->addTab(m_lessonPanel, tr("Lesson"));
+    m_sideTabs->setTabToolTip(m_sideTabs->count() - 1,
+                              tr("The lesson for this page: a short text, questions to think about, and "
+                                 "predict-then-check exercises"));
+  }
   applyTheme(m_ctx.theme());
+}
+
+void Page::setLessonHint(const QString& text) {
+  if (!m_lessonHint) {
+    m_lessonHint = new QLabel(this);
+    m_lessonHint->setObjectName(QStringLiteral("lessonHint"));
+    m_lessonHint->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_lessonHint->setToolTip(tr("The next idea in the lesson: → or Page Down goes there"));
+    m_lessonHint->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_bottom->addWidget(m_lessonHint);
+  }
+  m_lessonHint->setText(text);
+  m_lessonHint->setVisible(!text.isEmpty());
 }
 
 void Page::applyTheme(const Theme& theme) {
   m_title->setStyleSheet(QStringLiteral("font-size:%1pt; font-weight:bold;").arg(theme.titleFontPt));
   m_takeaway->setStyleSheet(
       QStringLiteral("font-size:%1pt; color:%2;").arg(theme.takeawayFontPt).arg(theme.mutedText.name()));
+  if (m_lessonPanel) m_lessonPanel->applyTheme(theme);
+  if (m_lessonHint) m_lessonHint->setStyleSheet(QStringLiteral("color:%1;").arg(theme.mutedText.name()));
 }
 
 void Page::cancel() {
@@ -120,7 +144,7 @@ QHBoxLayout* Page::resultsStrip() { return m_results; }
 RunBar* Page::runBar() {
   if (!m_runBar) {
     m_runBar = new RunBar(this);
-    m_bottom->addWidget(m_runBar);
+    m_bottom->insertWidget(0, m_runBar, 1);  // first, so a lesson hint set earlier stays at the right
     connect(m_runBar, &RunBar::runClicked, this, [this] { run(); });
     connect(m_runBar, &RunBar::cancelClicked, this, [this] { cancel(); });
   }

@@ -13,6 +13,7 @@
 #include <functional>
 
 class AppContext;
+class LessonPanel;
 class QCustomPlot;
 class QHBoxLayout;
 class QLabel;
@@ -76,6 +77,9 @@ class Page : public QWidget {
   bool isRunning() const;
   AppContext& context() { return m_ctx; }
   QTabWidget* sideTabs() const { return m_sideTabs; }
+  // The lesson tab (null when lesson() is empty) and the "Next: …" hint the main window sets from the order.
+  LessonPanel* lessonPanel() const { return m_lessonPanel; }
+  void setLessonHint(const QString& text);
 
  Q_SIGNALS:
   void statusMessage(const QString& text);
@@ -107,4 +111,6 @@ class Page : public QWidget {
   QHBoxLayout* m_results = nullptr;
   QHBoxLayout* m_bottom = nullptr;
   RunBar* m_runBar = nullptr;
+  LessonPanel* m_lessonPanel = nullptr;
+  QLabel* m_lessonHint = nullptr;
 };

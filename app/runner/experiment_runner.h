@@ -43,6 +43,7 @@ class ExperimentRunner : public QObject {
   void failed(const QString& owner, const QString& message);
 
  private:
+  friend class RunnerWorker;  // reports the end of a job back on the GUI thread
   void onWorkerDone(const QString& owner, bool cancelled, const QString& error);
 
   QThread m_thread;

@@ -1,0 +1,82 @@
+#pragma once
+// Page 8, "Decode speed": one generated token reads every weight once, so tokens/s can never beat
+// bandwidth ÷ bytes per token. The ceiling from the measured and the datasheet bandwidth, a measured chain of
+// transformer-shaped products at batch 1 against it, and batching users 1…64: aggregate vs per-user speed.
+#include "gpulab/decode_experiments.hpp"
+#include "pages/page.h"
+
+#include <QVector>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QTimer;
+
+class DecodePage : public Page {
+  Q_OBJECT
+ public:
+  explicit DecodePage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("decode"); }
+  QString title() const override { return tr("Decode speed: the bandwidth ceiling"); }
+  QString takeaway() const override {
+    return tr("Each new token reads every weight once: tokens/s ≤ bandwidth ÷ bytes per token. Batching users "
+              "shares that read, so total speed grows while each user's stays the same — until compute runs out.");
+  }
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  bool canRun() const override { return true; }
+  void run() override;
+  void applyTheme(const Theme& theme) override;
+  void recordingsChanged() override;
+
+  // For tests and the exercises.
+  QCustomPlot* ceilingPlot() const { return m_ceilingPlot; }
+  QCustomPlot* batchPlot() const { return m_batchPlot; }
+  void setWhatIfBandwidthGBs(double gbs);
+  void setParamsBillions(double b);
+  void setCard(const QString& name);
+  // "tiny" / "small" / "7b" / "7b-gqa": the chain's layer shape.
+  void setChainShape(const QString& id);
+  void setMaxUsers(int users);
+  // Ceiling tokens/s for the what-if bandwidth, by weight format ("FP16", "INT8", "INT4").
+  double whatIfCeiling(const QString& format) const;
+  QString ceilingText() const;
+  QString chainText() const;
+  QStringList ceilingBarLabels() const;  // what the ceiling plot's value labels say
+  int chainPointCount() const;           // measured-here chain results
+
+ protected:
+  void onResult(const gpulab::Result& r) override;
+  void onRunFinished(bool cancelled) override;
+
+ private:
+  void buildControls();
+  void replot();
+  void scheduleReplot();
+  gpulab::TransformerShape chainShape() const;
+  double measuredBandwidth(QString* source, int* sourceIndex) const;
+  QString csvCeilings() const;
+  QString csvBatch() const;
+
+  QCustomPlot* m_ceilingPlot = nullptr;
+  QCustomPlot* m_batchPlot = nullptr;
+  QDoubleSpinBox* m_whatIf = nullptr;
+  QDoubleSpinBox* m_params = nullptr;
+  QComboBox* m_card = nullptr;
+  QComboBox* m_shape = nullptr;
+  QComboBox* m_maxUsers = nullptr;
+  QDoubleSpinBox* m_budget = nullptr;
+  QLabel* m_ceilingLabel = nullptr;
+  QLabel* m_chainLabel = nullptr;
+  QLabel* m_batchLabel = nullptr;
+  SourceBadge* m_measuredBadge = nullptr;
+  SourceBadge* m_sheetBadge = nullptr;
+  QTimer* m_replot = nullptr;
+  QStringList m_barLabels;
+  struct Row {
+    QString group, series;
+    double bandwidth = 0, tokens = 0;
+  };
+  QVector<Row> m_ceilingRows;
+};

@@ -1,0 +1,481 @@
+#include "pages/pcie_page.h"
+
+#include "app_context.h"
+#include "format.h"
+#include "gpulab/models/catalogue.hpp"
+#include "gpulab/models/transfer_model.hpp"
+#include "gpulab/models/vram_model.hpp"
+#include "pages/page_registry.h"
+#include "qcustomplot.h"
+#include "widgets/plot_style.h"
+#include "widgets/run_bar.h"
+#include "widgets/source_badge.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using namespace gpulab;
+using namespace gpulab::models;
+
+namespace {
+
+struct Series {
+  const char* direction;
+  bool pinned;
+  const char* name;
+};
+// What the sweep measures, in legend order. Host memcpy runs on every machine; the rest need a GPU.
+const Series k_series[] = {{"h2d", true, "host→device, pinned"},   {"h2d", false, "host→device, pageable"},
+                           {"d2h", true, "device→host, pinned"},   {"d2h", false, "device→host, pageable"},
+                           {"d2d", true, "device→device (HBM)"},   {"h2h", false, "host memcpy (this CPU)"}};
+
+QColor seriesColour(const Theme& t, const std::string& dir) {
+  if (dir == "h2d") return okabe_ito::blue;
+  if (dir == "d2h") return okabe_ito::vermillion;
+  if (dir == "d2d") return t.gpu;
+  return t.cpu;
+}
+
+bool isTransfer(const Result& r) { return r.experiment == "transfer" && r.ok() && r.gbps > 0; }
+
+}  // namespace
+
+PciePage::PciePage(AppContext& ctx) : Page(ctx) {
+  for (double b = 64.0 * 1024; b <= 1024.0 * 1024 * 1024 * 1.001; b *= 4) m_sizes.push_back(b);
+
+  auto* visual = new QWidget;
+  auto* col = new QVBoxLayout(visual);
+  col->setContentsMargins(0, 0, 0, 0);
+  m_plot = new QCustomPlot(visual);
+  m_plot->setToolTip(tr("Bandwidth of each kind of copy against its size (both axes logarithmic). Solid marks: "
+                        "measured here; hollow: recorded; dashed: the chosen card's datasheet link and memory."));
+  useLogAxis(m_plot, true);
+  useLogAxis(m_plot, false);
+  m_plot->xAxis->setLabel(tr("bytes per copy"));
+  m_plot->yAxis->setLabel(tr("bandwidth, GB/s"));
+  m_plot->xAxis->setRange(32e3, 2.2e9);
+  m_plot->yAxis->setRange(0.3, 10000);
+  m_plot->legend->setVisible(true);
+  m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  m_note = new QCPItemText(m_plot);
+  m_note->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+  m_note->position->setType(QCPItemPosition::ptAxisRectRatio);
+  m_note->position->setCoords(0.02, 0.02);
+  m_note->setPadding(QMargins(6, 4, 6, 4));
+  m_note->setTextAlignment(Qt::AlignLeft);
+  col->addWidget(m_plot, 3);
+
+  m_tokenPlot = new QCustomPlot(visual);
+  m_tokenPlot->setToolTip(tr("Seconds per generated token for the chosen model, format and card: all weights in "
+                             "HBM versus the part that does not fit streamed over PCIe every token"));
+  useLogAxis(m_tokenPlot, true);
+  m_tokenPlot->xAxis->setLabel(tr("seconds per token (log)"));
+  col->addWidget(m_tokenPlot, 2);
+  setVisual(visual);
+
+  m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("transfers (solid)"));
+  addBadge(m_measuredBadge);
+  m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("link and HBM (dashed), token cost model"));
+  addBadge(m_sheetBadge);
+
+  m_summary = new QLabel(this);
+  m_h2h = new QLabel(this);
+  m_token = new QLabel(this);
+  for (QLabel* l : {m_summary, m_h2h, m_token}) {
+    l->setWordWrap(true);
+    resultsStrip()->addWidget(l, 1);
+  }
+
+  m_replot = new QTimer(this);
+  m_replot->setSingleShot(true);
+  m_replot->setInterval(30);
+  connect(m_replot, &QTimer::timeout, this, [this] { replot(); });
+
+  buildControls();
+  runBar()->setRunText(tr("Measure transfers"));
+  runBar()->runButton()->setToolTip(m_ctx.hasGpu()
+                                        ? tr("Time host→device, device→host (pinned and pageable), device→device and "
+                                             "host memcpy at sizes from 64 KiB to 1 GiB")
+                                        : tr("No GPU here: times host memcpy at sizes from 64 KiB to 1 GiB"));
+  replot();
+}
+
+void PciePage::buildControls() {
+  auto* box = new QGroupBox(tr("Card (datasheet lines)"));
+  auto* form = new QVBoxLayout(box);
+  m_card = new QComboBox;
+  const GpuSpec* detected = m_ctx.gpuInfo() ? find_gpu(m_ctx.gpuInfo()->name) : nullptr;
+  for (const GpuSpec& g : catalogue())
+    if (g.bandwidth_gbs > 0 && g.host_link_gbs > 0)
+      m_card->addItem(tr("%1 (%2 GB, %3)").arg(QString::fromStdString(g.name)).arg(g.memory_gb).arg(QString::fromStdString(g.host_link)),
+                      QString::fromStdString(g.name));
+  const QString initial = detected ? QString::fromStdString(detected->name) : QStringLiteral("RTX 4090");
+  m_card->setCurrentIndex(std::max(0, m_card->findData(initial)));
+  m_card->setToolTip(tr("Whose datasheet figures to draw: the PCIe link per direction and the on-card memory "
+                        "bandwidth. The detected GPU is chosen when the catalogue knows it."));
+  form->addWidget(m_card);
+  controls()->addWidget(box);
+
+  auto* tbox = new QGroupBox(tr("One token over PCIe"));
+  auto* tform = new QFormLayout(tbox);
+  m_model = new QComboBox;
+  for (const ModelShape& s : model_presets())
+    m_model->addItem(QString::fromUtf8(s.label.data(), int(s.label.size())), s.params);
+  m_model->setCurrentIndex(std::max(0, m_model->findText(QStringLiteral("7B (lesson example)"))));
+  m_model->setToolTip(tr("The model whose weights are read once per generated token"));
+  tform->addRow(tr("Model"), m_model);
+  m_format = new QComboBox;
+  m_format->addItem(QStringLiteral("FP32"), 4.0);
+  m_format->addItem(QStringLiteral("FP16/BF16"), 2.0);
+  m_format->addItem(QStringLiteral("INT8"), 1.0);
+  m_format->addItem(QStringLiteral("INT4"), 0.5);
+  m_format->setToolTip(tr("Bytes per weight: decides how much does not fit and must stream"));
+  tform->addRow(tr("Format"), m_format);
+  controls()->addWidget(tbox);
+  auto* note = new QLabel(tr("The card keeps 1 GB for its own use; the rest holds weights. Whatever does not "
+                             "fit is read over PCIe for every token (nothing is cached between tokens)."));
+  note->setWordWrap(true);
+  controls()->addWidget(note);
+
+  for (auto* c : {m_card, m_model, m_format}) connect(c, &QComboBox::currentIndexChanged, this, [this] { scheduleReplot(); });
+}
+
+void PciePage::setCard(const QString& name) {
+  const int i = m_card->findData(name);
+  if (i >= 0) m_card->setCurrentIndex(i);
+  replot();
+}
+
+void PciePage::setModel(double params, double bytesPerParam) {
+  int best = 0;
+  for (int i = 0; i < m_model->count(); ++i)
+    if (std::abs(m_model->itemData(i).toDouble() - params) < std::abs(m_model->itemData(best).toDouble() - params)) best = i;
+  m_model->setCurrentIndex(best);
+  m_format->setCurrentIndex(std::max(0, m_format->findData(bytesPerParam)));
+  replot();
+}
+
+void PciePage::run() {
+  gpulab::Backend* gpu = m_ctx.cuda();
+  gpulab::Backend* cpu = &m_ctx.cpu();
+  const QVector<double> sizes = m_sizes;
+  MeasurePolicy policy;
+  policy.min_samples = 3;
+  policy.max_samples = 30;
+  policy.time_budget_s = 0.4;
+  startJob(gpu ? tr("Transfer sweep on the GPU") : tr("Host memcpy sweep"), [gpu, cpu, sizes](const RunContext& ctx) {
+    std::vector<std::pair<Backend*, TransferSpec>> jobs;
+    for (double b : sizes) {
+      if (gpu) {
+        for (const Series& s : k_series) {
+          if (std::string(s.direction) == "h2h") continue;
+          jobs.push_back({gpu, TransferSpec{s.direction, s.pinned, static_cast<std::size_t>(b)}});
+        }
+      }
+      jobs.push_back({cpu, TransferSpec{"h2h", false, static_cast<std::size_t>(b)}});
+    }
+    for (std::size_t i = 0; i < jobs.size() && !ctx.cancelled(); ++i) {
+      RunContext sub = ctx;
+      sub.progress_base = ctx.progress_base + ctx.progress_span * double(i) / jobs.size();
+      sub.progress_span = ctx.progress_span / jobs.size();
+      try {
+        run_transfer(*jobs[i].first, jobs[i].second, sub);
+      } catch (const std::invalid_argument& e) {
+        // A size this machine cannot hold (RAM): skip it, keep the sweep going, say so in the result.
+        Result r;
+        r.experiment = "transfer";
+        r.backend = jobs[i].first->kind();
+        r.variant = jobs[i].second.direction;
+        r.params = {{"bytes", double(jobs[i].second.bytes)}, {"pinned", jobs[i].second.pinned ? 1.0 : 0.0}};
+        r.error = e.what();
+        if (ctx.on_result) ctx.on_result(r);
+      }
+    }
+  }, policy);
+}
+
+void PciePage::onResult(const gpulab::Result& r) {
+  if (r.experiment == "transfer") scheduleReplot();
+  if (!r.error.empty()) runBar()->showStatus(QString::fromStdString(r.error));
+}
+
+void PciePage::onRunFinished(bool) { replot(); }
+
+void PciePage::recordingsChanged() { scheduleReplot(); }
+
+void PciePage::scheduleReplot() { m_replot->start(); }
+
+int PciePage::measuredPointCount() const {
+  int n = 0;
+  for (const StoredResult& s : m_ctx.results().all())
+    if (s.source < 0 && isTransfer(s.result)) ++n;
+  return n;
+}
+
+double PciePage::linkBytesPerS(QString* source) const {
+  // The best pinned host→device rate among the largest copies, measured here first, then recorded.
+  double best = 0;
+  QString from;
+  for (int pass = 0; pass < 2 && best == 0; ++pass) {
+    for (const StoredResult& s : m_ctx.results().all()) {
+      const Result& r = s.result;
+      if ((pass == 0) != (s.source < 0) || !isTransfer(r) || r.variant != "h2d" || r.param("pinned") < 0.5) continue;
+      if (r.param("bytes") < 16e6) continue;  // small copies are latency, not the link
+      if (r.gbps * 1e9 > best) {
+        best = r.gbps * 1e9;
+        from = s.source < 0 ? tr("measured here") : m_ctx.results().sourceLabel(s.source);
+      }
+    }
+  }
+  if (best > 0) {
+    if (source) *source = from;
+    return best;
+  }
+  const GpuSpec* g = find_gpu(m_card->currentData().toString().toStdString());
+  if (source) *source = tr("datasheet");
+  return g ? g->host_link_gbs * 1e9 : 64e9;
+}
+
+void PciePage::replot() {
+  const Theme& t = m_ctx.theme();
+  m_plot->clearGraphs();
+  const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
+
+  // Measured here (solid) and recorded (hollow), one graph per series and source.
+  std::map<std::pair<int, int>, QCPGraph*> graphs;  // (series index, source) -> graph
+  const auto& all = m_ctx.results().all();
+  for (const StoredResult& s : all) {
+    const Result& r = s.result;
+    if (!isTransfer(r)) continue;
+    int idx = -1;
+    for (int i = 0; i < int(std::size(k_series)); ++i)
+      if (r.variant == k_series[i].direction && (r.variant == "d2d" || r.variant == "h2h" || (r.param("pinned") > 0.5) == k_series[i].pinned))
+        idx = i;
+    if (idx < 0) continue;
+    QCPGraph*& g = graphs[{idx, s.source}];
+    if (!g) {
+      g = m_plot->addGraph();
+      const bool here = s.source < 0;
+      styleGraph(g, t, seriesColour(t, r.variant), here ? SeriesKind::Measured : SeriesKind::Recorded);
+      if (!k_series[idx].pinned && r.variant != "h2h" && r.variant != "d2d") {
+        QPen p = g->pen();
+        p.setStyle(Qt::DashDotLine);
+        g->setPen(p);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, seriesColour(t, r.variant),
+                                           here ? seriesColour(t, r.variant) : t.surface, t.markerSize));
+      }
+      g->setName(tr(k_series[idx].name) + (here ? QString() : QStringLiteral(" (%1)").arg(m_ctx.results().sourceLabel(s.source))));
+    }
+    g->addData(r.param("bytes"), r.gbps);
+  }
+  for (auto& [key, g] : graphs) g->data()->sort();
+
+  // Datasheet: the link per direction and the card's memory, as dashed lines across the plot.
+  if (card) {
+    auto hline = [&](double gbs, const QColor& c, const QString& name) {
+      QCPGraph* g = m_plot->addGraph();
+      styleGraph(g, t, c, SeriesKind::Datasheet);
+      g->setName(name);
+      g->addData(1e3, gbs);
+      g->addData(1e12, gbs);
+    };
+    hline(card->host_link_gbs, t.memory, tr("%1 %2: %3/direction (datasheet)")
+                                             .arg(QString::fromStdString(card->name), QString::fromStdString(card->host_link),
+                                                  fmtSi(card->host_link_gbs * 1e9, "B/s")));
+    hline(card->bandwidth_gbs, t.gpu, tr("%1 HBM/VRAM: %2 (datasheet)")
+                                          .arg(QString::fromStdString(card->name), fmtSi(card->bandwidth_gbs * 1e9, "B/s")));
+  }
+  int measuredGpu = 0;
+  double bestH2h = 0, bestH2d = 0, bestD2d = 0;
+  for (const StoredResult& s : all) {
+    if (!isTransfer(s.result)) continue;
+    if (s.source < 0 && s.result.variant == "h2h") bestH2h = std::max(bestH2h, s.result.gbps);
+    if (s.result.variant == "h2d" && s.result.param("pinned") > 0.5) bestH2d = std::max(bestH2d, s.result.gbps);
+    if (s.result.variant == "d2d") bestD2d = std::max(bestD2d, s.result.gbps);
+    if (s.result.backend == "cuda") ++measuredGpu;
+  }
+
+  QString note;
+  if (!m_ctx.hasGpu()) {
+    note = tr("No GPU here: there is no PCIe hop to measure (%1).\nRun times host memcpy (orange): RAM to RAM on "
+              "this CPU, no bus crossed.\nDashed: the chosen card's datasheet link and memory.")
+               .arg(m_ctx.gpuReason().isEmpty() ? tr("no CUDA device") : m_ctx.gpuReason());
+    if (measuredGpu > 0) note += tr("\nHollow marks: GPU transfers from the open recording.");
+  } else {
+    note = tr("Pinned memory lets the copy engine read host RAM directly; pageable memory is first copied into a "
+              "pinned staging buffer.");
+  }
+  m_note->setText(note);
+  m_note->setFont(QFont(QStringLiteral("DejaVu Sans"), t.plotFontPt));
+  m_note->setColor(t.text);
+  m_note->setBrush(QBrush(t.surface));
+  m_note->setPen(QPen(t.border));
+
+  m_summary->setText(bestH2d > 0 ? tr("Best pinned host→device: <b>%1</b>%2; device→device: <b>%3</b> — %4× faster")
+                                       .arg(fmtSi(bestH2d * 1e9, "B/s"))
+                                       .arg(card && card->host_link_gbs > 0
+                                                ? tr(" (%1% of %2's %3)").arg(fmtFixed(100 * bestH2d / card->host_link_gbs, 0),
+                                                                              QString::fromStdString(card->host_link),
+                                                                              fmtSi(card->host_link_gbs * 1e9, "B/s"))
+                                                : QString())
+                                       .arg(bestD2d > 0 ? fmtSi(bestD2d * 1e9, "B/s") : tr("not measured"))
+                                       .arg(bestD2d > 0 ? fmtFixed(bestD2d / bestH2d, 0) : QStringLiteral("?"))
+                                 : card ? tr("Datasheet: %1 link %2 per direction vs %3 on the card: %4× apart")
+                                              .arg(QString::fromStdString(card->host_link), fmtSi(card->host_link_gbs * 1e9, "B/s"),
+                                                   fmtSi(card->bandwidth_gbs * 1e9, "B/s"),
+                                                   fmtFixed(hbm_to_link_ratio(card->bandwidth_gbs, card->host_link_gbs), 0))
+                                        : QString());
+  m_h2h->setText(bestH2h > 0 ? tr("Host memcpy here: <b>%1</b> (bytes copied per second)").arg(fmtSi(bestH2h * 1e9, "B/s"))
+                             : tr("Host memcpy here: press Run (Space) to measure"));
+  stylePlot(m_plot, t);
+  m_plot->replot();
+  updateToken();
+}
+
+void PciePage::updateToken() {
+  const Theme& t = m_ctx.theme();
+  const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
+  m_tokenRows.clear();
+  m_tokenPlot->clearPlottables();
+  m_tokenPlot->clearItems();
+  if (!card) return;
+  const double params = m_model->currentData().toDouble();
+  const double bpp = m_format->currentData().toDouble();
+  const double weights = params * bpp;
+  const double vramForWeights = std::max(0.0, card->memory_bytes() - 1e9);
+  const double hbm = card->bandwidth_bytes_s();
+  QString linkSource;
+  const double measuredLink = linkBytesPerS(&linkSource);
+  const double sheetLink = card->host_link_gbs * 1e9;
+
+  const OffloadCost inHbm = offload_cost(weights, weights, hbm, sheetLink);
+  m_tokenRows.push_back({tr("all weights in HBM"), inHbm.seconds_per_token,
+                         tr("%1 read at %2").arg(fmtBytes(weights), fmtSi(hbm, "B/s"))});
+  const OffloadCost sheet = offload_cost(weights, vramForWeights, hbm, sheetLink);
+  if (sheet.streamed_bytes > 0) {
+    m_tokenRows.push_back({tr("rest over PCIe (datasheet %1)").arg(fmtSi(sheetLink, "B/s")), sheet.seconds_per_token,
+                           tr("%1 streamed").arg(fmtBytes(sheet.streamed_bytes))});
+    if (linkSource != tr("datasheet")) {
+      const OffloadCost meas = offload_cost(weights, vramForWeights, hbm, measuredLink);
+      m_tokenRows.push_back({tr("rest over PCIe (%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
+                             meas.seconds_per_token, tr("%1 streamed").arg(fmtBytes(meas.streamed_bytes))});
+    }
+  }
+
+  auto* bars = new QCPBars(m_tokenPlot->yAxis, m_tokenPlot->xAxis);
+  bars->setWidth(0.6);
+  bars->setBaseValue(1e-4);
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  double maxS = 0;
+  for (int i = 0; i < m_tokenRows.size(); ++i) {
+    bars->addData(i + 1, m_tokenRows[i].seconds);
+    ticker->addTick(i + 1, m_tokenRows[i].label);
+    maxS = std::max(maxS, m_tokenRows[i].seconds);
+    auto* txt = new QCPItemText(m_tokenPlot);
+    txt->position->setCoords(m_tokenRows[i].seconds, i + 1);
+    txt->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    txt->setPadding(QMargins(6, 0, 0, 0));
+    txt->setText(tr("%1/token = %2 tokens/s  (%3)")
+                     .arg(fmtSeconds(m_tokenRows[i].seconds), fmtSi(1.0 / m_tokenRows[i].seconds, "", 3).trimmed(),
+                          m_tokenRows[i].detail));
+    txt->setFont(QFont(QStringLiteral("DejaVu Sans"), t.plotFontPt));
+    txt->setColor(t.text);
+  }
+  bars->setPen(QPen(t.memory.darker(130)));
+  bars->setBrush(t.memory);
+  m_tokenPlot->yAxis->setTicker(ticker);
+  m_tokenPlot->yAxis->setRange(0.4, m_tokenRows.size() + 0.6);
+  m_tokenPlot->yAxis->setRangeReversed(true);
+  m_tokenPlot->xAxis->setRange(1e-3, std::max(1.0, maxS * 200));
+  stylePlot(m_tokenPlot, t);
+  m_tokenPlot->replot();
+
+  const QString model = m_model->currentText() + QStringLiteral(" ") + m_format->currentText();
+  if (sheet.streamed_bytes > 0)
+    m_token->setText(tr("<b>%1</b> (%2) on %3: %4 does not fit, so each token takes <b>%5</b> instead of %6 — "
+                        "<b>%7× slower</b>")
+                         .arg(model, fmtBytes(weights), QString::fromStdString(card->name), fmtBytes(sheet.streamed_bytes),
+                              fmtSeconds(sheet.seconds_per_token), fmtSeconds(inHbm.seconds_per_token),
+                              fmtFixed(sheet.slowdown, 1)));
+  else
+    m_token->setText(tr("<b>%1</b> (%2) fits on %3: nothing streams; %4 per token from HBM")
+                         .arg(model, fmtBytes(weights), QString::fromStdString(card->name), fmtSeconds(inHbm.seconds_per_token)));
+}
+
+QString PciePage::noteText() const { return m_note->text(); }
+QString PciePage::tokenText() const { return m_token->text(); }
+QString PciePage::summaryText() const { return m_summary->text() + QLatin1Char('\n') + m_h2h->text(); }
+
+void PciePage::applyTheme(const Theme& theme) {
+  Page::applyTheme(theme);
+  const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);
+  for (QLabel* l : {m_summary, m_h2h, m_token}) l->setStyleSheet(css);
+  replot();
+}
+
+QString PciePage::csvBandwidth() const {
+  QString out = QStringLiteral("source,backend,direction,pinned,bytes,gb_per_s,median_s,n\n");
+  for (const StoredResult& s : m_ctx.results().all()) {
+    const Result& r = s.result;
+    if (!isTransfer(r)) continue;
+    out += QStringLiteral("\"%1\",%2,%3,%4,%5,%6,%7,%8\n")
+               .arg(m_ctx.results().sourceLabel(s.source), QString::fromStdString(r.backend), QString::fromStdString(r.variant))
+               .arg(int(r.param("pinned")))
+               .arg(r.param("bytes"), 0, 'f', 0)
+               .arg(r.gbps, 0, 'g', 6)
+               .arg(r.stats.median_s, 0, 'g', 6)
+               .arg(r.stats.n);
+  }
+  if (const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString())) {
+    out += QStringLiteral("\"datasheet\",%1,link,,,%2,,\n").arg(QString::fromStdString(card->name)).arg(card->host_link_gbs);
+    out += QStringLiteral("\"datasheet\",%1,hbm,,,%2,,\n").arg(QString::fromStdString(card->name)).arg(card->bandwidth_gbs);
+  }
+  return out;
+}
+
+QString PciePage::csvToken() const {
+  QString out = QStringLiteral("case,seconds_per_token,tokens_per_s,detail\n");
+  for (const TokenRow& r : m_tokenRows)
+    out += QStringLiteral("\"%1\",%2,%3,\"%4\"\n").arg(r.label).arg(r.seconds, 0, 'g', 6).arg(1.0 / r.seconds, 0, 'g', 6).arg(r.detail);
+  return out;
+}
+
+QList<PlotExport> PciePage::plots() {
+  return {{QStringLiteral("transfer-bandwidth"), tr("Transfer bandwidth against copy size"), m_plot, nullptr,
+           [this] { return csvBandwidth(); }},
+          {QStringLiteral("token-over-pcie"), tr("One token with weights streamed over PCIe"), m_tokenPlot, nullptr,
+           [this] { return csvToken(); }}};
+}
+
+LessonContent PciePage::lesson() const {
+  LessonContent c;
+  c.intro = tr("The GPU's own memory sits millimetres from the chip; everything else reaches it over PCIe, a "
+               "bus that moves tens of GB/s per direction against the several TB/s of HBM. Data that has to "
+               "cross the bus every time it is used — weights that did not fit — runs at the bus's speed, not "
+               "the card's.");
+  c.questions.push_back({tr("PCIe 5.0 x16 moves about 64 GB/s each way; an H100's HBM about 3,350 GB/s. How many "
+                            "times faster is the on-card memory?"),
+                         tr("3,350 / 64 ≈ 52×. A weight read over the bus costs about fifty times what it costs "
+                            "from HBM, which is why a model that almost fits can still run many times slower.")});
+  c.questions.push_back({tr("Why is pinned host memory faster to copy than ordinary (pageable) memory?"),
+                         tr("The GPU's copy engine can read pinned pages directly. Pageable pages might move, so "
+                            "the driver first copies them into a pinned staging buffer: an extra trip through "
+                            "RAM.")});
+  c.exercises.push_back({tr("A 70B model in FP16 (140 GB) on an 80 GB H100: if the 60 GB that does not fit streams "
+                            "over a 64 GB/s link, predict the seconds per token spent on the link alone."),
+                         tr("s"), [] { return transfer_seconds(60e9, 64e9); },
+                         tr("60 GB ÷ 64 GB/s ≈ 0.94 s per token on the link — against 140/3,350 ≈ 0.04 s if it all "
+                            "fitted in HBM."),
+                         0.05});
+  return c;
+}
+
+GPULAB_REGISTER_PAGE(70, PciePage);

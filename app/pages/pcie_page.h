@@ -1,0 +1,77 @@
+#pragma once
+// Page 7, "PCIe vs HBM": the link between the computer and the card, measured (host→device and device→host,
+// pinned and pageable, over sizes) against the card's own memory (device→device), and what one generated
+// token costs when part of the weights has to cross that link every time.
+#include "pages/page.h"
+
+#include <QVector>
+
+class QComboBox;
+class QCPItemText;
+class QLabel;
+class QTimer;
+
+class PciePage : public Page {
+  Q_OBJECT
+ public:
+  explicit PciePage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("pcie"); }
+  QString title() const override { return tr("PCIe vs HBM: the narrow road to the card"); }
+  QString takeaway() const override {
+    return tr("The card's own memory is tens of times faster than the PCIe link to it: weights that do not fit "
+              "and must stream over the link make every token many times slower.");
+  }
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  bool canRun() const override { return true; }
+  void run() override;
+  void applyTheme(const Theme& theme) override;
+  void recordingsChanged() override;
+
+  // For tests.
+  QCustomPlot* bandwidthPlot() const { return m_plot; }
+  QCustomPlot* tokenPlot() const { return m_tokenPlot; }
+  int measuredPointCount() const;
+  QString noteText() const;      // the plot's note (no PCIe hop here, ...)
+  QString tokenText() const;     // the token-cost line
+  QString summaryText() const;   // the results strip
+  void setCard(const QString& name);
+  void setModel(double params, double bytesPerParam);
+  // Sizes the sweep runs (64 KiB … 1 GiB by default); tests shrink them.
+  void setSweepSizes(const QVector<double>& bytes) { m_sizes = bytes; }
+  // The link rate the token cost uses: the best measured pinned h2d (here or recorded), else the datasheet.
+  double linkBytesPerS(QString* source = nullptr) const;
+
+ protected:
+  void onResult(const gpulab::Result& r) override;
+  void onRunFinished(bool cancelled) override;
+
+ private:
+  void buildControls();
+  void replot();
+  void scheduleReplot();
+  void updateToken();
+  QString csvBandwidth() const;
+  QString csvToken() const;
+
+  QCustomPlot* m_plot = nullptr;
+  QCustomPlot* m_tokenPlot = nullptr;
+  QCPItemText* m_note = nullptr;
+  QComboBox* m_card = nullptr;
+  QComboBox* m_model = nullptr;
+  QComboBox* m_format = nullptr;
+  QLabel* m_summary = nullptr;
+  QLabel* m_token = nullptr;
+  QLabel* m_h2h = nullptr;
+  SourceBadge* m_measuredBadge = nullptr;
+  SourceBadge* m_sheetBadge = nullptr;
+  QTimer* m_replot = nullptr;
+  QVector<double> m_sizes;
+  struct TokenRow {
+    QString label;
+    double seconds = 0;
+    QString detail;
+  };
+  QVector<TokenRow> m_tokenRows;
+};

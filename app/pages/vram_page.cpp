@@ -1,0 +1,541 @@
+#include "pages/vram_page.h"
+
+#include "app_context.h"
+#include "format.h"
+#include "gpulab/memory_hold.hpp"
+#include "gpulab/models/catalogue.hpp"
+#include "pages/page_registry.h"
+#include "widgets/run_bar.h"
+#include "widgets/source_badge.h"
+#include "widgets/vram_bars.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+using namespace gpulab;
+using namespace gpulab::models;
+
+namespace {
+
+// The five formats the lesson sizes, in the order the bars stand.
+const NumberFormat k_formats[] = {NumberFormat::fp32, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8,
+                                  NumberFormat::int4};
+QString formatLabel(NumberFormat f) {
+  return f == NumberFormat::fp16 ? QStringLiteral("FP16/BF16") : QString::fromUtf8(format_name(f).data(), int(format_name(f).size()));
+}
+
+// One fixed colour per kind of memory, from the Okabe–Ito palette (the same on every theme).
+QColor colourOf(const QString& part) {
+  using namespace okabe_ito;
+  if (part.contains(QLatin1String("eights"))) return blue;
+  if (part.startsWith(QLatin1String("KV"))) return bluish_green;
+  if (part.startsWith(QLatin1String("Activ"))) return sky_blue;
+  if (part.startsWith(QLatin1String("Grad"))) return vermillion;
+  if (part.startsWith(QLatin1String("FP32 master"))) return reddish_purple;
+  if (part.startsWith(QLatin1String("Adam m"))) return orange;
+  if (part.startsWith(QLatin1String("Adam v"))) return yellow;
+  if (part.startsWith(QLatin1String("LoRA"))) return reddish_purple;
+  return QColor(150, 150, 150);  // overhead
+}
+
+QString gb(double bytes) { return fmtBytes(bytes, 3); }
+
+}  // namespace
+
+VramPage::VramPage(AppContext& ctx) : Page(ctx) {
+  m_shape = *find_preset("lesson-7b");
+
+  auto* visual = new QWidget;
+  auto* row = new QHBoxLayout(visual);
+  row->setContentsMargins(0, 0, 0, 0);
+  m_bars = new VramBars(visual);
+  m_bars->setTitle(tr("Estimate: the same model in each number format"));
+  m_bars->setToolTip(tr("Each bar is what the model needs in that number format; the dashed line is the card's "
+                        "memory. Hatched red is what does not fit. The selected format has a bold outline."));
+  row->addWidget(m_bars, 3);
+
+  auto* liveBox = new QWidget(visual);
+  auto* liveCol = new QVBoxLayout(liveBox);
+  liveCol->setContentsMargins(0, 0, 0, 0);
+  m_live = new VramBars(liveBox);
+  m_live->setTitle(tr("Real: this GPU's memory"));
+  m_live->setToolTip(tr("Run (Space) holds the selected estimate's bytes on the GPU, in steps, and reads "
+                        "cudaMemGetInfo before and after. A request that cannot fit is refused with the numbers."));
+  liveCol->addWidget(m_live, 1);
+  m_liveStatus = new QLabel(liveBox);
+  m_liveStatus->setWordWrap(true);
+  m_liveStatus->setObjectName(QStringLiteral("vramLiveStatus"));
+  liveCol->addWidget(m_liveStatus);
+  row->addWidget(liveBox, 2);
+  setVisual(visual);
+
+  m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("VRAM model (bars)"));
+  addBadge(m_modelBadge);
+  m_liveBadge = new SourceBadge(SourceBadge::Kind::Unavailable, tr("live bars"));
+  addBadge(m_liveBadge);
+
+  m_weightsLabel = new QLabel(this);
+  m_verdictLabel = new QLabel(this);
+  m_contextLabel = new QLabel(this);
+  m_usersLabel = new QLabel(this);
+  for (QLabel* l : {m_weightsLabel, m_verdictLabel, m_contextLabel, m_usersLabel}) {
+    l->setWordWrap(true);
+    resultsStrip()->addWidget(l, 1);
+  }
+
+  buildControls();
+  runBar()->setRunText(tr("Hold on GPU"));
+  runBar()->runButton()->setToolTip(
+      tr("Allocate the selected estimate's bytes on the GPU (up to a safety margin of free memory), show "
+         "cudaMemGetInfo before and after, then free it again"));
+  recompute();
+  recordingsChanged();
+}
+
+void VramPage::buildControls() {
+  auto* modelBox = new QGroupBox(tr("Model"));
+  auto* mform = new QFormLayout(modelBox);
+  auto* presetRow = new QGridLayout;
+  m_presets = new QButtonGroup(this);
+  struct P { const char* id; const char* text; };
+  const P presets[] = {{"llama-3.2-1b", "1B"}, {"llama-3.2-3b", "3B"}, {"lesson-7b", "7B"},
+                       {"llama-3-8b", "8B"},   {"llama-2-13b", "13B"}, {"llama-3-70b", "70B"}};
+  int i = 0;
+  for (const P& p : presets) {
+    const ModelShape* s = find_preset(p.id);
+    if (!s) continue;
+    auto* b = new QPushButton(QString::fromLatin1(p.text));
+    b->setCheckable(true);
+    b->setProperty("presetId", QString::fromLatin1(p.id));
+    b->setToolTip(tr("%1: %2 parameters, %3 layers, %4 KV heads of %5 (source: %6)")
+                      .arg(QString::fromUtf8(s->label.data(), int(s->label.size())))
+                      .arg(fmtSi(s->params, ""))
+                      .arg(s->layers)
+                      .arg(s->kv_heads)
+                      .arg(s->head_dim)
+                      .arg(QString::fromUtf8(s->source.data(), int(s->source.size()))));
+    m_presets->addButton(b);
+    presetRow->addWidget(b, 0, i++);
+    connect(b, &QPushButton::clicked, this, [this, b] { choosePreset(b->property("presetId").toString()); });
+  }
+  mform->addRow(presetRow);
+  m_params = new QDoubleSpinBox;
+  m_params->setRange(0.01, 2000);
+  m_params->setDecimals(2);
+  m_params->setSuffix(tr(" B params"));
+  m_params->setValue(7);
+  m_params->setToolTip(tr("Parameter count in billions (any value: the presets only fill it in). Weights = "
+                          "parameters × bytes per parameter."));
+  mform->addRow(tr("Size"), m_params);
+  m_format = new QComboBox;
+  for (NumberFormat f : k_formats) m_format->addItem(formatLabel(f), int(f));
+  m_format->setCurrentIndex(1);
+  m_format->setToolTip(tr("Number format of the weights: FP32 4 bytes, FP16/BF16 2, FP8 and INT8 1, INT4 half a "
+                          "byte per parameter. The results strip describes this format's bar."));
+  mform->addRow(tr("Format"), m_format);
+  m_mode = new QComboBox;
+  m_mode->addItem(tr("Inference (serve)"), int(VramMode::inference));
+  m_mode->addItem(tr("Full training (mixed-precision Adam)"), int(VramMode::train));
+  m_mode->addItem(tr("LoRA fine-tune"), int(VramMode::lora));
+  m_mode->setToolTip(tr("Inference: weights + KV cache + activations. Full training adds gradients, an FP32 "
+                        "master copy and Adam's two moments (~16 bytes per parameter). LoRA freezes the weights "
+                        "and trains small adapters only."));
+  mform->addRow(tr("Mode"), m_mode);
+  controls()->addWidget(modelBox);
+
+  auto* kvBox = new QGroupBox(tr("KV cache and activations"));
+  auto* kform = new QFormLayout(kvBox);
+  auto spin = [](int lo, int hi, int v, const QString& tip) {
+    auto* s = new QSpinBox;
+    s->setRange(lo, hi);
+    s->setValue(v);
+    s->setToolTip(tip);
+    s->setGroupSeparatorShown(true);
+    return s;
+  };
+  m_layers = spin(1, 256, m_shape.layers, tr("Transformer layers: each stores its own keys and values"));
+  m_kvHeads = spin(1, 256, m_shape.kv_heads,
+                   tr("Key/value heads per layer. Fewer than the attention heads is grouped-query attention "
+                      "(GQA): the cache shrinks by the same factor"));
+  m_headDim = spin(8, 1024, m_shape.head_dim, tr("Width of one head (values per key or value vector)"));
+  auto* shapeRow = new QHBoxLayout;
+  shapeRow->addWidget(m_layers);
+  shapeRow->addWidget(new QLabel(tr("KV heads")));
+  shapeRow->addWidget(m_kvHeads);
+  shapeRow->addWidget(new QLabel(tr("dim")));
+  shapeRow->addWidget(m_headDim);
+  kform->addRow(tr("Layers"), shapeRow);
+  m_context = spin(1, 1 << 21, 4096, tr("Tokens per conversation kept in the KV cache (training: sequence length)"));
+  m_context->setSingleStep(1024);
+  m_users = spin(1, 4096, 1, tr("Conversations served at once, each with its own KV cache (training: sequences "
+                                "per step)"));
+  auto* ctxRow = new QHBoxLayout;
+  ctxRow->addWidget(m_context, 2);
+  ctxRow->addWidget(new QLabel(tr("users")));
+  ctxRow->addWidget(m_users, 1);
+  kform->addRow(tr("Context"), ctxRow);
+  m_activations = new QCheckBox(tr("Count activations"));
+  m_activations->setChecked(true);
+  m_activations->setToolTip(tr("Add the working tensors of a forward pass (training: those saved for the "
+                               "backward pass)"));
+  m_overhead = new QDoubleSpinBox;
+  m_overhead->setRange(0, 64);
+  m_overhead->setDecimals(1);
+  m_overhead->setSingleStep(0.5);
+  m_overhead->setValue(1.0);
+  m_overhead->setSuffix(tr(" GB"));
+  m_overhead->setToolTip(tr("CUDA context, framework workspace and fragmentation: a fixed allowance"));
+  auto* actRow = new QHBoxLayout;
+  actRow->addWidget(m_activations);
+  actRow->addWidget(new QLabel(tr("overhead")));
+  actRow->addWidget(m_overhead);
+  kform->addRow(actRow);
+  controls()->addWidget(kvBox);
+
+  auto* cardBox = new QGroupBox(tr("Card"));
+  auto* cform = new QVBoxLayout(cardBox);
+  m_card = new QComboBox;
+  if (const DeviceInfo* g = m_ctx.gpuInfo())
+    m_card->addItem(tr("Detected: %1 (%2)").arg(QString::fromStdString(g->name), gb(g->memory_total_bytes)),
+                    g->memory_total_bytes);
+  m_card->addItem(QString::fromStdString(shop_card().name), shop_card().memory_bytes());
+  for (const GpuSpec& g : catalogue())
+    m_card->addItem(tr("%1 (%2 GB)").arg(QString::fromStdString(g.name)).arg(g.memory_gb), g.memory_bytes());
+  m_card->setCurrentIndex(m_ctx.hasGpu() ? 1 : 0);  // the lesson's shop card first; the detected GPU one click away
+  m_card->setToolTip(tr("The card the bars are compared with: the lesson's 24 GB shop card, a datasheet GPU, or "
+                        "the GPU in this computer"));
+  cform->addWidget(m_card);
+  controls()->addWidget(cardBox);
+
+  for (auto* s : {m_layers, m_kvHeads, m_headDim, m_context, m_users})
+    connect(s, &QSpinBox::valueChanged, this, [this] { recompute(); });
+  connect(m_params, &QDoubleSpinBox::valueChanged, this, [this] {
+    if (auto* b = m_presets->checkedButton()) {
+      const ModelShape* s = find_preset(b->property("presetId").toString().toStdString());
+      if (s && std::abs(s->params / 1e9 - m_params->value()) > 0.005) {
+        m_presets->setExclusive(false);  // a typed size is no preset any more
+        b->setChecked(false);
+        m_presets->setExclusive(true);
+      }
+    }
+    recompute();
+  });
+  connect(m_overhead, &QDoubleSpinBox::valueChanged, this, [this] { recompute(); });
+  connect(m_activations, &QCheckBox::toggled, this, [this] { recompute(); });
+  for (auto* c : {m_format, m_mode, m_card}) connect(c, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  if (auto* b = m_presets->buttons().value(2)) b->setChecked(true);
+}
+
+VramInputs VramPage::inputs() const {
+  VramInputs in;
+  in.shape = m_shape;
+  in.shape.params = m_params->value() * 1e9;
+  in.shape.layers = m_layers->value();
+  in.shape.kv_heads = m_kvHeads->value();
+  in.shape.head_dim = m_headDim->value();
+  in.weights_format = NumberFormat(m_format->currentData().toInt());
+  in.mode = VramMode(m_mode->currentData().toInt());
+  in.context = m_context->value();
+  in.users = m_users->value();
+  in.include_activations = m_activations->isChecked();
+  in.overhead_bytes = m_overhead->value() * bytes_per_gb;
+  return in;
+}
+
+double VramPage::cardBytes() const { return m_card->currentData().toDouble(); }
+QString VramPage::cardName() const { return m_card->currentText(); }
+VramBudget VramPage::budget() const { return vram_budget(inputs(), cardBytes()); }
+
+void VramPage::choosePreset(const QString& id) {
+  const ModelShape* s = find_preset(id.toStdString());
+  if (!s) return;
+  m_shape = *s;
+  const QSignalBlocker b1(m_params), b2(m_layers), b3(m_kvHeads), b4(m_headDim);
+  m_params->setValue(s->params / 1e9);
+  m_layers->setValue(s->layers);
+  m_kvHeads->setValue(s->kv_heads);
+  m_headDim->setValue(s->head_dim);
+  for (auto* b : m_presets->buttons())
+    if (b->property("presetId").toString() == id) b->setChecked(true);
+  recompute();
+}
+
+void VramPage::setParamsBillions(double b) { m_params->setValue(b); }
+void VramPage::setFormat(NumberFormat f) { m_format->setCurrentIndex(m_format->findData(int(f))); }
+void VramPage::setMode(VramMode m) { m_mode->setCurrentIndex(m_mode->findData(int(m))); }
+void VramPage::setContext(int tokens) { m_context->setValue(tokens); }
+void VramPage::setUsers(int users) { m_users->setValue(users); }
+void VramPage::setCard(const QString& name) {
+  for (int i = 0; i < m_card->count(); ++i)
+    if (m_card->itemText(i).startsWith(name)) {
+      m_card->setCurrentIndex(i);
+      return;
+    }
+}
+
+void VramPage::scheduleRecompute() { recompute(); }
+
+void VramPage::recompute() {
+  const VramInputs base = inputs();
+  const double card = cardBytes();
+  QVector<VramBar> bars;
+  for (NumberFormat f : k_formats) {
+    VramInputs in = base;
+    in.weights_format = f;
+    const VramBudget b = vram_budget(in, card);
+    VramBar bar;
+    bar.label = formatLabel(f);
+    bar.highlight = f == base.weights_format || (f == NumberFormat::fp16 && base.weights_format == NumberFormat::bf16);
+    bar.good = b.fits;
+    bar.caption = b.fits ? tr("fits, %1 left").arg(gb(b.headroom())) : tr("short by %1").arg(gb(b.short_by()));
+    auto add = [&](const QString& name, double bytes) {
+      if (bytes > 0) bar.segments.push_back({name, bytes, colourOf(name)});
+    };
+    switch (in.mode) {
+      case VramMode::inference:
+        add(tr("Weights"), b.weights);
+        add(tr("KV cache"), b.kv_cache);
+        break;
+      case VramMode::train: {
+        const TrainingState t = training_state_bytes(in.shape.params, f);
+        add(tr("Weights"), t.weights);
+        add(tr("Gradients"), t.gradients);
+        add(tr("FP32 master"), t.master_weights);
+        add(tr("Adam m"), t.adam_m);
+        add(tr("Adam v"), t.adam_v);
+        break;
+      }
+      case VramMode::lora:
+        add(tr("Frozen weights"), b.weights);
+        add(tr("LoRA adapters + Adam"), b.adapter);
+        break;
+    }
+    add(tr("Activations"), b.activations);
+    add(tr("Overhead"), b.overhead);
+    bars.push_back(bar);
+  }
+  m_bars->setCapacity(card, cardName().section(QLatin1Char('('), 0, 0).trimmed() + QStringLiteral(" \u00b7 ") + gb(card));
+  m_bars->setBars(bars);
+
+  const VramBudget b = vram_budget(base, card);
+  const QString fmt = formatLabel(base.weights_format == NumberFormat::bf16 ? NumberFormat::fp16 : base.weights_format);
+  const QString size = fmtSi(base.shape.params, "").trimmed();
+  if (b.weights <= card)
+    m_weightsLabel->setText(tr("<b>%1 in %2:</b> weights %3, leaving %4 of the %5 card for the rest")
+                                .arg(size, fmt, gb(b.weights), gb(card - b.weights), gb(card)));
+  else
+    m_weightsLabel->setText(tr("<b>%1 in %2:</b> weights alone %3, %4 more than the %5 card")
+                                .arg(size, fmt, gb(b.weights), gb(b.weights - card), gb(card)));
+  QString what = base.mode == VramMode::inference ? tr("with KV cache, activations, overhead")
+                 : base.mode == VramMode::train   ? tr("full training state (%1/param) + activations, overhead")
+                                                        .arg(fmtFixed((b.weights + b.gradients + b.master_weights +
+                                                                       b.optimizer) / base.shape.params, 1) + " B")
+                                                  : tr("LoRA: frozen weights + adapters, activations, overhead");
+  m_verdictLabel->setText(b.fits ? tr("Total %1 (%2): <span style='color:%3'><b>fits, %4 left</b></span>")
+                                       .arg(gb(b.total), what, m_ctx.theme().good.name(), gb(b.headroom()))
+                                 : tr("Total %1 (%2): <span style='color:%3'><b>short by %4</b></span>")
+                                       .arg(gb(b.total), what, m_ctx.theme().bad.name(), gb(b.short_by())));
+  const auto maxCtx = max_context_that_fits(base, card, 1 << 24);
+  const auto maxUsers = max_users_that_fit(base, card, 1 << 16);
+  const QString per = base.mode == VramMode::inference ? tr("users") : tr("sequences");
+  m_contextLabel->setText(maxCtx > 0 ? tr("Longest context that fits: <b>%1 tokens</b> × %2 %3")
+                                           .arg(fmtCount(maxCtx)).arg(base.users).arg(per)
+                                     : tr("Longest context that fits: <b>none</b> — even one token does not fit"));
+  m_usersLabel->setText(maxUsers > 0 ? tr("Most %1 at %2 tokens: <b>%3</b>").arg(per, fmtCount(qint64(base.context)), fmtCount(maxUsers))
+                                     : tr("Most %1 at %2 tokens: <b>none</b>").arg(per, fmtCount(qint64(base.context))));
+}
+
+// ---- the live side ---------------------------------------------------------------------------------------------
+
+void VramPage::run() {
+  gpulab::Backend* gpu = m_ctx.cuda();
+  if (!gpu) {
+    showLiveAbsent();
+    runBar()->showStatus(liveText());
+    return;
+  }
+  const double request = budget().total;
+  m_liveResults.clear();
+  const QString label = tr("Holding %1 on the GPU").arg(gb(request));
+  startJob(label, [gpu, request](const RunContext& ctx) {
+    const MemoryInfo mem = gpu->memory_info();
+    run_hold_memory(*gpu, request, default_hold_margin(mem), 8, 2.0, ctx);
+  });
+}
+
+void VramPage::onResult(const gpulab::Result& r) {
+  if (r.experiment != "hold_memory") return;
+  m_liveResults.push_back(r);
+  showLive(r, tr("measured here"));
+}
+
+void VramPage::onRunFinished(bool) {
+  if (!m_liveResults.isEmpty() && !m_liveResults.back().error.empty())
+    runBar()->showError(QString::fromStdString(m_liveResults.back().error));
+}
+
+void VramPage::showLive(const gpulab::Result& r, const QString& source) {
+  const double total = r.param("before_total");
+  const double usedBefore = total - r.param("before_free");
+  const QColor others = m_ctx.theme().model;
+  QVector<VramBar> bars;
+  VramBar before;
+  before.label = tr("before");
+  before.segments = {{tr("In use already"), usedBefore, others}, {tr("Free"), r.param("before_free"), {}, true}};
+  before.caption = tr("%1 free").arg(gb(r.param("before_free")));
+  bars.push_back(before);
+  if (r.variant == "refused") {
+    VramBar asked;
+    asked.label = tr("asked");
+    asked.good = false;
+    asked.segments = {{tr("In use already"), usedBefore, others}, {tr("Requested"), r.param("requested"), m_ctx.theme().bad}};
+    asked.caption = tr("refused, never tried");
+    bars.push_back(asked);
+    m_liveStatus->setText(QStringLiteral("<span style='color:%1'>%2</span>")
+                              .arg(m_ctx.theme().bad.name(), QString::fromStdString(r.error).toHtmlEscaped()));
+  } else {
+    const double nowTotal = r.param("now_total", total);
+    const double held = r.param("held");
+    const double nowFree = r.param("now_free");
+    VramBar after;
+    after.label = r.variant == "released" ? tr("freed") : tr("holding");
+    const double usedNow = std::max(0.0, nowTotal - nowFree - held);
+    after.segments = {{tr("In use already"), usedNow, others},
+                      {tr("Held by gpulab"), held, m_ctx.theme().gpu},
+                      {tr("Free"), nowFree, {}, true}};
+    after.caption = tr("%1 free").arg(gb(nowFree));
+    bars.push_back(after);
+    const double drop = r.param("before_free") - nowFree;
+    m_liveStatus->setText(
+        r.variant == "released"
+            ? tr("Freed again: %1 free (was %2 before). Source: %3.").arg(gb(nowFree), gb(r.param("before_free")), source)
+            : tr("Holding %1 of %2 (step %3 of %4): free memory fell by %5. Margin kept free: %6. Source: %7.")
+                  .arg(gb(held), gb(r.param("requested")))
+                  .arg(int(r.param("step")))
+                  .arg(int(r.param("steps")))
+                  .arg(gb(drop), gb(r.param("margin")), source));
+  }
+  m_live->setCapacity(total, tr("total %1").arg(gb(total)));
+  m_live->setBars(bars);
+  m_live->setEmptyText({});
+}
+
+void VramPage::showLiveAbsent() {
+  m_live->setBars({});
+  m_live->setCapacity(0, {});
+  const QString why = m_ctx.gpuReason().isEmpty() ? tr("no CUDA device was found") : m_ctx.gpuReason();
+  m_live->setEmptyText(tr("No GPU here: %1.\n\nThe estimate on the left needs no GPU. Open a recording made on a "
+                          "GPU (File → Open) to see its real memory bars.").arg(why));
+  m_liveStatus->setText(tr("No GPU here: %1").arg(why.toHtmlEscaped()));
+  m_liveBadge->set(SourceBadge::Kind::Unavailable, tr("no GPU: live bars absent"));
+}
+
+void VramPage::recordingsChanged() {
+  if (m_ctx.hasGpu()) {
+    if (m_liveResults.isEmpty()) {
+      m_live->setBars({});
+      m_live->setEmptyText(tr("Press Run (Space) to hold the selected estimate on %1 and watch its free memory fall.")
+                               .arg(QString::fromStdString(m_ctx.gpuInfo()->name)));
+      m_liveStatus->setText(tr("Nothing held yet."));
+    }
+    m_liveBadge->set(SourceBadge::Kind::MeasuredHere, tr("live bars"));
+    return;
+  }
+  // No GPU: the newest recorded hold, if a recording has one.
+  const auto rec = m_ctx.results().select([](const gpulab::Result& r) {
+    return r.experiment == "hold_memory" && r.variant != "released";
+  });
+  for (auto it = rec.rbegin(); it != rec.rend(); ++it) {
+    if (it->source < 0) continue;
+    const QString label = m_ctx.results().sourceLabel(it->source);
+    showLive(it->result, label);
+    m_liveBadge->set(SourceBadge::Kind::Recorded, label);
+    return;
+  }
+  showLiveAbsent();
+}
+
+QString VramPage::verdictText() const { return m_verdictLabel->text(); }
+QString VramPage::weightsText() const { return m_weightsLabel->text(); }
+QString VramPage::liveText() const { return m_liveStatus->text(); }
+
+void VramPage::applyTheme(const Theme& theme) {
+  Page::applyTheme(theme);
+  m_bars->setTheme(theme);
+  m_live->setTheme(theme);
+  const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);
+  for (QLabel* l : {m_weightsLabel, m_verdictLabel, m_contextLabel, m_usersLabel, m_liveStatus}) l->setStyleSheet(css);
+  recompute();
+}
+
+// ---- export and the lesson -------------------------------------------------------------------------------------
+
+QString VramPage::csvCalculator() const {
+  QString out = QStringLiteral("bar,part,bytes,gb,card_bytes,fits\n");
+  for (const VramBar& b : m_bars->bars())
+    for (const VramSegment& s : b.segments)
+      out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                 .arg(b.label, s.name)
+                 .arg(s.bytes, 0, 'f', 0)
+                 .arg(s.bytes / 1e9, 0, 'f', 3)
+                 .arg(m_bars->capacity(), 0, 'f', 0)
+                 .arg(b.good ? 1 : 0);
+  return out;
+}
+
+QString VramPage::csvLive() const {
+  QString out = QStringLiteral("bar,part,bytes\n");
+  for (const VramBar& b : m_live->bars())
+    for (const VramSegment& s : b.segments) out += QStringLiteral("%1,%2,%3\n").arg(b.label, s.name).arg(s.bytes, 0, 'f', 0);
+  return out;
+}
+
+QList<PlotExport> VramPage::plots() {
+  QList<PlotExport> list;
+  list.push_back({QStringLiteral("vram-estimate"), tr("VRAM needed in each number format"), nullptr, m_bars,
+                  [this] { return csvCalculator(); }});
+  list.push_back({QStringLiteral("vram-live"), tr("GPU memory before and after holding"), nullptr, m_live,
+                  [this] { return csvLive(); }});
+  return list;
+}
+
+LessonContent VramPage::lesson() const {
+  LessonContent c;
+  c.intro = tr("A GPU can only compute with numbers that sit in its own memory. For a language model that means "
+               "every weight, plus the keys and values it keeps for each token of each conversation (the KV "
+               "cache), plus working space. Weights cost parameters × bytes per parameter, so the number format "
+               "decides the size as much as the model does. Training needs far more: gradients, an FP32 master "
+               "copy and Adam's two moments come to about 16 bytes per parameter before any activations.");
+  c.questions.push_back({tr("The shop's card has 24 GB. Can it serve the 7B model in FP16? In FP32?"),
+                         tr("FP16 weights are 7 × 10⁹ × 2 bytes = 14 GB, so about 10 GB remain for the KV cache "
+                            "and overhead: yes, for moderate contexts and a few users. FP32 weights are 28 GB, "
+                            "already more than the whole card: no.")});
+  c.questions.push_back({tr("Why can't the same 24 GB card fully fine-tune the 7B model?"),
+                         tr("Mixed-precision Adam keeps weights, gradients, an FP32 master copy and two moments: "
+                            "about 16 bytes per parameter, ~112 GB for 7B before activations. LoRA, quantisation "
+                            "or sharding across GPUs are the ways out.")});
+  c.exercises.push_back({tr("How many GB of weights does a 7B model take in INT4?"), tr("GB"),
+                         [] { return weight_bytes(7e9, NumberFormat::int4) / 1e9; },
+                         tr("Half a byte per parameter: 7 × 10⁹ × 0.5 = 3.5 GB."), 0.05});
+  c.exercises.push_back({tr("7B in FP16 on the 24 GB card: how many GB are left after the weights?"), tr("GB"),
+                         [] { return (shop_card().memory_bytes() - weight_bytes(7e9, NumberFormat::fp16)) / 1e9; },
+                         tr("24 − 14 = 10 GB for the KV cache, activations and overhead."), 0.05});
+  c.exercises.push_back({tr("Full mixed-precision Adam training of 7B: how many GB of training state?"), tr("GB"),
+                         [] { return training_state_bytes(7e9, NumberFormat::fp16).total() / 1e9; },
+                         tr("16 bytes per parameter: 2 + 2 + 4 + 4 + 4 → 112 GB, plus activations."), 0.05});
+  return c;
+}
+
+GPULAB_REGISTER_PAGE(60, VramPage);

@@ -1,0 +1,96 @@
+#pragma once
+// Page 6, "Memory (VRAM)": what has to fit on the card (weights, KV cache, activations, training state) as
+// animated stacked bars against a chosen card, and beside it the real thing: memory held on the GPU, read
+// back with cudaMemGetInfo before and after.
+#include "gpulab/models/vram_model.hpp"
+#include "pages/page.h"
+
+#include <QVector>
+
+class QButtonGroup;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+class VramBars;
+
+class VramPage : public Page {
+  Q_OBJECT
+ public:
+  explicit VramPage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("vram"); }
+  QString title() const override { return tr("Memory (VRAM): will it fit?"); }
+  QString takeaway() const override {
+    return tr("Every weight must sit in the card's memory, plus the KV cache, activations and, for training, "
+              "gradients and Adam's state: capacity decides what runs at all.");
+  }
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  bool canRun() const override { return true; }
+  void run() override;
+  void applyTheme(const Theme& theme) override;
+  void recordingsChanged() override;
+
+  // For tests and the exercises: the estimate for the current controls, and the controls themselves.
+  gpulab::models::VramInputs inputs() const;
+  gpulab::models::VramBudget budget() const;  // for the selected precision against the selected card
+  double cardBytes() const;
+  QString cardName() const;
+  void choosePreset(const QString& id);
+  void setParamsBillions(double b);
+  void setFormat(gpulab::models::NumberFormat f);
+  void setMode(gpulab::models::VramMode m);
+  void setCard(const QString& name);  // a catalogue name, "Shop card (24 GB)" or "Detected: ..."
+  void setContext(int tokens);
+  void setUsers(int users);
+  QString verdictText() const;   // the results strip's "fits / short by" line
+  QString weightsText() const;   // "weights alone: 14.0 GB, leaving 10.0 GB"
+  QString liveText() const;      // the live panel's status line
+  VramBars* calculatorBars() const { return m_bars; }
+  VramBars* liveBars() const { return m_live; }
+
+ protected:
+  void onResult(const gpulab::Result& r) override;
+  void onRunFinished(bool cancelled) override;
+
+ private:
+  void buildControls();
+  void recompute();
+  void scheduleRecompute();
+  void showLive(const gpulab::Result& r, const QString& source);
+  void showLiveAbsent();
+  QString csvCalculator() const;
+  QString csvLive() const;
+
+  VramBars* m_bars = nullptr;
+  VramBars* m_live = nullptr;
+  QLabel* m_liveStatus = nullptr;
+  QLabel* m_weightsLabel = nullptr;
+  QLabel* m_verdictLabel = nullptr;
+  QLabel* m_contextLabel = nullptr;
+  QLabel* m_usersLabel = nullptr;
+  SourceBadge* m_modelBadge = nullptr;
+  SourceBadge* m_liveBadge = nullptr;
+
+  QButtonGroup* m_presets = nullptr;
+  QDoubleSpinBox* m_params = nullptr;
+  QComboBox* m_format = nullptr;
+  QComboBox* m_mode = nullptr;
+  QSpinBox* m_layers = nullptr;
+  QSpinBox* m_kvHeads = nullptr;
+  QSpinBox* m_headDim = nullptr;
+  QSpinBox* m_context = nullptr;
+  QSpinBox* m_users = nullptr;
+  QCheckBox* m_activations = nullptr;
+  QDoubleSpinBox* m_overhead = nullptr;
+  QComboBox* m_card = nullptr;
+  QTimer* m_recompute = nullptr;
+
+  gpulab::models::ModelShape m_shape;  // the preset last chosen (hidden width etc. for activations)
+  QString m_lastLive;                  // the last live reading, as CSV rows
+  QVector<gpulab::Result> m_liveResults;
+};

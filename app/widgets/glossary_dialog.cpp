@@ -1,0 +1,191 @@
+#include "widgets/glossary_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+const QList<GlossaryEntry>& glossaryEntries() {
+  // Written for this app; the facts follow lesson 17.1.
+  static const QList<GlossaryEntry> entries = {
+      {QObject::tr("GPU"),
+       QObject::tr("Graphics Processing Unit: a chip with thousands of small, simple cores that all apply the same "
+                   "instructions to different data at once. Built for pixels, now the workhorse of deep learning.")},
+      {QObject::tr("CPU"),
+       QObject::tr("The general-purpose processor: a few fast, clever cores that handle one hard, branching task at "
+                   "a time well — the lesson's maths professor.")},
+      {QObject::tr("Serial vs parallel work"),
+       QObject::tr("Serial work is a chain where every step waits for the one before it; parallel work is a pile "
+                   "of independent jobs. More workers only shorten the parallel part.")},
+      {QObject::tr("Amdahl's law"),
+       QObject::tr("With a strictly serial share s, N workers give a speed-up of 1 / (s + (1 − s) / N), and never "
+                   "more than 1 / s: a 5 % serial share caps the speed-up at 20× however many cores you add.")},
+      {QObject::tr("FLOP"),
+       QObject::tr("One floating-point operation (a multiply or an add). A matrix product of M×K by K×N takes "
+                   "2·M·K·N of them.")},
+      {QObject::tr("VRAM / HBM"),
+       QObject::tr("The GPU's own memory. Data-centre GPUs use HBM (High Bandwidth Memory): stacks of memory dies "
+                   "placed right beside the processor. Its size decides which models fit.")},
+      {QObject::tr("Memory bandwidth"),
+       QObject::tr("How many bytes per second can travel between memory and the cores — the lesson's clerk "
+                   "handing out worksheets. About 3.35 TB/s on an H100 SXM, tens of GB/s on a desktop CPU.")},
+      {QObject::tr("Arithmetic intensity"),
+       QObject::tr("FLOPs done for each byte read or written. High intensity keeps the cores busy "
+                   "(compute-bound); low intensity leaves them waiting for data (memory-bound).")},
+      {QObject::tr("Roofline"),
+       QObject::tr("A log-log chart of achievable FLOP/s against arithmetic intensity: a sloped roof where "
+                   "bandwidth limits, a flat roof where the cores' peak limits.")},
+      {QObject::tr("Ridge point"),
+       QObject::tr("Where the sloped and flat parts of the roofline meet: peak FLOP/s ÷ bandwidth. On an H100 "
+                   "roughly 300 FLOPs per byte are needed to stop being memory-bound.")},
+      {QObject::tr("Compute-bound / memory-bound"),
+       QObject::tr("Whether a job is limited by how fast the cores calculate or by how fast memory delivers data. "
+                   "Big-batch matrix multiplies are compute-bound; batch-1 text generation is memory-bound.")},
+      {QObject::tr("Tensor Core"),
+       QObject::tr("A GPU unit (since Volta, 2017) that multiplies a small tile of a matrix in one step, far faster "
+                   "than ordinary cores, but only in reduced precision.")},
+      {QObject::tr("Mixed precision"),
+       QObject::tr("Training with the heavy matrix maths in BF16 or FP16 while a master copy of the weights and the "
+                   "sensitive sums stay in FP32: most of the speed, little loss of accuracy.")},
+      {QObject::tr("FP32 / FP16"),
+       QObject::tr("32-bit and 16-bit floating-point numbers. FP16 halves the bytes but has a narrow range: very "
+                   "small values flush to zero.")},
+      {QObject::tr("TF32"),
+       QObject::tr("A Tensor Core mode that reads FP32 numbers but multiplies them with a shorter mantissa (10 bits, "
+                   "like FP16) and FP32's range: faster FP32-looking maths with a little less accuracy.")},
+      {QObject::tr("BF16"),
+       QObject::tr("'Brain float': 16 bits with the same exponent range as FP32 but fewer mantissa bits. Small "
+                   "gradients do not underflow, so it trains without loss scaling.")},
+      {QObject::tr("INT8 / INT4 / FP8"),
+       QObject::tr("Even smaller formats (one byte, half a byte) used mostly for inference: a 7B model is 7 GB in "
+                   "INT8 and 3.5 GB in INT4, and reads that much less per token.")},
+      {QObject::tr("Loss scaling"),
+       QObject::tr("Multiplying the loss by a large factor before backpropagation so FP16 gradients stay above "
+                   "the smallest representable value, then dividing it out before the weight update.")},
+      {QObject::tr("Underflow"),
+       QObject::tr("A number too small for its format becomes zero. In plain FP16 training this can silently stop "
+                   "learning.")},
+      {QObject::tr("KV cache"),
+       QObject::tr("The keys and values a Transformer stores for every past token of every active conversation, so "
+                   "it does not recompute them. It lives in VRAM next to the weights and grows with context and "
+                   "users.")},
+      {QObject::tr("GQA"),
+       QObject::tr("Grouped-query attention: several query heads share one key/value head, which shrinks the KV "
+                   "cache by the group factor.")},
+      {QObject::tr("Training state"),
+       QObject::tr("What full fine-tuning keeps per parameter: weights, gradients, an FP32 master copy and Adam's two "
+                   "moments — about 16 bytes, so ~112 GB for a 7B model before activations.")},
+      {QObject::tr("Decode ceiling"),
+       QObject::tr("Generating one token for one user reads every weight once, so tokens/s can be at most "
+                   "bandwidth ÷ bytes of weights: ~239 tokens/s for a 14 GB FP16 model at 3.35 TB/s.")},
+      {QObject::tr("Batching"),
+       QObject::tr("Serving several users in the same step: the weights are read once for all of them, so total "
+                   "throughput rises while each user's speed stays about the same — until compute runs out.")},
+      {QObject::tr("PCIe"),
+       QObject::tr("The bus between the CPU's memory and a GPU. PCIe 5.0 x16 moves about 64 GB/s each way — "
+                   "roughly fifty times slower than HBM, which is why weights must fit in VRAM.")},
+      {QObject::tr("NVLink"),
+       QObject::tr("NVIDIA's direct GPU-to-GPU link inside a server, far faster than PCIe (900 GB/s on H100/H200 "
+                   "with NVLink 4). Servers talk to each other over InfiniBand or fast Ethernet instead.")},
+      {QObject::tr("CUDA"),
+       QObject::tr("NVIDIA's platform (2007) for programming GPUs for general maths: a language extension, a "
+                   "runtime, a driver and libraries.")},
+      {QObject::tr("Kernel"),
+       QObject::tr("A small program launched on the GPU and run by thousands of threads at once. Each launch has a "
+                   "fixed cost of a few microseconds: many tiny kernels act like a serial part.")},
+      {QObject::tr("cuBLAS"),
+       QObject::tr("NVIDIA's tuned library of linear-algebra routines (matrix multiplies above all) for CUDA GPUs.")},
+      {QObject::tr("cuDNN"),
+       QObject::tr("NVIDIA's library of tuned deep-learning operations — convolutions, normalisation, attention — "
+                   "built on CUDA and called by the frameworks.")},
+      {QObject::tr("NCCL"),
+       QObject::tr("NVIDIA's library for communication between GPUs: all-reduce, broadcast and friends, over NVLink, "
+                   "PCIe or the network.")},
+      {QObject::tr("All-reduce"),
+       QObject::tr("Every GPU ends up with the sum of everyone's data (e.g. gradients). A ring all-reduce sends about "
+                   "2·(N − 1)/N times the data over each link.")},
+      {QObject::tr("Data / tensor / pipeline parallelism"),
+       QObject::tr("Three ways to split work across GPUs: copies of the model on different data (gradients "
+                   "all-reduced), each layer's matrices split across GPUs (partial results exchanged inside the "
+                   "layer), or consecutive layers on consecutive GPUs (activations handed along).")},
+      {QObject::tr("SM (Streaming Multiprocessor)"),
+       QObject::tr("The GPU's building block: a group of CUDA cores and Tensor Cores with its own shared memory "
+                   "and registers. An H100 SXM has 132.")},
+  };
+  return entries;
+}
+
+GlossaryDialog::GlossaryDialog(QWidget* parent) : QDialog(parent) {
+  setWindowTitle(tr("Glossary"));
+  setObjectName(QStringLiteral("glossaryDialog"));
+  resize(640, 620);
+  auto* lay = new QVBoxLayout(this);
+  m_filter = new QLineEdit(this);
+  m_filter->setPlaceholderText(tr("Filter: type part of a term or its explanation"));
+  m_filter->setToolTip(tr("Show only the terms whose name or explanation contains this text"));
+  m_filter->setClearButtonEnabled(true);
+  lay->addWidget(m_filter);
+  m_text = new QTextBrowser(this);
+  m_text->setToolTip(tr("The lesson's key terms, in the order the lesson meets them"));
+  lay->addWidget(m_text, 1);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  lay->addWidget(buttons);
+  connect(m_filter, &QLineEdit::textChanged, this, [this] { refresh(); });
+  refresh();
+}
+
+void GlossaryDialog::setFilter(const QString& text) { m_filter->setText(text); }
+
+QString GlossaryDialog::html() const { return m_text->toHtml(); }
+
+void GlossaryDialog::refresh() {
+  const QString f = m_filter->text().trimmed();
+  QString html;
+  m_visible = 0;
+  for (const GlossaryEntry& e : glossaryEntries()) {
+    if (!f.isEmpty() && !e.term.contains(f, Qt::CaseInsensitive) && !e.definition.contains(f, Qt::CaseInsensitive))
+      continue;
+    ++m_visible;
+    html += QStringLiteral("<p><b>%1</b><br>%2</p>").arg(e.term.toHtmlEscaped(), e.definition.toHtmlEscaped());
+  }
+  if (m_visible == 0) html = tr("<p><i>No term matches “%1”.</i></p>").arg(f.toHtmlEscaped());
+  m_text->setHtml(html);
+}
+
+LessonOutlineDialog::LessonOutlineDialog(const QStringList& titles, const QStringList& takeaways, int current,
+                                         QWidget* parent)
+    : QDialog(parent) {
+  setWindowTitle(tr("Lesson outline"));
+  resize(720, 560);
+  auto* lay = new QVBoxLayout(this);
+  auto* hint = new QLabel(tr("The lesson in order, one idea per page. Double-click a page to go there; "
+                             "←/→ or Page Up/Down step through it."), this);
+  hint->setWordWrap(true);
+  lay->addWidget(hint);
+  m_list = new QListWidget(this);
+  m_list->setWordWrap(true);
+  m_list->setToolTip(tr("Double-click (or Enter) to open that page"));
+  for (int i = 0; i < titles.size(); ++i) {
+    const QString take = i < takeaways.size() ? takeaways[i] : QString();
+    m_list->addItem(QStringLiteral("%1. %2\n     %3").arg(i + 1).arg(titles[i], take));
+  }
+  if (current >= 0 && current < titles.size()) m_list->setCurrentRow(current);
+  lay->addWidget(m_list, 1);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, this);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(buttons->button(QDialogButtonBox::Open), &QPushButton::clicked, this, [this] {
+    if (m_list->currentRow() >= 0) {
+      Q_EMIT pageChosen(m_list->currentRow());
+      accept();
+    }
+  });
+  connect(m_list, &QListWidget::itemActivated, this, [this] {
+    Q_EMIT pageChosen(m_list->currentRow());
+    accept();
+  });
+  lay->addWidget(buttons);
+}

@@ -1,0 +1,220 @@
+#include "widgets/lesson_panel.h"
+
+#include "format.h"
+
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QRegularExpressionValidator>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+namespace {
+
+QLabel* wrapped(const QString& text, QWidget* parent) {
+  auto* l = new QLabel(text, parent);
+  l->setWordWrap(true);
+  l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return l;
+}
+
+// Numbers in answers: three significant digits, thousands separators for big ones.
+QString fmtAnswer(double v) {
+  if (!std::isfinite(v)) return QStringLiteral("—");
+  const double a = std::fabs(v);
+  if (a >= 1000) return fmtCount(std::llround(v));
+  if (a >= 100) return fmtFixed(v, 0);
+  if (a >= 10) return fmtFixed(v, 1);
+  if (a >= 1) return fmtFixed(v, 2);
+  return QString::number(v, 'g', 3);
+}
+
+}  // namespace
+
+LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("lessonPanel"));
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  // The lesson text may be longer than the column on a 1366×768 screen: this one part is allowed to scroll.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* host = new QWidget(scroll);
+  auto* lay = new QVBoxLayout(host);
+  lay->setContentsMargins(8, 8, 8, 8);
+  lay->setSpacing(8);
+  scroll->setWidget(host);
+  outer->addWidget(scroll);
+
+  auto heading = [&](const QString& text) {
+    auto* h = new QLabel(text, host);
+    h->setObjectName(QStringLiteral("lessonHeading"));
+    m_headings.push_back(h);
+    lay->addWidget(h);
+  };
+
+  if (!content.intro.isEmpty()) {
+    auto* intro = wrapped(content.intro, host);
+    intro->setObjectName(QStringLiteral("lessonIntro"));
+    intro->setTextFormat(Qt::AutoText);
+    lay->addWidget(intro);
+  }
+
+  if (!content.questions.isEmpty()) heading(tr("Pause and think"));
+  for (const LessonQuestion& q : content.questions) {
+    QuestionRow row;
+    lay->addWidget(wrapped(q.question, host));
+    row.reveal = new QPushButton(tr("Reveal answer"), host);
+    row.reveal->setToolTip(tr("Think first, then show the lesson's answer to this question"));
+    row.answer = wrapped(q.answer, host);
+    row.answer->setObjectName(QStringLiteral("lessonAnswer"));
+    row.answer->setVisible(false);
+    auto* revealRow = new QHBoxLayout;
+    revealRow->addWidget(row.reveal);
+    revealRow->addStretch(1);
+    lay->addLayout(revealRow);
+    lay->addWidget(row.answer);
+    const int index = m_questions.size();
+    connect(row.reveal, &QPushButton::clicked, this, [this, index] { revealAnswer(index); });
+    m_questions.push_back(row);
+  }
+
+  if (!content.exercises.isEmpty()) heading(tr("Now change it: predict, then check"));
+  // Digits with optional separators, a decimal point, an exponent and a trailing unit the student may type.
+  static const QRegularExpression accepted(QStringLiteral(R"(^\s*[-+]?[0-9][0-9,\s]*(\.[0-9]*)?([eE][-+]?[0-9]+)?\s*[^\d]*$|^\s*$)"));
+  for (const LessonExercise& ex : content.exercises) {
+    ExerciseRow row;
+    row.ex = ex;
+    lay->addWidget(wrapped(ex.prompt, host));
+    auto* inputRow = new QHBoxLayout;
+    row.input = new QLineEdit(host);
+    row.input->setPlaceholderText(tr("your prediction"));
+    row.input->setValidator(new QRegularExpressionValidator(accepted, row.input));
+    row.input->setToolTip(tr("Type the number you expect (in %1) before the app computes it")
+                              .arg(ex.unit.isEmpty() ? tr("the unit shown") : ex.unit));
+    inputRow->addWidget(row.input, 1);
+    auto* unit = new QLabel(ex.unit, host);
+    inputRow->addWidget(unit);
+    row.checkButton = new QPushButton(tr("Check"), host);
+    row.checkButton->setToolTip(tr("Compute the answer and compare it with your prediction"));
+    inputRow->addWidget(row.checkButton);
+    lay->addLayout(inputRow);
+    row.result = wrapped(QString(), host);
+    row.result->setVisible(false);
+    lay->addWidget(row.result);
+    const int index = m_exercises.size();
+    connect(row.checkButton, &QPushButton::clicked, this, [this, index] { check(index); });
+    connect(row.input, &QLineEdit::returnPressed, this, [this, index] { check(index); });
+    m_exercises.push_back(row);
+  }
+  lay->addStretch(1);
+  applyTheme(m_theme);
+}
+
+LessonPanel::Verdict LessonPanel::judge(double prediction, double answer, double tolerance) {
+  if (!std::isfinite(prediction) || !std::isfinite(answer)) return Verdict::Invalid;
+  const double tol = tolerance > 0 ? tolerance : 0.05;
+  // Relative difference; an answer of exactly zero is judged on the absolute difference instead.
+  const double diff = answer != 0 ? std::fabs(prediction - answer) / std::fabs(answer) : std::fabs(prediction);
+  if (diff <= tol) return Verdict::Right;
+  if (diff <= std::max(3 * tol, 0.2)) return Verdict::Close;
+  return Verdict::Off;
+}
+
+double LessonPanel::parsePrediction(const QString& text) {
+  QString t = text.trimmed();
+  t.remove(QLatin1Char(',')).remove(QLatin1Char(' ')).remove(QChar(0x2009)).remove(QChar(0x202F));
+  static const QRegularExpression number(QStringLiteral(R"(^[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)"));
+  const auto m = number.match(t);
+  if (!m.hasMatch()) return std::numeric_limits<double>::quiet_NaN();
+  bool ok = false;
+  const double v = m.captured(0).toDouble(&ok);
+  return ok ? v : std::numeric_limits<double>::quiet_NaN();
+}
+
+void LessonPanel::revealAnswer(int question) {
+  if (question < 0 || question >= m_questions.size()) return;
+  auto& row = m_questions[question];
+  row.answer->setVisible(true);
+  row.reveal->setEnabled(false);
+  row.reveal->setText(tr("Answer shown"));
+}
+
+bool LessonPanel::answerVisible(int question) const {
+  return question >= 0 && question < m_questions.size() && !m_questions[question].answer->isHidden();
+}
+
+QString LessonPanel::answerText(int question) const {
+  return question >= 0 && question < m_questions.size() ? m_questions[question].answer->text() : QString();
+}
+
+void LessonPanel::setPrediction(int exercise, const QString& text) {
+  if (exercise >= 0 && exercise < m_exercises.size()) m_exercises[exercise].input->setText(text);
+}
+
+void LessonPanel::check(int exercise) {
+  if (exercise < 0 || exercise >= m_exercises.size()) return;
+  ExerciseRow& row = m_exercises[exercise];
+  const double prediction = parsePrediction(row.input->text());
+  row.answer = row.ex.compute ? row.ex.compute() : std::numeric_limits<double>::quiet_NaN();
+  row.result->setVisible(true);
+  const QString unit = row.ex.unit.isEmpty() ? QString() : QStringLiteral(" ") + row.ex.unit;
+  if (!std::isfinite(row.answer)) {
+    row.verdict = Verdict::Invalid;
+    row.result->setText(tr("The app could not compute this one here."));
+    return;
+  }
+  const QString answerLine = tr("Answer: <b>%1%2</b>").arg(fmtAnswer(row.answer), unit.toHtmlEscaped());
+  if (!std::isfinite(prediction)) {
+    row.verdict = Verdict::Invalid;
+    row.result->setText(tr("Type a number first (you can still read the answer).<br>%1<br>%2")
+                            .arg(answerLine, row.ex.explanation.toHtmlEscaped()));
+    return;
+  }
+  row.verdict = judge(prediction, row.answer, row.ex.tolerance);
+  const double diffPct = row.answer != 0 ? 100.0 * (prediction - row.answer) / std::fabs(row.answer) : 0.0;
+  QString word;
+  QColor colour;
+  switch (row.verdict) {
+    case Verdict::Right: word = tr("Right"); colour = m_theme.good; break;
+    case Verdict::Close: word = tr("Close"); colour = m_theme.warn; break;
+    default: word = tr("Off"); colour = m_theme.bad; break;
+  }
+  const QString diff = row.answer != 0 ? tr("%1%2 %").arg(diffPct >= 0 ? QStringLiteral("+") : QString(),
+                                                          fmtFixed(diffPct, std::fabs(diffPct) < 10 ? 1 : 0))
+                                       : tr("%1 away").arg(fmtAnswer(prediction));
+  row.result->setText(tr("<span style='color:%1; font-weight:bold;'>%2</span> — you said %3%4 (%5).<br>%6<br>%7")
+                          .arg(colour.name(), word, fmtAnswer(prediction), unit.toHtmlEscaped(), diff, answerLine,
+                               row.ex.explanation.toHtmlEscaped()));
+}
+
+LessonPanel::Verdict LessonPanel::verdict(int exercise) const {
+  return exercise >= 0 && exercise < m_exercises.size() ? m_exercises[exercise].verdict : Verdict::None;
+}
+
+double LessonPanel::computedAnswer(int exercise) const {
+  return exercise >= 0 && exercise < m_exercises.size() ? m_exercises[exercise].answer
+                                                        : std::numeric_limits<double>::quiet_NaN();
+}
+
+QString LessonPanel::resultText(int exercise) const {
+  return exercise >= 0 && exercise < m_exercises.size() ? m_exercises[exercise].result->text() : QString();
+}
+
+void LessonPanel::applyTheme(const Theme& theme) {
+  m_theme = theme;
+  for (QLabel* h : m_headings)
+    h->setStyleSheet(QStringLiteral("font-weight:bold; font-size:%1pt; color:%2; margin-top:6px;")
+                         .arg(theme.baseFontPt + 2)
+                         .arg(theme.accent.name()));
+  for (auto& q : m_questions)
+    q.answer->setStyleSheet(QStringLiteral("background:%1; border-left:4px solid %2; padding:4px;")
+                                .arg(theme.background.name(), theme.gpu.name()));
+}

@@ -1,0 +1,303 @@
+#include "widgets/vram_bars.h"
+
+#include "format.h"
+
+#include <QFontMetrics>
+#include <QHideEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QShowEvent>
+
+#include <algorithm>
+#include <cmath>
+
+double VramBar::total() const {
+  double t = 0;
+  for (const auto& s : segments)
+    if (!s.hollow) t += s.bytes;
+  return t;
+}
+
+namespace {
+// A round axis top: 1, 2 or 5 times a power of ten, at or above v.
+double niceCeil(double v) {
+  if (!(v > 0)) return 1e9;
+  const double p = std::pow(10.0, std::floor(std::log10(v)));
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (m * p >= v) return m * p;
+  return 10 * p;
+}
+double stackTotal(const VramBar& b) {
+  double t = 0;
+  for (const auto& s : b.segments) t += s.bytes;  // hollow segments take room on the axis too
+  return t;
+}
+}  // namespace
+
+VramBars::VramBars(QWidget* parent) : QWidget(parent) {
+  m_timer.setInterval(16);  // ~60 Hz
+  m_timer.setTimerType(Qt::PreciseTimer);
+  connect(&m_timer, &QTimer::timeout, this, &VramBars::tick);
+  setMinimumSize(minimumSizeHint());
+}
+
+double VramBars::progress() const {
+  if (m_durationMs <= 0) return 1;
+  const qint64 ms = m_elapsedBeforePause + (m_timer.isActive() ? m_clock.elapsed() : 0);
+  const double t = std::clamp(double(ms) / m_durationMs, 0.0, 1.0);
+  return 1 - std::pow(1 - t, 3);  // ease-out cubic: fast start, gentle landing
+}
+
+double VramBars::shown(int bar, int seg) const {
+  const double to = m_target[bar].segments[seg].bytes;
+  const double from = m_from[bar][seg];
+  return from + (to - from) * progress();
+}
+
+double VramBars::displayedTotal(int bar) const {
+  if (bar < 0 || bar >= m_target.size()) return 0;
+  double t = 0;
+  for (int s = 0; s < m_target[bar].segments.size(); ++s)
+    if (!m_target[bar].segments[s].hollow) t += shown(bar, s);
+  return t;
+}
+
+void VramBars::setBars(const QVector<VramBar>& bars) {
+  // Start each matching segment from what is on screen now, so a change mid-animation continues smoothly.
+  QVector<QVector<double>> from(bars.size());
+  for (int b = 0; b < bars.size(); ++b) {
+    from[b].resize(bars[b].segments.size());
+    for (int s = 0; s < bars[b].segments.size(); ++s) {
+      double v = 0;
+      for (int ob = 0; ob < m_target.size(); ++ob) {
+        if (m_target[ob].label != bars[b].label) continue;
+        for (int os = 0; os < m_target[ob].segments.size(); ++os)
+          if (m_target[ob].segments[os].name == bars[b].segments[s].name) v = shown(ob, os);
+      }
+      from[b][s] = v;
+    }
+  }
+  double top = m_capacity;
+  for (const auto& b : bars) top = std::max(top, stackTotal(b));
+  const double newScale = niceCeil(top * 1.05);
+  const double p = progress();
+  m_scaleFrom = m_scaleTo > 0 ? m_scaleFrom + (m_scaleTo - m_scaleFrom) * p : newScale;
+  m_scaleTo = newScale;
+  m_target = bars;
+  m_from = from;
+  m_elapsedBeforePause = 0;
+  m_clock.restart();
+  if (isVisible()) m_timer.start();
+  else m_timer.stop();  // hidden: animate when shown
+  update();
+}
+
+void VramBars::setCapacity(double bytes, const QString& label) {
+  m_capacity = bytes;
+  m_capacityLabel = label;
+  double top = m_capacity;
+  for (const auto& b : m_target) top = std::max(top, stackTotal(b));
+  const double newScale = niceCeil(top * 1.05);
+  if (newScale != m_scaleTo) {
+    const double p = progress();
+    m_scaleFrom = m_scaleTo > 0 ? m_scaleFrom + (m_scaleTo - m_scaleFrom) * p : newScale;
+    m_scaleTo = newScale;
+    // Re-base the segments too so one clock drives both.
+    for (int b = 0; b < m_target.size(); ++b)
+      for (int s = 0; s < m_target[b].segments.size(); ++s) m_from[b][s] = shown(b, s);
+    m_elapsedBeforePause = 0;
+    m_clock.restart();
+    if (isVisible()) m_timer.start();
+  }
+  update();
+}
+
+void VramBars::setTheme(const Theme& theme) {
+  m_theme = theme;
+  update();
+}
+
+void VramBars::setTitle(const QString& title) {
+  m_title = title;
+  update();
+}
+
+void VramBars::setEmptyText(const QString& text) {
+  m_emptyText = text;
+  update();
+}
+
+void VramBars::tick() {
+  if (progress() >= 1.0) m_timer.stop();
+  update();
+}
+
+void VramBars::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  if (m_elapsedBeforePause < m_durationMs) {
+    m_clock.restart();
+    m_timer.start();
+  }
+}
+
+void VramBars::hideEvent(QHideEvent* e) {
+  // Paused while hidden: remember how far the animation got and stop the timer.
+  if (m_timer.isActive()) {
+    m_elapsedBeforePause += m_clock.elapsed();
+    m_timer.stop();
+  }
+  QWidget::hideEvent(e);
+}
+
+void VramBars::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  const Theme& t = m_theme;
+  p.fillRect(rect(), t.surface);
+
+  QFont base(QStringLiteral("DejaVu Sans"));
+  base.setPointSize(t.plotFontPt);
+  QFont bold = base;
+  bold.setBold(true);
+  QFont small = base;
+  small.setPointSize(std::max(7, t.plotFontPt - 1));
+  const QFontMetrics fm(base), fmb(bold);
+
+  int top = 6;
+  if (!m_title.isEmpty()) {
+    QFont tf = bold;
+    tf.setPointSize(t.plotFontPt + 2);
+    p.setFont(tf);
+    p.setPen(t.text);
+    const int h = QFontMetrics(tf).height();
+    p.drawText(QRect(8, top, width() - 16, h), Qt::AlignLeft | Qt::AlignVCenter, m_title);
+    top += h + 4;
+  }
+
+  if (m_target.isEmpty()) {
+    p.setFont(base);
+    p.setPen(t.mutedText);
+    p.drawText(rect().adjusted(16, top, -16, -16), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+    return;
+  }
+
+  // Legend: each segment name once, in order of first appearance.
+  p.setFont(small);
+  const QFontMetrics fms(small);
+  int lx = 8, ly = top;
+  QVector<QString> seen;
+  for (const auto& b : m_target) {
+    for (const auto& s : b.segments) {
+      if (seen.contains(s.name)) continue;
+      seen.push_back(s.name);
+      const int w = fms.horizontalAdvance(s.name) + 22;
+      if (lx + w > width() - 8) {
+        lx = 8;
+        ly += fms.height() + 3;
+      }
+      const QRect sw(lx, ly + 2, 12, fms.height() - 4);
+      if (s.hollow) {
+        p.setPen(QPen(t.mutedText, 1, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+      } else {
+        p.setPen(Qt::NoPen);
+        p.setBrush(s.color);
+      }
+      p.drawRect(sw);
+      p.setPen(t.text);
+      p.drawText(lx + 16, ly, w, fms.height(), Qt::AlignLeft | Qt::AlignVCenter, s.name);
+      lx += w + 6;
+    }
+  }
+  top = ly + fms.height() + 8;
+
+  const double scale = m_scaleFrom + (m_scaleTo - m_scaleFrom) * progress();
+  const int axisW = fm.horizontalAdvance(QStringLiteral("000 GB")) + 10;
+  const int bottomText = fmb.height() + fm.height() + 8;
+  const QRect plot(axisW, top + fm.height(), width() - axisW - 10, height() - top - fm.height() - bottomText - 4);
+  if (plot.height() < 40 || plot.width() < 40) return;
+  auto yOf = [&](double bytes) { return plot.bottom() - bytes / scale * plot.height(); };
+
+  // Axis with a few GB ticks.
+  p.setFont(base);
+  const double step = niceCeil(scale / 5) >= scale ? scale / 4 : niceCeil(scale / 5);
+  for (double v = 0; v <= scale * 1.0001; v += step) {
+    const double y = yOf(v);
+    p.setPen(QPen(t.grid, 1));
+    p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+    p.setPen(t.mutedText);
+    p.drawText(QRectF(0, y - fm.height() / 2.0, axisW - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+               fmtBytes(v, 3).replace(QStringLiteral(".00 "), QStringLiteral(" ")));
+  }
+
+  // Bars.
+  const int n = m_target.size();
+  const double slot = double(plot.width()) / n;
+  const double barW = std::min(slot * 0.62, 170.0);
+  for (int b = 0; b < n; ++b) {
+    const VramBar& bar = m_target[b];
+    const double cx = plot.left() + slot * (b + 0.5);
+    const double x0 = cx - barW / 2;
+    double acc = 0;
+    for (int s = 0; s < bar.segments.size(); ++s) {
+      const VramSegment& seg = bar.segments[s];
+      const double v = std::max(0.0, shown(b, s));
+      const QRectF r(x0, yOf(acc + v), barW, yOf(acc) - yOf(acc + v));
+      if (seg.hollow) {
+        p.setPen(QPen(t.mutedText, 1, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+      } else {
+        p.setPen(QPen(t.surface, 1));
+        p.setBrush(seg.color);
+      }
+      p.drawRect(r);
+      // The segment's name and size inside it, when there is room.
+      const QString txt = seg.name + QStringLiteral(" ") + fmtBytes(v, 3);
+      if (r.height() >= fms.height() + 2 && fms.horizontalAdvance(txt) < barW - 6) {
+        p.setFont(small);
+        p.setPen(seg.hollow ? t.mutedText : (seg.color.lightnessF() > 0.6 ? QColor(0, 0, 0) : QColor(255, 255, 255)));
+        p.drawText(r, Qt::AlignCenter, txt);
+      }
+      acc += v;
+    }
+    // What does not fit: the part above the card line, hatched in the "bad" colour.
+    const double solid = displayedTotal(b);
+    if (m_capacity > 0 && solid > m_capacity) {
+      const QRectF over(x0, yOf(solid), barW, yOf(m_capacity) - yOf(solid));
+      p.setPen(QPen(t.bad, 2));
+      p.setBrush(QBrush(t.bad, Qt::BDiagPattern));
+      p.drawRect(over);
+    }
+    if (bar.highlight) {
+      p.setPen(QPen(t.text, t.isProjector() ? 4 : 3));
+      p.setBrush(Qt::NoBrush);
+      p.drawRect(QRectF(x0 - 3, yOf(stackTotal(bar) > 0 ? std::max(acc, 0.0) : 0) - 3, barW + 6,
+                        yOf(0) - yOf(acc) + 6));
+    }
+    // Total above the bar.
+    p.setFont(bold);
+    p.setPen(t.text);
+    p.drawText(QRectF(cx - slot / 2, yOf(acc) - fmb.height() - 2, slot, fmb.height()), Qt::AlignCenter,
+               fmtBytes(solid, 3));
+    // Label and caption under it.
+    p.drawText(QRectF(cx - slot / 2, plot.bottom() + 4, slot, fmb.height()), Qt::AlignCenter, bar.label);
+    p.setFont(small);
+    p.setPen(bar.good ? t.good : t.bad);
+    p.drawText(QRectF(cx - slot / 2, plot.bottom() + 4 + fmb.height(), slot, fm.height() + 4),
+               Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, bar.caption);
+  }
+
+  // The card: a dashed line with its name.
+  if (m_capacity > 0) {
+    const double y = yOf(m_capacity);
+    p.setPen(QPen(t.text, t.isProjector() ? 3 : 2, Qt::DashLine));
+    p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+    p.setFont(bold);
+    const QString lbl = m_capacityLabel;
+    const int w = fmb.horizontalAdvance(lbl) + 8;
+    const QRectF box(plot.right() - w, y - fmb.height() - 2, w, fmb.height());
+    p.fillRect(box, t.surface);
+    p.setPen(t.text);
+    p.drawText(box, Qt::AlignCenter, lbl);
+  }
+}

@@ -1,0 +1,77 @@
+#pragma once
+// Stacked "fill" bars of memory (VRAM page): each bar is a pile of named segments (weights, KV cache, Adam
+// state, ...) drawn against a card's capacity line. When the numbers change the segments ease to their new
+// sizes over ~300 ms, driven by elapsed time (not frame counts) from a 60 Hz timer that runs only while
+// something moves and the widget is visible.
+#include "theme.h"
+
+#include <QColor>
+#include <QElapsedTimer>
+#include <QString>
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+
+struct VramSegment {
+  QString name;      // "Weights", "KV cache", ...: also the legend entry and what animations match on
+  double bytes = 0;
+  QColor color;
+  bool hollow = false;  // drawn as an outline only (e.g. "free" on a live bar)
+};
+
+struct VramBar {
+  QString label;     // under the bar: "FP16", "before"
+  QString caption;   // under the label: "fits, 7.4 GB left" / "short by 5.0 GB"
+  bool good = true;  // caption colour: good (fits) or bad (short)
+  bool highlight = false;  // the selected bar: bold outline
+  QVector<VramSegment> segments;
+  double total() const;
+};
+
+class VramBars : public QWidget {
+  Q_OBJECT
+ public:
+  explicit VramBars(QWidget* parent = nullptr);
+
+  // The bars to show; segments matched by (bar label, segment name) ease from their current size.
+  void setBars(const QVector<VramBar>& bars);
+  // The card's memory as a dashed line across all bars (0 = none), with its label ("RTX 4090 · 24 GB").
+  void setCapacity(double bytes, const QString& label);
+  void setTheme(const Theme& theme);
+  void setTitle(const QString& title);
+  // Shown instead of bars when there are none (e.g. "No GPU here: ...").
+  void setEmptyText(const QString& text);
+  void setAnimationMs(int ms) { m_durationMs = ms; }
+
+  const QVector<VramBar>& bars() const { return m_target; }
+  double capacity() const { return m_capacity; }
+  QString capacityLabel() const { return m_capacityLabel; }
+  QString emptyText() const { return m_emptyText; }
+  bool isAnimating() const { return m_timer.isActive(); }
+  // What is drawn now (mid-animation values), for tests.
+  double displayedTotal(int bar) const;
+
+  QSize sizeHint() const override { return {640, 420}; }
+  QSize minimumSizeHint() const override { return {260, 220}; }
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  void showEvent(QShowEvent*) override;
+  void hideEvent(QHideEvent*) override;
+
+ private:
+  void tick();
+  double progress() const;  // 0..1 eased
+  double shown(int bar, int seg) const;
+
+  QVector<VramBar> m_target;
+  QVector<QVector<double>> m_from;  // per bar, per segment: the size the animation started from
+  double m_capacity = 0;
+  QString m_capacityLabel, m_title, m_emptyText;
+  Theme m_theme = Theme::normal();
+  QTimer m_timer;
+  QElapsedTimer m_clock;
+  qint64 m_elapsedBeforePause = 0;  // time already animated when the widget was hidden
+  int m_durationMs = 300;
+  double m_scaleFrom = 0, m_scaleTo = 0;  // the axis top also eases, so bars do not jump when it rescales
+};
