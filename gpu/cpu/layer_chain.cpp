@@ -16,10 +16,61 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace gpulab::cpu {
 namespace {
+
+// Small batches: OpenBLAS 0.3.21's sgemm packs the weight panel for every call, and with m = 1…8 rows that
+// packing, not the memory, sets the pace (measured on the dev machines: ~1.5 GB/s at m = 1 against ~7 GB/s for
+// sgemv on the same matrix; newer OpenBLAS forwards such calls to GEMV for this reason). So up to
+// k_stream_max_batch rows the chain uses this weight-streaming kernel instead: each weight row is read once and
+// multiplied into every batch row's accumulators, which stay in L1/L2 — exactly the "read once, share it
+// between users" of the lesson. Larger batches go to sgemm, which is then compute-efficient.
+constexpr long long k_stream_max_batch = 8;
+// Columns per tile: long contiguous runs of each weight row (what the hardware prefetcher streams well), while
+// 8 batch rows × 4096 floats = 128 KiB of accumulators still sit in L2.
+constexpr long long k_stream_cols = 4096;
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define GPULAB_CHAIN_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("O3")))
+#else
+#define GPULAB_CHAIN_KERNEL
+#endif
+
+GPULAB_CHAIN_KERNEL
+void stream_tile(const float* __restrict A, long long lda, const float* __restrict W, float* __restrict C,
+                 float* __restrict acc, long long m, long long n, long long k, long long j0, long long j1) {
+  const long long w = j1 - j0;
+  for (long long x = 0; x < m * w; ++x) acc[x] = 0.0f;
+  for (long long i = 0; i < k; ++i) {
+    const float* __restrict wrow = W + i * n + j0;
+    for (long long r = 0; r < m; ++r) {
+      const float a = A[r * lda + i];
+      float* __restrict out = acc + r * w;
+      for (long long j = 0; j < w; ++j) out[j] += a * wrow[j];
+    }
+  }
+  for (long long r = 0; r < m; ++r)
+    for (long long j = 0; j < w; ++j) C[r * n + j0 + j] = acc[r * w + j];
+}
+
+// C (m×n) = A (m×k, rows lda apart) · W (k×n): each thread takes a contiguous range of columns.
+void stream_gemm(const float* A, long long lda, const float* W, float* C, long long m, long long n, long long k,
+                 int threads) {
+  auto work = [&](int t) {
+    thread_local std::vector<float> acc;
+    acc.resize(static_cast<std::size_t>(k_stream_max_batch * k_stream_cols));
+    const long long c0 = n * t / threads, c1 = n * (t + 1) / threads;
+    for (long long j0 = c0; j0 < c1; j0 += k_stream_cols)
+      stream_tile(A, lda, W, C, acc.data(), m, n, k, j0, std::min(c1, j0 + k_stream_cols));
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (auto& th : pool) th.join();
+}
 
 // One product of the chain: out (batch×n) = in (batch×k, row stride lda) · W (k×n).
 struct Step {
@@ -83,7 +134,7 @@ std::vector<Step> plan_chain(const LayerChainSpec& spec, std::vector<long long>&
 
 class LayerChainOp final : public TimedOp {
  public:
-  explicit LayerChainOp(const LayerChainSpec& spec) : m_batch(spec.batch) {
+  explicit LayerChainOp(const LayerChainSpec& spec) : m_batch(spec.batch), m_threads(resolve_threads(0)) {
     m_steps = plan_chain(spec, m_width);
     std::size_t weights = 0;
     for (const auto& s : m_steps) weights += static_cast<std::size_t>(s.k * s.n);
@@ -164,7 +215,10 @@ class LayerChainOp final : public TimedOp {
   void run_chain() {
     for (const auto& s : m_steps) {
       float* out = m_buffers[static_cast<std::size_t>(s.out_buffer)].data();
-      gemm_blas_strided(input_of(s), s.lda, m_weights.data() + s.weight, out, m_batch, s.n, s.k);
+      if (m_batch <= k_stream_max_batch)
+        stream_gemm(input_of(s), s.lda, m_weights.data() + s.weight, out, m_batch, s.n, s.k, m_threads);
+      else
+        gemm_blas_strided(input_of(s), s.lda, m_weights.data() + s.weight, out, m_batch, s.n, s.k);
     }
   }
 
@@ -202,6 +256,7 @@ class LayerChainOp final : public TimedOp {
   }
 
   long long m_batch;
+  int m_threads;
   std::vector<Step> m_steps;
   std::vector<long long> m_width;
   std::vector<float> m_weights, m_x;
