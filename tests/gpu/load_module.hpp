@@ -1,0 +1,56 @@
+#pragma once
+// The GPU tests open the CUDA module themselves with dlopen (not through gpu/loader), so they test exactly the
+// file the build produced and the factory contract the loader relies on.
+#include "gpulab/module_api.hpp"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <memory>
+#include <string>
+
+namespace gpulab_test {
+
+inline std::string module_path() { return std::string(GPULAB_BIN_DIR) + "/libgpulab_cuda.so"; }
+inline bool module_built() {
+  struct stat st {};
+  return ::stat(module_path().c_str(), &st) == 0;
+}
+
+struct Module {
+  void* handle = nullptr;
+  gpulab_factory_fn factory = nullptr;
+  std::string error;  // dlopen/dlsym failure
+
+  Module() {
+    handle = ::dlopen(module_path().c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      const char* e = ::dlerror();
+      error = e ? e : "dlopen failed";
+      return;
+    }
+    factory = reinterpret_cast<gpulab_factory_fn>(::dlsym(handle, GPULAB_MODULE_FACTORY));
+    if (!factory) error = "the module does not export " GPULAB_MODULE_FACTORY;
+  }
+  // The module stays loaded for the process: a backend or an exception object may still point into it.
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  // Returns the backend, or null with `why` set.
+  std::unique_ptr<gpulab::Backend> create(std::string& why, int version = GPULAB_MODULE_API_VERSION) const {
+    char buf[1024] = "(factory wrote no reason)";
+    gpulab::Backend* b = factory(version, buf, sizeof buf);
+    why = buf;
+    return std::unique_ptr<gpulab::Backend>(b);
+  }
+};
+
+// True when some libcuda.so.1 (a driver, or a stub someone put on the library path) can be loaded. Only the test
+// looks: the module itself never touches the driver API.
+inline bool libcuda_loadable() {
+  void* h = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (h) ::dlclose(h);
+  return h != nullptr;
+}
+
+}  // namespace gpulab_test
