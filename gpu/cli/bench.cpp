@@ -1,0 +1,398 @@
+// `gpulab bench`: runs a suite headless and writes a recording. Everything a user can get wrong (a suite name,
+// the output path, a number) is checked before any experiment starts, so a typo costs a second, not a run.
+#include "gpulab/cli.hpp"
+#include "gpulab/cuda_loader.hpp"
+#include "gpulab/suites.hpp"
+#include "gpulab/units.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <stop_token>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace gpulab {
+namespace {
+
+constexpr const char* bench_usage =
+    "usage: gpulab bench [--suite NAME] --out FILE.json [options]\n"
+    "  --suite NAME        which experiments to run (default: quick; see --list)\n"
+    "  --out FILE.json     where to write the recording (required)\n"
+    "  --list              list the suites and exit\n"
+    "  --budget SECONDS    time budget per measurement, 0.01 to 600 (default 2)\n"
+    "  --max-samples N     most timed samples per measurement, 1 to 100000 (default 50)\n"
+    "  --no-gpu            do not load the CUDA module; measure the CPU only\n"
+    "  --quiet             no progress on stderr\n";
+
+struct BenchOptions {
+  std::string suite = "quick";
+  std::string out;
+  bool list = false, quiet = false, no_gpu = false, help = false;
+  std::optional<double> budget_s;
+  std::optional<long long> max_samples;
+};
+
+struct UsageError {
+  std::string message;
+};
+
+// A number given on the command line: the whole word must parse, and it must be finite and in range.
+double parse_number(const std::string& flag, const std::string& word, double lo, double hi) {
+  const char* s = word.c_str();
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(s, &end);
+  if (word.empty() || end != s + word.size() || errno == ERANGE || !std::isfinite(v))
+    throw UsageError{flag + " needs a number, not \"" + word + "\""};
+  if (v < lo || v > hi) {
+    std::ostringstream msg;
+    msg << flag << " must be from " << lo << " to " << hi << ", not " << word;
+    throw UsageError{msg.str()};
+  }
+  return v;
+}
+
+long long parse_whole(const std::string& flag, const std::string& word, long long lo, long long hi) {
+  double v = parse_number(flag, word, double(lo), double(hi));
+  if (v != std::floor(v)) throw UsageError{flag + " needs a whole number, not \"" + word + "\""};
+  return static_cast<long long>(v);
+}
+
+BenchOptions parse_args(const Args& args) {
+  BenchOptions o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i], value;
+    bool has_inline = false;
+    // --flag=value and --flag value are both accepted.
+    if (flag.rfind("--", 0) == 0) {
+      if (auto eq = flag.find('='); eq != std::string::npos) {
+        value = flag.substr(eq + 1);
+        flag = flag.substr(0, eq);
+        has_inline = true;
+      }
+    }
+    auto take_value = [&]() -> std::string {
+      if (has_inline) return value;
+      if (i + 1 >= args.size()) throw UsageError{flag + " needs a value"};
+      return args[++i];
+    };
+    auto no_value = [&]() {
+      if (has_inline) throw UsageError{flag + " takes no value"};
+    };
+    if (flag == "--suite" || flag == "-s") {
+      o.suite = take_value();
+    } else if (flag == "--out" || flag == "-o") {
+      o.out = take_value();
+      if (o.out.empty()) throw UsageError{"--out needs a file name"};
+    } else if (flag == "--list") {
+      no_value();
+      o.list = true;
+    } else if (flag == "--quiet" || flag == "-q") {
+      no_value();
+      o.quiet = true;
+    } else if (flag == "--no-gpu" || flag == "--cpu-only") {
+      no_value();
+      o.no_gpu = true;
+    } else if (flag == "--budget") {
+      o.budget_s = parse_number(flag, take_value(), 0.01, 600);
+    } else if (flag == "--max-samples") {
+      o.max_samples = parse_whole(flag, take_value(), 1, 100000);
+    } else if (flag == "--help" || flag == "-h") {
+      o.help = true;
+    } else if (flag.rfind("-", 0) == 0) {
+      throw UsageError{"unknown option " + flag};
+    } else {
+      throw UsageError{"unexpected argument \"" + flag + "\""};
+    }
+  }
+  if (!o.help && !o.list && !is_suite(o.suite)) {
+    std::string names;
+    for (const auto& s : suites()) names += (names.empty() ? "" : ", ") + s.name;
+    throw UsageError{"unknown suite \"" + o.suite + "\" (the suites are: " + names + ")"};
+  }
+  if (!o.help && !o.list && o.out.empty()) throw UsageError{"--out FILE.json is required (where to write the recording)"};
+  return o;
+}
+
+// Proves the recording can be written where asked, before minutes of measuring: a file is created and removed
+// in the target folder, exactly as the atomic save will do later.
+std::optional<std::string> unwritable_reason(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return path + " is a folder; give a file name";
+  auto slash = path.find_last_of('/');
+  std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::stat(folder.c_str(), &st) != 0) return "the folder " + folder + " does not exist (" + std::strerror(errno) + ")";
+  if (!S_ISDIR(st.st_mode)) return folder + " is not a folder";
+  std::string probe = path + ".probe-XXXXXX";
+  int fd = ::mkostemp(probe.data(), O_CLOEXEC);
+  if (fd < 0) return "cannot create files in " + folder + " (" + std::strerror(errno) + ")";
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return std::nullopt;
+}
+
+// Ctrl-C stops the suite between samples and still saves what was measured. The handler only sets a flag
+// (all it may safely do); a watcher thread turns that into a stop request.
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int) { g_interrupted = 1; }
+
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool quiet) : m_quiet(quiet), m_tty(::isatty(STDERR_FILENO) == 1) {}
+  void operator()(const Progress& p) {
+    if (m_quiet) return;
+    const int percent = static_cast<int>(std::lround(std::clamp(p.fraction, 0.0, 1.0) * 100));
+    auto now = std::chrono::steady_clock::now();
+    if (m_tty) {
+      // A terminal gets one line rewritten in place, at most ten times a second unless the step changes.
+      if (p.message == m_last && now - m_last_print < std::chrono::milliseconds(100)) return;
+      std::fprintf(stderr, "\r[%3d%%] %s\033[K", percent, p.message.c_str());
+      m_open = true;
+    } else {
+      // A log file gets a line per step, not per sample.
+      if (p.message == m_last) return;
+      std::fprintf(stderr, "[%3d%%] %s\n", percent, p.message.c_str());
+    }
+    std::fflush(stderr);
+    m_last = p.message;
+    m_last_print = now;
+  }
+  void finish() {
+    if (m_open) std::fprintf(stderr, "\n");
+    m_open = false;
+  }
+
+ private:
+  bool m_quiet, m_tty, m_open = false;
+  std::string m_last;
+  std::chrono::steady_clock::time_point m_last_print{};
+};
+
+// Sizes the suites chose in MiB are shown in MiB, so the summary matches the progress lines.
+std::string size_of(double bytes) {
+  const double mib = bytes / (1024.0 * 1024.0);
+  if (mib >= 1 && mib == std::floor(mib)) return std::to_string(static_cast<long long>(mib)) + " MiB";
+  return format_bytes(bytes);
+}
+
+std::string describe(const Result& r) {
+  std::string s = r.experiment + " " + r.variant;
+  if (r.experiment == "gemm") {
+    s += " " + std::string(to_string(r.precision));
+    long long m = std::llround(r.param("m")), n = std::llround(r.param("n")), k = std::llround(r.param("k"));
+    if (m == n && n == k && m > 0) s += " " + std::to_string(n) + "³";
+    else if (m > 0) s += " " + std::to_string(m) + "×" + std::to_string(n) + "×" + std::to_string(k);
+    if (r.backend == "cpu" && (r.variant == "blas" || r.variant == "blas-direct") && r.params.count("threads"))
+      s += r.param("threads") == 0 ? " all threads" : " " + std::to_string(std::lround(r.param("threads"))) + "T";
+  } else {
+    double bytes = r.param("bytes", r.param("bytes_per_array"));
+    if (bytes > 0) s += " " + size_of(bytes);
+    if (r.experiment == "transfer" && r.params.count("pinned")) s += r.param("pinned") != 0 ? " pinned" : " pageable";
+  }
+  if (r.backend == "cuda") s = "GPU " + s;
+  return s;
+}
+
+// Memory experiments are about bytes per second even when they also do arithmetic (triad's a = b + s·c).
+std::string rate_of(const Result& r) {
+  const bool about_bytes = r.experiment == "bandwidth" || r.experiment == "transfer";
+  if (about_bytes && r.gbps > 0) return format_si(r.gbps * 1e9, "B/s");
+  if (r.gflops > 0) return format_si(r.gflops * 1e9, "FLOP/s");
+  if (r.gbps > 0) return format_si(r.gbps * 1e9, "B/s");
+  return "";
+}
+
+
+bool is_gemm(const Result& r, const char* variant, long long n) {
+  return r.ok() && r.experiment == "gemm" && r.backend == "cpu" && r.variant == variant &&
+         std::llround(r.param("n")) == n && std::llround(r.param("m")) == n && std::llround(r.param("k")) == n;
+}
+
+// The two numbers the quick suite exists for: the harness costs nothing (its BLAS time matches a bare call),
+// and the naive loop is far slower than BLAS on the same machine.
+void print_ratios(const Recording& rec) {
+  const auto& rs = rec.results;
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    const Result& direct = rs[i];
+    if (direct.variant != "blas-direct" || !direct.ok() || direct.stats.median_s <= 0) continue;
+    long long n = std::llround(direct.param("n"));
+    // The harness run it controls is the BLAS run just before it (same size, same threads).
+    for (std::size_t j = i; j-- > 0;) {
+      if (!is_gemm(rs[j], "blas", n)) continue;
+      double ratio = rs[j].stats.median_s / direct.stats.median_s;
+      std::printf("harness BLAS / direct OpenBLAS at %lld³ (%s): %.3f (%s)\n", n,
+                  direct.param("threads") == 0 ? "all threads" : "1 thread", ratio,
+                  std::fabs(ratio - 1) <= 0.05 ? "within 5%: the harness adds nothing measurable"
+                                               : "NOT within 5%: the machine was busy or the harness adds overhead");
+      break;
+    }
+  }
+  for (long long n : {512LL, 256LL, 1024LL}) {
+    const Result* naive = nullptr;
+    const Result* blas = nullptr;
+    for (const auto& r : rs) {
+      if (is_gemm(r, "naive", n)) naive = &r;
+      if (is_gemm(r, "blas", n) && (!blas || r.stats.median_s < blas->stats.median_s)) blas = &r;
+    }
+    if (naive && blas && blas->stats.median_s > 0) {
+      std::printf("naive loop -> BLAS speed-up at %lld³: %.0f× (%s vs %s)\n", n,
+                  naive->stats.median_s / blas->stats.median_s, rate_of(*naive).c_str(), rate_of(*blas).c_str());
+      return;
+    }
+  }
+}
+
+// Returns how many results computed a wrong answer.
+int print_summary(const Recording& rec, double seconds) {
+  int ok = 0, failed = 0, not_run = 0;
+  for (const auto& r : rec.results) {
+    const char* status = "ok";
+    if (!r.check.passed && r.check.checked > 0) {
+      status = "CHECK FAILED";  // computed a wrong answer: never timed, and it fails the run
+      ++failed;
+    } else if (!r.error.empty()) {
+      status = "not run";
+      ++not_run;
+    } else {
+      ++ok;
+    }
+    std::printf("  %-40s %10s  %14s  %s", describe(r).c_str(),
+                r.stats.n > 0 || r.stats.median_s > 0 ? format_seconds(r.stats.median_s).c_str() : "-",
+                rate_of(r).c_str(), status);
+    if (!r.error.empty()) std::printf(": %s", r.error.c_str());
+    else if (!r.check.passed && !r.check.message.empty()) std::printf(": %s", r.check.message.c_str());
+    std::printf("\n");
+  }
+  auto suite = rec.context.count("suite") ? rec.context.at("suite") : std::string("?");
+  std::printf("%s: %zu results in %.1f s (%d ok, %d failed their check, %d not run)\n", suite.c_str(),
+              rec.results.size(), seconds, ok, failed, not_run);
+  print_ratios(rec);
+  return failed;
+}
+
+int run_bench(const BenchOptions& o) {
+  if (auto why = unwritable_reason(o.out)) {
+    std::fprintf(stderr, "gpulab bench: cannot write the recording to %s: %s\n", o.out.c_str(), why->c_str());
+    return 1;
+  }
+  Backends backends;
+  std::unique_ptr<Backend> cpu = make_cpu_backend();
+  backends.cpu = cpu.get();
+  CudaLoadResult cuda;
+  if (o.no_gpu) {
+    backends.cuda_reason = "not used (--no-gpu)";
+  } else {
+    cuda = load_cuda_backend();
+    backends.cuda = cuda.backend.get();
+    backends.cuda_reason = cuda.reason;
+  }
+  if (!o.quiet) {
+    std::fprintf(stderr, "CPU: %s\n", cpu->device_info().name.c_str());
+    if (backends.cuda) std::fprintf(stderr, "GPU: %s\n", backends.cuda->device_info().name.c_str());
+    else std::fprintf(stderr, "GPU: not available — %s\n", backends.cuda_reason.c_str());
+  }
+
+  std::stop_source stop;
+  g_interrupted = 0;
+  struct sigaction action {}, previous {};
+  action.sa_handler = on_sigint;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, &previous);
+  std::jthread watcher([&stop](std::stop_token done) {
+    while (!done.stop_requested()) {
+      if (g_interrupted) {
+        stop.request_stop();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+
+  ProgressLine progress(o.quiet);
+  RunContext ctx;
+  if (o.budget_s) ctx.policy.time_budget_s = *o.budget_s;
+  if (o.max_samples) {
+    ctx.policy.max_samples = static_cast<int>(*o.max_samples);
+    ctx.policy.min_samples = std::min(ctx.policy.min_samples, ctx.policy.max_samples);
+  }
+  ctx.stop = stop.get_token();
+  ctx.on_progress = [&progress](const Progress& p) { progress(p); };
+
+  const auto start = std::chrono::steady_clock::now();
+  Recording rec;
+  try {
+    rec = run_suite(o.suite, backends, ctx);
+  } catch (...) {
+    progress.finish();
+    watcher.request_stop();
+    ::sigaction(SIGINT, &previous, nullptr);
+    throw;
+  }
+  progress.finish();
+  watcher.request_stop();
+  watcher.join();
+  ::sigaction(SIGINT, &previous, nullptr);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  rec.context["duration_s"] = std::to_string(seconds);
+
+  const int failed = print_summary(rec, seconds);
+  try {
+    save_recording(rec, o.out);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpulab bench: %s\n", e.what());
+    return 1;
+  }
+  std::printf("wrote %s (%zu results)\n", o.out.c_str(), rec.results.size());
+  if (stop.stop_requested()) {
+    std::fprintf(stderr, "gpulab bench: interrupted; the recording holds the results measured before that\n");
+    return 130;  // the shell's code for "ended by Ctrl-C"
+  }
+  if (failed > 0) {
+    std::fprintf(stderr, "gpulab bench: %d result(s) failed their correctness check (see the recording)\n", failed);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int cli_bench(const Args& args) {
+  try {
+    BenchOptions o = parse_args(args);
+    if (o.help) {
+      std::fputs(bench_usage, stdout);
+      return 0;
+    }
+    if (o.list) {
+      for (const auto& s : suites()) std::printf("%-10s %s\n", s.name.c_str(), s.description.c_str());
+      return 0;
+    }
+    return run_bench(o);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "gpulab bench: %s\n%s", e.message.c_str(), bench_usage);
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "gpulab bench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpulab bench: failed: %s\n", e.what());
+    return 1;
+  } catch (...) {
+    std::fprintf(stderr, "gpulab bench: failed with an unknown error\n");
+    return 1;
+  }
+}
+
+}  // namespace gpulab

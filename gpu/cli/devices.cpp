@@ -1,0 +1,127 @@
+// `gpulab devices`: what this machine has to measure with. Always exits 0 when the arguments are right: a
+// machine with no GPU is an answer, not an error.
+#include "gpulab/cli.hpp"
+#include "gpulab/cuda_loader.hpp"
+#include "gpulab/units.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+namespace gpulab {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json to_json(const DeviceInfo& d) {
+  json details = json::object();
+  for (const auto& [key, value] : d.details) details[key] = value;
+  return {{"kind", d.kind},
+          {"name", d.name},
+          {"compute_units", d.compute_units},
+          {"threads", d.threads},
+          {"compute_capability", d.compute_capability},
+          {"clock_mhz", d.clock_mhz},
+          {"memory_total_bytes", d.memory_total_bytes},
+          {"memory_free_bytes", d.memory_free_bytes},
+          {"driver_version", d.driver_version},
+          {"runtime_version", d.runtime_version},
+          {"simd", d.simd},
+          {"peak_gflops_fp32_model", d.peak_gflops_fp32},
+          {"peak_gflops_fp64_model", d.peak_gflops_fp64},
+          {"details", std::move(details)}};
+}
+
+void print_device(const DeviceInfo& d) {
+  if (d.kind == "cuda") {
+    std::printf("GPU: %s\n", d.name.c_str());
+    if (!d.compute_capability.empty()) std::printf("  compute capability %s\n", d.compute_capability.c_str());
+    if (d.compute_units > 0) std::printf("  %d SMs\n", d.compute_units);
+    if (d.memory_total_bytes > 0)
+      std::printf("  memory: %s (%s free)\n", format_bytes(d.memory_total_bytes).c_str(),
+                  format_bytes(d.memory_free_bytes).c_str());
+    if (!d.driver_version.empty()) std::printf("  driver %s\n", d.driver_version.c_str());
+    if (!d.runtime_version.empty()) std::printf("  runtime %s\n", d.runtime_version.c_str());
+  } else {
+    std::printf("CPU: %s\n", d.name.c_str());
+    std::printf("  %d logical cores; the CPU backend uses %d threads\n", d.compute_units, d.threads);
+    if (!d.simd.empty()) std::printf("  vector units: %s\n", d.simd.c_str());
+  }
+  if (d.clock_mhz > 0) std::printf("  clock: %.0f MHz\n", d.clock_mhz);
+  if (d.peak_gflops_fp32 > 0)
+    std::printf("  peak FP32 (as the backend estimates it): %s\n", format_si(d.peak_gflops_fp32 * 1e9, "FLOP/s").c_str());
+  if (d.peak_gflops_fp64 > 0)
+    std::printf("  peak FP64 (as the backend estimates it): %s\n", format_si(d.peak_gflops_fp64 * 1e9, "FLOP/s").c_str());
+  for (const auto& [key, value] : d.details) std::printf("  %s: %s\n", key.c_str(), value.c_str());
+}
+
+int run_devices(bool as_json) {
+  DeviceInfo cpu;
+  std::string cpu_error;
+  try {
+    cpu = make_cpu_backend()->device_info();
+  } catch (const std::exception& e) {
+    cpu_error = e.what();
+  }
+  CudaLoadResult cuda = load_cuda_backend();
+  DeviceInfo gpu;
+  if (cuda.backend) {
+    try {
+      gpu = cuda.backend->device_info();
+    } catch (const std::exception& e) {
+      cuda.reason = std::string("the GPU could not be queried: ") + e.what();
+      cuda.backend.reset();
+    }
+  }
+
+  if (as_json) {
+    json doc = json::object();
+    doc["gpulab_version"] = version_string();
+    doc["cpu"] = cpu_error.empty() ? to_json(cpu) : json(nullptr);
+    if (!cpu_error.empty()) doc["cpu_error"] = cpu_error;
+    doc["gpu_available"] = static_cast<bool>(cuda.backend);
+    doc["gpu"] = cuda.backend ? to_json(gpu) : json(nullptr);
+    doc["gpu_reason"] = cuda.reason;
+    doc["module_path"] = cuda.module_path;
+    doc["module_searched"] = cuda.searched;
+    std::cout << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    return 0;
+  }
+  if (cpu_error.empty()) print_device(cpu);
+  else std::printf("CPU: could not be queried: %s\n", cpu_error.c_str());
+  if (cuda.backend) {
+    print_device(gpu);
+    std::printf("  module: %s\n", cuda.module_path.c_str());
+  } else {
+    std::printf("GPU: not available — %s\n", cuda.reason.c_str());
+    if (!cuda.module_path.empty()) std::printf("  module tried: %s\n", cuda.module_path.c_str());
+    else if (!cuda.searched.empty()) std::printf("  looked for the module in %zu places\n", cuda.searched.size());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int cli_devices(const Args& args) {
+  bool as_json = false;
+  for (const auto& a : args) {
+    if (a == "--json") {
+      as_json = true;
+    } else if (a == "--help" || a == "-h") {
+      std::printf("usage: gpulab devices [--json]\n  the CPU, the GPU (or why there is none) and the CUDA module tried\n");
+      return 0;
+    } else {
+      std::fprintf(stderr, "gpulab devices: unknown option %s\nusage: gpulab devices [--json]\n", a.c_str());
+      return 2;
+    }
+  }
+  try {
+    return run_devices(as_json);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpulab devices: failed: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace gpulab

@@ -1,0 +1,176 @@
+// Finds and opens the CUDA module. Every way this can fail on a student's laptop (no module installed, a
+// damaged file, a module from another gpulab version, no driver, no GPU) ends as a sentence in `reason`.
+#include "gpulab/cuda_loader.hpp"
+#include "gpulab/module_api.hpp"
+#include "loader/elf_check.hpp"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+constexpr const char* module_file = "libgpulab_cuda.so";
+
+#if defined(__x86_64__)
+constexpr const char* multiarch = "x86_64-linux-gnu";
+#elif defined(__aarch64__)
+constexpr const char* multiarch = "aarch64-linux-gnu";
+#else
+constexpr const char* multiarch = "";
+#endif
+
+bool is_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The folder holding the running executable; "" when /proc is not mounted.
+std::string executable_dir() {
+  std::string buf(4096, '\0');
+  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return {};
+  buf.resize(static_cast<std::size_t>(n));
+  auto slash = buf.find_last_of('/');
+  return slash == std::string::npos ? std::string() : buf.substr(0, slash);
+}
+
+// Stored normalised ("bin/../lib" -> "lib") so the list of places looked in reads cleanly.
+void add_unique(std::vector<std::string>& list, const std::string& raw) {
+  const std::string path = std::filesystem::path(raw).lexically_normal().string();
+  for (const auto& p : list)
+    if (p == path) return;
+  list.push_back(path);
+}
+
+// The search order of cuda_loader.hpp, minus the environment variable (handled by the caller).
+std::vector<std::string> candidate_paths() {
+  std::vector<std::string> out;
+  const std::string exe = executable_dir();
+  if (!exe.empty()) {
+    add_unique(out, exe + "/" + module_file);
+    add_unique(out, exe + "/../lib/gpulab/" + module_file);
+    if (*multiarch) add_unique(out, exe + "/../lib/" + multiarch + "/gpulab/" + module_file);
+#ifdef GPULAB_INSTALL_MODULE_DIR
+    // CMAKE_INSTALL_LIBDIR may be lib64 or an absolute path: honour what this build was configured with.
+    const std::string install_dir = GPULAB_INSTALL_MODULE_DIR;
+    if (!install_dir.empty())
+      add_unique(out, (install_dir[0] == '/' ? install_dir : exe + "/../" + install_dir) + "/" + module_file);
+#endif
+  }
+#ifdef GPULAB_BUILD_MODULE_DIR
+  add_unique(out, std::string(GPULAB_BUILD_MODULE_DIR) + "/" + module_file);
+#endif
+  return out;
+}
+
+std::string last_dlerror() {
+  const char* e = ::dlerror();
+  return e ? e : "unknown error";
+}
+
+bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
+
+// dlopen's message, turned into what it means for the person at the keyboard.
+std::string explain_dlopen_failure(const std::string& path, const std::string& error) {
+  if (contains(error, "invalid ELF header") || contains(error, "file too short") ||
+      contains(error, "ELF load command") || contains(error, "not an ELF") || contains(error, "ELF file"))
+    return "the CUDA module at " + path + " is damaged (not a valid shared library; reinstall it): " + error;
+  if (contains(error, "wrong ELF class") || contains(error, "ELF machine"))
+    return "the CUDA module at " + path + " was built for another kind of computer: " + error;
+  if (contains(error, "cannot open shared object file") && !contains(error, path.c_str()))
+    return "the CUDA module at " + path +
+           " needs a library that is not installed here (the CUDA runtime or cuBLAS): " + error;
+  if (contains(error, "undefined symbol"))
+    return "the CUDA module at " + path + " does not match the libraries installed here: " + error;
+  return "the CUDA module at " + path + " could not be loaded: " + error;
+}
+
+}  // namespace
+
+CudaLoadResult load_cuda_backend_from(const std::string& path) {
+  CudaLoadResult out;
+  out.module_path = path;
+  out.searched.push_back(path);
+  if (!is_file(path)) {
+    out.reason = "the CUDA module was not found at " + path;
+    return out;
+  }
+  if (auto problem = loader::elf_problem(path)) {
+    out.reason = "the CUDA module at " + path + " is damaged (reinstall it): " + *problem;
+    return out;
+  }
+  // RTLD_LOCAL keeps the module's cuBLAS/cudart symbols out of the global namespace; RTLD_NOW reports a missing
+  // dependency here, with a message, instead of as a crash at the first call.
+  ::dlerror();
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    out.reason = explain_dlopen_failure(path, last_dlerror());
+    return out;
+  }
+  ::dlerror();
+  void* symbol = ::dlsym(handle, GPULAB_MODULE_FACTORY);
+  if (!symbol) {
+    out.reason = "the file at " + path + " is not a gpulab CUDA module (it has no " + GPULAB_MODULE_FACTORY +
+                 " entry point): " + last_dlerror();
+    ::dlclose(handle);
+    return out;
+  }
+  auto factory = reinterpret_cast<gpulab_factory_fn>(symbol);
+  char why[1024] = {0};
+  Backend* backend = nullptr;
+  try {
+    backend = factory(GPULAB_MODULE_API_VERSION, why, sizeof why);
+  } catch (const std::exception& e) {
+    out.reason = std::string("the CUDA module failed to start: ") + e.what();
+  } catch (...) {
+    out.reason = "the CUDA module failed to start (an unknown error)";
+  }
+  why[sizeof why - 1] = '\0';
+  if (backend) {
+    out.backend.reset(backend);
+    // The backend's code lives in the module: the handle stays open for the life of the process.
+    return out;
+  }
+  if (out.reason.empty())
+    out.reason = why[0] ? std::string(why) : "the CUDA module at " + path + " refused to start and gave no reason";
+  // Not closed even on failure: the module's CUDA runtime may have registered exit handlers that must still
+  // find their code when the process ends.
+  return out;
+}
+
+CudaLoadResult load_cuda_backend() {
+  // An explicit choice is honoured alone: falling back to another module would hide why the chosen one failed.
+  if (const char* env = std::getenv("GPULAB_CUDA_MODULE"); env && *env) {
+    CudaLoadResult r = load_cuda_backend_from(env);
+    if (!r.backend && !is_file(env))
+      r.reason = "the CUDA module named by GPULAB_CUDA_MODULE was not found at " + std::string(env);
+    return r;
+  }
+  std::vector<std::string> searched = candidate_paths();
+  for (const auto& path : searched) {
+    if (!is_file(path)) continue;
+    // The first module found is the one this installation means; its failure is the reason to report.
+    CudaLoadResult r = load_cuda_backend_from(path);
+    r.searched = searched;
+    return r;
+  }
+  CudaLoadResult r;
+  r.searched = searched;
+  r.reason = std::string("this gpulab has no CUDA module (") + module_file + " was not found; looked in ";
+  for (std::size_t i = 0; i < searched.size(); ++i) {
+    if (i) r.reason += ", ";
+    auto slash = searched[i].find_last_of('/');
+    r.reason += searched[i].substr(0, slash);
+  }
+  r.reason += ")";
+  return r;
+}
+
+}  // namespace gpulab
