@@ -90,8 +90,8 @@ class BandwidthOp final : public TimedOp {
       const auto i = static_cast<std::size_t>(c.first_bad_index);
       const double want = m_kind == Kind::copy ? source_a(i) : pattern_b(i) + triad_scalar * pattern_c(i);
       c.message = format_count(bad) + " of " + format_count(static_cast<long long>(m_n)) +
-                  " elements wrong; first at index " + std::to_string(i) + ": got " + std::to_string(out[i]) +
-                  ", expected " + std::to_string(want);
+                  " elements wrong; first at index " + std::to_string(i) + ": got " + format_fixed(out[i], 6) +
+                  ", expected " + format_fixed(want, 6);
     }
     return c;
   }

@@ -5,6 +5,7 @@
 
 #include <sched.h>
 
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -38,6 +39,13 @@ std::string cpuinfo_field(const std::string& key) {
     if (trim(line.substr(0, colon)) == key) return trim(line.substr(colon + 1));
   }
   return "";
+}
+
+// Parses a leading decimal number without the locale (std::stod would stop at '.' under a German locale).
+double parse_number(const std::string& s) {
+  double v = 0;
+  const auto res = std::from_chars(s.data(), s.data() + s.size(), v);
+  return res.ec == std::errc{} ? v : 0;
 }
 
 std::string simd_flags() {
@@ -80,17 +88,9 @@ bool has_fma() {
 double clock_mhz() {
   // The rated maximum, when the kernel exposes it; VMs often do not, then the current clock from /proc/cpuinfo.
   const std::string max_khz = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
-  if (!max_khz.empty()) {
-    try {
-      return std::stod(max_khz) / 1000.0;
-    } catch (...) {
-    }
-  }
-  try {
-    return std::stod(cpuinfo_field("cpu MHz"));
-  } catch (...) {
-    return 0;
-  }
+  const double khz = parse_number(max_khz);
+  if (khz > 0) return khz / 1000.0;
+  return parse_number(cpuinfo_field("cpu MHz"));
 }
 
 // "L1d 32K, L1i 32K, L2 1024K, L3 32768K", one entry per cache of cpu0.
@@ -205,7 +205,7 @@ Provenance cpu_provenance() {
   p["device"] = d.name;
   p["cpu_logical_cores"] = std::to_string(d.compute_units);
   p["cpu_simd"] = d.simd;
-  p["cpu_clock_mhz"] = format_fixed(d.clock_mhz, 0);
+  p["cpu_clock_mhz"] = std::to_string(static_cast<long long>(std::lround(d.clock_mhz)));
   p["memory_total"] = format_bytes(d.memory_total_bytes);
   for (const auto& [k, v] : d.details) {
     if (k.rfind("L", 0) == 0 && k.find("cache") != std::string::npos) p["cpu_" + k.substr(0, k.find(' '))] = v;

@@ -1,8 +1,9 @@
 // Numbers for people: SI prefixes, thousands separators, a fixed number of significant digits.
 #include "gpulab/units.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace gpulab {
@@ -23,10 +24,12 @@ std::string group_thousands(const std::string& s) {
   return out;
 }
 
+// std::to_chars, not printf: a Qt app runs under the user's locale (QCoreApplication calls setlocale), and "%f"
+// would then write "1,5" in German and collide with the thousands separators.
 std::string fixed_raw(double v, int decimals) {
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals < 0 ? 0 : decimals, v);
-  return buf;
+  const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals < 0 ? 0 : decimals);
+  return res.ec == std::errc{} ? std::string(buf, res.ptr) : std::string("overflow");
 }
 
 // Decimals that give `significant` digits for a value whose magnitude is in [1, 1000).
@@ -58,7 +61,8 @@ std::string format_si(double value, const std::string& unit, int significant) {
   double scaled = mag / std::pow(1000.0, e3);
   int dec = decimals_for(scaled, significant);
   // Rounding can carry into the next prefix (999.7 -> "1000"): then show it as 1.00 of the next one.
-  if (std::stod(fixed_raw(scaled, dec)) >= 1000 && e3 < unity) {
+  const std::string rounded = fixed_raw(scaled, dec);
+  if (std::min(rounded.find('.'), rounded.size()) >= 4 && e3 < unity) {
     ++e3;
     scaled = mag / std::pow(1000.0, e3);
     dec = decimals_for(scaled, significant);

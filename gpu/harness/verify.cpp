@@ -4,8 +4,8 @@
 #include "gpulab/units.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -14,14 +14,17 @@
 namespace gpulab {
 namespace {
 
+// Locale-independent (see units.cpp): messages end up in recordings that any machine must read alike.
 std::string num(double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
+  const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 9);
+  return res.ec == std::errc{} ? std::string(buf, res.ptr) : std::string("?");
 }
 
+// `where` maps a position in out/ref to the index reported (sampled checks compare a gathered subset); null = same.
 template <typename T>
-Check compare_impl(const T* out, const double* ref, long long count, double atol, double rtol) {
+Check compare_impl(const T* out, const double* ref, long long count, double atol, double rtol,
+                   const long long* where = nullptr) {
   Check c;
   c.checked = count;
   long long bad = 0, non_finite = 0;
@@ -54,10 +57,11 @@ Check compare_impl(const T* out, const double* ref, long long count, double atol
   c.passed = bad == 0;
   if (!c.passed) {
     const long long i = c.first_bad_index;
+    if (where) c.first_bad_index = where[i];
     std::string msg = format_count(bad) + " of " + format_count(count) + " elements outside tolerance (atol " +
                       num(atol) + " + rtol " + num(rtol) + "\u00b7|ref|)";
     if (non_finite > 0) msg += ", " + format_count(non_finite) + " of them NaN or Inf";
-    msg += "; first at index " + std::to_string(i) + ": got " + num(static_cast<double>(out[i])) + ", expected " +
+    msg += "; first at index " + std::to_string(c.first_bad_index) + ": got " + num(static_cast<double>(out[i])) + ", expected " +
            num(ref[i]);
     c.message = msg;
   }
@@ -125,8 +129,7 @@ Check check_gemm_impl(const T* A, const T* B, const T* C, long long m, long long
     out[s] = C[idx[s]];
     ref[s] = ref_cell(A, B, n, k, idx[s] / n, idx[s] % n);
   }
-  Check c = compare_impl(out.data(), ref.data(), static_cast<long long>(idx.size()), atol, rtol);
-  if (c.first_bad_index >= 0) c.first_bad_index = idx[static_cast<std::size_t>(c.first_bad_index)];
+  Check c = compare_impl(out.data(), ref.data(), static_cast<long long>(idx.size()), atol, rtol, idx.data());
 
   // A NaN anywhere is a failure even in a cell the sample missed (e.g. an untouched, still-poisoned tile).
   long long nan_count = 0, first_nan = -1;
