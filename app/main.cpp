@@ -1,5 +1,7 @@
 // gpulab: the GUI, plus the command-line verbs shared with gpulab-bench (devices, bench, calc) and export.
 #include "app_context.h"
+#include "cli/export_cli.h"
+#include "cli/gui_bench.h"
 #include "main_window.h"
 #include "pages/page.h"
 #include "settings.h"
@@ -57,7 +59,12 @@ int runGui(int argc, char** argv) {
   applyThemeToApplication(app, ctx.theme());
 
   MainWindow window(ctx);
-  for (const QString& path : parser.values(openOpt)) window.openRecordingFile(path);
+  // A bad recording on the command line is named on stderr and the app still starts (no modal box that a
+  // script could never answer); the status bar says what was opened.
+  for (const QString& path : parser.values(openOpt)) {
+    QString error;
+    if (!ctx.openRecording(path, &error)) std::fprintf(stderr, "gpulab: cannot open the recording: %s\n", qPrintable(error));
+  }
   if (parser.isSet(pageOpt) && !window.showPage(parser.value(pageOpt))) {
     std::fprintf(stderr, "gpulab: no page named '%s' (see `gpulab export --list`)\n", qPrintable(parser.value(pageOpt)));
     return 2;
@@ -78,8 +85,9 @@ int runGui(int argc, char** argv) {
   }
   window.resize(size);
   window.move(0, 0);
-  if (parser.isSet(projectorOpt)) window.setProjectorMode(true);
+  if (parser.isSet(projectorOpt)) window.setProjectorMode(true, /*remember=*/false);
   else if (parser.isSet(themeOpt)) ctx.setTheme(Theme::byName(parser.value(themeOpt)));
+  else if (!parser.isSet(shotOpt)) window.restoreProjectorMode();
   window.show();
 
   if (parser.isSet(shotOpt)) {
@@ -101,6 +109,8 @@ int main(int argc, char** argv) {
     if (verb == "devices") return gpulab::cli_devices(wordsAfter(argc, argv, 2));
     if (verb == "bench") return gpulab::cli_bench(wordsAfter(argc, argv, 2));
     if (verb == "calc") return gpulab::cli_calc(wordsAfter(argc, argv, 2));
+    if (verb == "export") return runExportCli(argc, argv);
+    if (verb == "bench-gui") return runGuiBench(argc - 1, argv + 1);
     if (verb == "--version" || verb == "-v") {
       std::printf("%s\n", gpulab::version_string().c_str());
       return 0;

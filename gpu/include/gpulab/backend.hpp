@@ -25,8 +25,11 @@ struct DeviceInfo {
   std::string driver_version, runtime_version;
   std::string simd;  // CPU: "AVX2 FMA", ...
   std::vector<std::pair<std::string, std::string>> details;  // caches, bus, library versions: shown as-is
-  double peak_gflops_fp32 = 0;  // a model from clocks and units (labelled so); 0 = unknown
+  // The peak the backend judges shares of peak against: CPU = the measured register-FMA peak; GPU = the
+  // clock × units model. `peak_source` says which, for every label that shows it. 0 = unknown.
+  double peak_gflops_fp32 = 0;
   double peak_gflops_fp64 = 0;
+  std::string peak_source;  // "measured: register FMA chains" or "model: SMs × lanes × clock"
 };
 
 struct Support {
