@@ -28,8 +28,9 @@ json to_json(const DeviceInfo& d) {
           {"driver_version", d.driver_version},
           {"runtime_version", d.runtime_version},
           {"simd", d.simd},
-          {"peak_gflops_fp32_model", d.peak_gflops_fp32},
-          {"peak_gflops_fp64_model", d.peak_gflops_fp64},
+          {"peak_gflops_fp32", d.peak_gflops_fp32},
+          {"peak_gflops_fp64", d.peak_gflops_fp64},
+          {"peak_source", d.peak_source},
           {"details", std::move(details)}};
 }
 
@@ -50,9 +51,11 @@ void print_device(const DeviceInfo& d) {
   }
   if (d.clock_mhz > 0) std::printf("  clock: %.0f MHz\n", d.clock_mhz);
   if (d.peak_gflops_fp32 > 0)
-    std::printf("  peak FP32 (as the backend estimates it): %s\n", format_si(d.peak_gflops_fp32 * 1e9, "FLOP/s").c_str());
+    std::printf("  peak FP32 (%s): %s\n", d.peak_source.empty() ? "as the backend estimates it" : d.peak_source.c_str(),
+                format_si(d.peak_gflops_fp32 * 1e9, "FLOP/s").c_str());
   if (d.peak_gflops_fp64 > 0)
-    std::printf("  peak FP64 (as the backend estimates it): %s\n", format_si(d.peak_gflops_fp64 * 1e9, "FLOP/s").c_str());
+    std::printf("  peak FP64 (%s): %s\n", d.peak_source.empty() ? "as the backend estimates it" : d.peak_source.c_str(),
+                format_si(d.peak_gflops_fp64 * 1e9, "FLOP/s").c_str());
   for (const auto& [key, value] : d.details) std::printf("  %s: %s\n", key.c_str(), value.c_str());
 }
 

@@ -22,6 +22,7 @@ class CpuBackend final : public Backend {
     // actually delivers. The clock x lanes model is listed beside it for comparison.
     d.peak_gflops_fp32 = peak.gflops_fp32;
     d.peak_gflops_fp64 = peak.gflops_fp64;
+    d.peak_source = "measured: register FMA chains on " + std::to_string(peak.threads) + " threads";
     const std::string on = " (measured: register FMA chains, " + std::to_string(peak.threads) + " threads, " + peak.isa + ")";
     d.details.emplace_back("Peak FP32" + on, format_si(peak.gflops_fp32 * 1e9, "FLOP/s"));
     d.details.emplace_back("Peak FP64" + on, format_si(peak.gflops_fp64 * 1e9, "FLOP/s"));
