@@ -10,10 +10,13 @@
 //  - verify() runs once, copies the output back and compares it with an FP64 reference (gpulab::check_gemm).
 #include "cuda_backend.hpp"
 
+#include "backend_internal.hpp"
+
 #include "convert.hpp"
 #include "cuda_check.hpp"
 #include "cuda_raii.hpp"
 #include "gpulab/harness.hpp"
+#include "gpulab/memory_hold.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/kernels.hpp"
 
@@ -37,40 +40,11 @@ std::string version_string(int v) {  // 13000 → "13.0", 12080 → "12.8"
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
-std::string bytes_text(double b) {
-  std::ostringstream s;
-  s.precision(3);
-  if (b >= 1024.0 * 1024 * 1024)
-    s << b / (1024.0 * 1024 * 1024) << " GiB";
-  else if (b >= 1024.0 * 1024)
-    s << b / (1024.0 * 1024) << " MiB";
-  else if (b >= 1024.0)
-    s << b / 1024.0 << " KiB";
-  else
-    s << b << " B";
-  return s.str();
-}
-
-std::string number_text(double v, int precision = 4) {
-  std::ostringstream s;
-  s.precision(precision);
-  s << v;
-  return s.str();
-}
-
 int attribute(cudaDeviceAttr attr, int device) {
   int v = 0;
   GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, device));
   return v;
 }
-
-void use_device(int device) { GPULAB_CUDA_CHECK(cudaSetDevice(device)); }
-
-// Declared right after an op's DeviceCtx so the device is current before its streams, events and buffers are made
-// (they belong to whichever device is current at creation).
-struct DeviceSelect {
-  explicit DeviceSelect(int device) { use_device(device); }
-};
 
 // FP32 / FP64 lanes per SM by compute capability, from NVIDIA's architecture whitepapers. Used only for the
 // labelled peak model; 0 = unknown.
@@ -132,33 +106,6 @@ kernels::SgemmLauncher ladder_launcher(const std::string& v) {
   if (v == "warptile") return kernels::sgemm_warptile;
   if (v == kSelftestVariant) return kernels::sgemm_selftest_wrong;
   return nullptr;
-}
-
-// Everything an op needs to know about its device. The flush buffer is shared by all ops of a backend (held by
-// shared_ptr so an op may outlive the backend object that made it).
-struct DeviceCtx {
-  int device = 0;
-  int sms = 1;
-  int cc_major = 0, cc_minor = 0;
-  std::size_t l2_bytes = 0;
-  std::shared_ptr<L2Flush> flush;
-};
-
-void require_fits(const DeviceCtx& ctx, double need_bytes, const std::string& what) {
-  std::size_t free_b = 0, total_b = 0;
-  GPULAB_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  // Keep a margin for cuBLAS workspaces and the context: refuse with the numbers rather than attempt blindly.
-  if (need_bytes > 0.9 * static_cast<double>(free_b))
-    throw std::runtime_error(what + " needs " + bytes_text(need_bytes) + " of GPU memory; " +
-                             bytes_text(static_cast<double>(free_b)) + " of " +
-                             bytes_text(static_cast<double>(total_b)) + " is free");
-}
-
-Check check_failure(std::string message) {
-  Check c;
-  c.passed = false;
-  c.message = std::move(message);
-  return c;
 }
 
 // ---- GEMM ------------------------------------------------------------------------------------------------------------
@@ -642,6 +589,100 @@ class TransferOp final : public TimedOp {
   std::unique_ptr<HostBuffer> m_host;
 };
 
+// ---- launch overhead -----------------------------------------------------------------------------------------------
+
+// `kernels` tiny kernels back to back on one stream, timed as one region: with so little work each, the time is
+// the launch cost — the GPU's serial part for the Amdahl page.
+class LaunchOverheadOp final : public TimedOp {
+ public:
+  LaunchOverheadOp(DeviceCtx ctx, const LaunchOverheadSpec& spec)
+      : m_ctx(std::move(ctx)), m_kernels(spec.kernels), m_count(spec.elements), m_buf(spec.elements * sizeof(float)) {}
+
+  Check verify() override {
+    use_device(m_ctx.device);
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(m_buf.get(), 0, m_buf.bytes(), m_stream.get()));
+    launch_all();
+    m_stream.synchronize();
+    std::vector<float> host(m_count);
+    GPULAB_CUDA_CHECK(cudaMemcpy(host.data(), m_buf.get(), m_buf.bytes(), cudaMemcpyDeviceToHost));
+    // Every kernel added exactly 1 to every element (exact in FP32 up to 2^24 kernels): anything else means a
+    // launch was lost or ran on the wrong data.
+    const auto want = static_cast<float>(m_kernels);
+    Check c;
+    c.checked = static_cast<long long>(m_count);
+    for (std::size_t i = 0; i < m_count; ++i) {
+      if (host[i] != want) {
+        if (c.first_bad_index < 0) c.first_bad_index = static_cast<long long>(i);
+        const double err = std::isfinite(host[i]) ? std::fabs(host[i] - want) : INFINITY;
+        c.max_abs_err = std::max(c.max_abs_err, err);
+        c.max_rel_err = std::max(c.max_rel_err, err / want);
+      }
+    }
+    c.passed = c.first_bad_index < 0;
+    if (!c.passed)
+      c.message = "after " + std::to_string(m_kernels) + " kernels element " + std::to_string(c.first_bad_index) +
+                  " holds " + number_text(host[static_cast<std::size_t>(c.first_bad_index)]) + " instead of " +
+                  std::to_string(m_kernels);
+    return c;
+  }
+
+  double run_once() override {
+    use_device(m_ctx.device);
+    m_timer.start(m_stream.get());
+    launch_all();
+    m_timer.stop(m_stream.get());
+    return m_timer.elapsed_s();
+  }
+
+  double flops() const override { return static_cast<double>(m_kernels) * static_cast<double>(m_count); }
+  double bytes() const override { return 8.0 * static_cast<double>(m_kernels) * static_cast<double>(m_count); }
+
+ private:
+  void launch_all() {
+    for (int i = 0; i < m_kernels; ++i) kernels::add_one(m_buf.as<float>(), m_count, m_stream.get());
+  }
+
+  DeviceCtx m_ctx;
+  DeviceSelect m_select{m_ctx.device};
+  int m_kernels;
+  std::size_t m_count;
+  Stream m_stream;
+  EventTimer m_timer;
+  DeviceBuffer m_buf;
+};
+
+// ---- held memory ---------------------------------------------------------------------------------------------------
+
+// Device memory held until destruction, in chunks of at most 4 GiB (one huge cudaMalloc can fail on a fragmented
+// card where several smaller ones succeed), each one written so it is really in use.
+class DeviceHeld final : public HeldMemory {
+ public:
+  DeviceHeld(int device, double bytes, MemoryInfo before) : m_before(before) {
+    use_device(device);
+    constexpr std::size_t kChunk = std::size_t{4} << 30;
+    std::size_t left = static_cast<std::size_t>(bytes);
+    while (left > 0) {
+      const std::size_t n = std::min(left, kChunk);
+      m_chunks.emplace_back(n);
+      GPULAB_CUDA_CHECK(cudaMemset(m_chunks.back().get(), 0x5A, n));
+      left -= n;
+    }
+    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+    m_bytes = static_cast<double>(static_cast<std::size_t>(bytes));
+    std::size_t free_b = 0, total_b = 0;
+    GPULAB_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    m_after = {static_cast<double>(total_b), static_cast<double>(free_b)};
+  }
+  double bytes_held() const override { return m_bytes; }
+  MemoryInfo before() const override { return m_before; }
+  MemoryInfo after() const override { return m_after; }
+
+ private:
+  std::vector<DeviceBuffer> m_chunks;
+  double m_bytes = 0;
+  MemoryInfo m_before, m_after;
+};
+
 // ---- the backend ---------------------------------------------------------------------------------------------------
 
 class CudaBackend final : public Backend {
@@ -828,6 +869,34 @@ class CudaBackend final : public Backend {
     if (!s.ok) throw std::invalid_argument(s.reason);
     if (spec.bytes == 0) throw std::invalid_argument("transfer size must be at least 1 byte");
     return std::make_unique<TransferOp>(ctx(), spec);
+  }
+
+  Support supports(const LayerChainSpec& spec) const override { return layer_chain_support(m_ctx, spec); }
+
+  std::unique_ptr<TimedOp> make_layer_chain(const LayerChainSpec& spec) override {
+    return make_layer_chain_op(ctx(), spec);
+  }
+
+  Support supports(const LaunchOverheadSpec& spec) const override {
+    if (spec.kernels < 1 || spec.kernels > 1000000) return Support::no("the number of kernels must be 1 to 1,000,000");
+    if (spec.elements < 1 || spec.elements > (std::size_t{1} << 28))
+      return Support::no("elements per kernel must be 1 to 2^28");
+    return Support::yes();
+  }
+
+  std::unique_ptr<TimedOp> make_launch_overhead(const LaunchOverheadSpec& spec) override {
+    const Support s = supports(spec);
+    if (!s.ok) throw std::invalid_argument(s.reason);
+    return std::make_unique<LaunchOverheadOp>(ctx(), spec);
+  }
+
+  std::unique_ptr<HeldMemory> hold_memory(double bytes, double safety_margin_bytes) override {
+    // The same rule as the page and the CPU backend (memory_hold.hpp): decided on cudaMemGetInfo's numbers, and
+    // a request that cannot fit is refused with them, never attempted.
+    const MemoryInfo before = memory_info();
+    const HoldDecision d = check_hold(bytes, safety_margin_bytes, before, "the GPU");
+    if (!d.ok) throw std::invalid_argument(d.reason);
+    return std::make_unique<DeviceHeld>(m_ctx.device, bytes, before);
   }
 
   MemoryInfo memory_info() const override {

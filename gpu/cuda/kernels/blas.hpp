@@ -27,6 +27,11 @@ void tf32_gemm(cublasHandle_t h, int m, int n, int k, const float* A, const floa
 // FP16 or BF16 in and out (type = CUDA_R_16F / CUDA_R_16BF), FP32 accumulate, through cublasGemmEx.
 void half_gemm(cublasHandle_t h, cudaDataType type, int m, int n, int k, const void* A, const void* B, void* C);
 
+// Row-major out (m×n) = in (m×k, rows lda apart) · W (k×n), all in `type` (CUDA_R_32F, CUDA_R_16F or
+// CUDA_R_16BF), FP32 accumulate; tf32 = true lets FP32 use the TF32 tensor cores. For the layer chain.
+void chain_gemm(cublasHandle_t h, cudaDataType type, bool tf32, int m, int n, int k, const void* in, int lda,
+                const void* W, void* out);
+
 // INT8 (int32 accumulate and output) or FP8 E4M3 (FP32 accumulate, BF16 output) through cuBLASLt.
 // A: m×k row-major; Bt: Bᵀ, n×k row-major; C: m×n row-major. The algorithm is chosen once, at construction.
 class LtGemm {

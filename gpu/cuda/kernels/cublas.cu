@@ -37,6 +37,14 @@ void half_gemm(cublasHandle_t h, cudaDataType type, int m, int n, int k, const v
                                    type, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
+void chain_gemm(cublasHandle_t h, cudaDataType type, bool tf32, int m, int n, int k, const void* in, int lda,
+                const void* W, void* out) {
+  const float alpha = 1.0f, beta = 0.0f;
+  const cublasComputeType_t compute = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  GPULAB_CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, W, type, n, in, type, lda, &beta, out,
+                                   type, n, compute, CUBLAS_GEMM_DEFAULT));
+}
+
 // ---- cuBLASLt ----------------------------------------------------------------------------------------------------
 
 namespace {

@@ -31,6 +31,16 @@ void stream_triad(float* a, const float* b, const float* c, float scalar, std::s
 // Fills p[i] = pattern_value(i, salt): values the host can recompute for any i without a copy of the array.
 void fill_pattern(float* p, std::size_t count, std::uint32_t salt, int sm_count, cudaStream_t stream);
 
+// Storage formats fill_scaled can write.
+enum class Format { fp32 = 0, fp16 = 1, bf16 = 2 };
+// Element i of p becomes round_to_format(pattern_value(index_base + i, salt) · scale), nearest-even: the host
+// recomputes any element the same way (convert.hpp), so checks need no copy of the weights.
+void fill_scaled(void* p, Format format, std::size_t count, std::size_t index_base, float scale, std::uint32_t salt,
+                 int sm_count, cudaStream_t stream);
+
+// One tiny kernel: p[i] += 1 for i < count (the launch-overhead experiment launches thousands back to back).
+void add_one(float* p, std::size_t count, cudaStream_t stream);
+
 // The value fill_pattern writes, usable on host and device: a hash of (i, salt) mapped to [-1, 1), never 0.
 __host__ __device__ inline float pattern_value(std::size_t i, std::uint32_t salt) {
   std::uint32_t x = static_cast<std::uint32_t>(i) ^ (static_cast<std::uint32_t>(i >> 32) * 0x9E3779B9u) ^ salt;

@@ -6,6 +6,9 @@
 #include "../cuda_raii.hpp"
 #include "kernels.hpp"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -72,6 +75,27 @@ __global__ void __launch_bounds__(kThreads) fill_kernel(float* __restrict__ p, s
     p[i] = pattern_value(i, salt);
 }
 
+__global__ void __launch_bounds__(kThreads) fill_scaled_kernel(void* __restrict__ p, int format, std::size_t count,
+                                                               std::size_t base, float scale, std::uint32_t salt) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
+    const float v = pattern_value(base + i, salt) * scale;
+    if (format == 1)
+      static_cast<__half*>(p)[i] = __float2half_rn(v);
+    else if (format == 2)
+      static_cast<__nv_bfloat16*>(p)[i] = __float2bfloat16_rn(v);
+    else
+      static_cast<float*>(p)[i] = v;
+  }
+}
+
+// Deliberately tiny: the point is the fixed cost of a launch, so the work per kernel is a few hundred nanoseconds.
+__global__ void __launch_bounds__(kThreads) add_one_kernel(float* __restrict__ p, std::size_t count) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+    p[i] += 1.0f;
+}
+
 // Reads every float4 of the buffer; the sum goes to `sink` only in an impossible case, which the compiler cannot
 // prove impossible, so the loads stay.
 __global__ void __launch_bounds__(kThreads) flush_kernel(const float4* __restrict__ p, std::size_t nvec,
@@ -115,6 +139,22 @@ void stream_triad(float* a, const float* b, const float* c, float scalar, std::s
 void fill_pattern(float* p, std::size_t count, std::uint32_t salt, int sm_count, cudaStream_t stream) {
   if (count == 0) return;
   fill_kernel<<<grid_for(count, sm_count), kThreads, 0, stream>>>(p, count, salt);
+  GPULAB_CUDA_CHECK_LAUNCH();
+}
+
+void fill_scaled(void* p, Format format, std::size_t count, std::size_t index_base, float scale, std::uint32_t salt,
+                 int sm_count, cudaStream_t stream) {
+  if (count == 0) return;
+  fill_scaled_kernel<<<grid_for(count, sm_count), kThreads, 0, stream>>>(p, static_cast<int>(format), count, index_base,
+                                                                         scale, salt);
+  GPULAB_CUDA_CHECK_LAUNCH();
+}
+
+void add_one(float* p, std::size_t count, cudaStream_t stream) {
+  if (count == 0) return;
+  // Launch settings: one thread per element up to 1024 blocks; the grid-stride loop covers anything larger.
+  const std::size_t blocks = std::min<std::size_t>((count + kThreads - 1) / kThreads, 1024);
+  add_one_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p, count);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
 
