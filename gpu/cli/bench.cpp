@@ -254,6 +254,14 @@ void print_ratios(const Recording& rec) {
   }
 }
 
+// printf's %-40s counts bytes; "512³" has a two-byte character, so pad by characters instead.
+std::string pad(std::string text, std::size_t width) {
+  std::size_t chars = 0;
+  for (unsigned char c : text) chars += (c & 0xC0) != 0x80;
+  if (chars < width) text.append(width - chars, ' ');
+  return text;
+}
+
 // Returns how many results computed a wrong answer.
 int print_summary(const Recording& rec, double seconds) {
   int ok = 0, failed = 0, not_run = 0;
@@ -268,7 +276,7 @@ int print_summary(const Recording& rec, double seconds) {
     } else {
       ++ok;
     }
-    std::printf("  %-40s %10s  %14s  %s", describe(r).c_str(),
+    std::printf("  %s %10s  %14s  %s", pad(describe(r), 40).c_str(),
                 r.stats.n > 0 || r.stats.median_s > 0 ? format_seconds(r.stats.median_s).c_str() : "-",
                 rate_of(r).c_str(), status);
     if (!r.error.empty()) std::printf(": %s", r.error.c_str());

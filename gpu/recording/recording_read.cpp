@@ -10,7 +10,6 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
-#include <sstream>
 #include <sys/stat.h>
 
 namespace gpulab {
@@ -278,11 +277,15 @@ Recording load_recording(const std::string& path) {
                          " MiB, larger than the " + std::to_string(max_file_bytes >> 20) + " MiB limit");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw RecordingError("cannot open recording " + path + ": " + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  // Read at most one byte past the cap: a pipe or a device file has no size to check beforehand.
+  std::string text;
+  text.reserve(static_cast<std::size_t>(st.st_size));
+  char chunk[1 << 16];
+  while (text.size() <= max_file_bytes && in.read(chunk, sizeof chunk).gcount() > 0)
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw RecordingError("cannot read recording " + path + ": " + std::strerror(errno));
   try {
-    return parse_recording(buffer.str());
+    return parse_recording(text);
   } catch (const RecordingError& e) {
     throw RecordingError(path + ": " + e.what());
   }

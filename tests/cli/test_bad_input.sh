@@ -87,6 +87,25 @@ assert ctx['gpu'] == 'none' and 'damaged' in ctx['gpu_reason'], ctx
 " "$out" && echo "ok   recording names the damaged module" || { echo "FAIL recording context"; failures=$((failures + 1)); }
 fi
 
+# Ctrl-C stops the run between samples and still writes what was measured (exit 130, not a crash).
+out="$SCRATCH/interrupted.json"
+env -u GPULAB_CUDA_MODULE "$BIN/gpulab-bench" bench --suite quick --quiet --out "$out" >"$SCRATCH/int.log" 2>&1 &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ] && python3 -c "
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc['context']['cancelled'].startswith('yes'), doc['context']
+" "$out"; then
+  echo "ok   (exit $rc) Ctrl-C saves a partial recording"
+else
+  echo "FAIL (exit $rc, wanted 130 and a recording marked cancelled) Ctrl-C during bench"; sed 's/^/     | /' "$SCRATCH/int.log" | tail -5
+  failures=$((failures + 1))
+fi
+
 # Nothing left behind by the writability probe or the atomic save.
 if ls "$SCRATCH" | grep -q -e '\.tmp-' -e '\.probe-'; then echo "FAIL temporary files left: $(ls "$SCRATCH")"; failures=$((failures + 1)); fi
 
