@@ -738,6 +738,7 @@ class CudaBackend final : public Backend {
     const std::string peak_model = "model: " + std::to_string(prop.multiProcessorCount) + " SMs × " +
                                    std::to_string(lanes32) + " FP32 lanes × 2 FLOP (FMA) × " +
                                    number_text(clock_mhz, 5) + " MHz peak clock";
+    d.peak_source = peak_model;
     d.details = {
         {"L2 cache", bytes_text(static_cast<double>(prop.l2CacheSize))},
         {"memory bus", std::to_string(bus_bits) + "-bit"},

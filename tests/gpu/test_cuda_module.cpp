@@ -62,6 +62,7 @@ TEST_F(CudaBackendTest, DeviceInfoIsSane) {
   EXPECT_FALSE(info.driver_version.empty());
   EXPECT_FALSE(info.runtime_version.empty());
   EXPECT_GT(info.peak_gflops_fp32, 100);
+  EXPECT_NE(info.peak_source.find("model"), std::string::npos) << info.peak_source;
   bool has_cublas = false;
   for (const auto& [key, value] : info.details) has_cublas |= key == "cuBLAS" && !value.empty();
   EXPECT_TRUE(has_cublas);
