@@ -1,0 +1,113 @@
+#pragma once
+// Page 9: Amdahl's law. The model curve with its 1/s ceiling, a measured thread-scaling run with a real
+// serial part laid over it, the GPU's serial part (kernel launch overhead), and the lesson's data-loading
+// example (half the time loading, a GPU twice as fast: 1.33× overall) as a before/after stacked bar.
+#include "pages/page.h"
+
+#include <QVector>
+
+class QCPGraph;
+class QCPItemText;
+class QCPItemTracer;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTimer;
+class SourceBadge;
+
+class AmdahlPage : public Page {
+  Q_OBJECT
+ public:
+  explicit AmdahlPage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("amdahl"); }
+  QString title() const override { return tr("Amdahl's law"); }
+  QString takeaway() const override;
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  bool canRun() const override { return true; }
+  void run() override;
+  void applyTheme(const Theme& theme) override;
+  void recordingsChanged() override;
+
+  // Controls, for presets and tests: each snaps to the nearest slider step.
+  void setSerialShare(double share);
+  void setWorkers(int workers);
+  void setLoading(double loadingShare, double gpuFactor);
+  void setMaxThreads(int threads);
+  double serialShare() const;
+  int workers() const;
+  double loadingShare() const;
+  double gpuFactor() const;
+  QString readoutText() const;
+  QString loadingText() const;
+  QString measuredText() const;
+  // The latest measured run, one entry per thread count: (threads, speed-up).
+  QVector<QPointF> measuredPoints() const;
+  QSlider* serialSlider() const { return m_serialSlider; }
+  QSlider* workersSlider() const { return m_workersSlider; }
+
+ protected:
+  void onResult(const gpulab::Result& result) override;
+  void onRunFinished(bool cancelled) override;
+
+ private:
+  void buildControls();
+  void scheduleReplot();
+  void replot();
+  void updateReadouts();
+  void updateGpuNote();
+  QString curveCsv() const;
+  QString measuredCsv() const;
+
+  QCustomPlot* m_plot = nullptr;       // speed-up against workers, log-log
+  QCustomPlot* m_scalePlot = nullptr;  // the measured run close up: linear threads axis
+  QCustomPlot* m_barPlot = nullptr;    // data loading: before / after stacked time
+  QCPGraph* m_curve = nullptr;
+  QCPGraph* m_ideal = nullptr;
+  QCPGraph* m_limit = nullptr;
+  QCPGraph* m_measuredBig = nullptr;
+  QCPGraph* m_recordedBig = nullptr;
+  QCPGraph* m_runModel = nullptr;
+  QCPGraph* m_runMeasured = nullptr;
+  QCPGraph* m_runRecorded = nullptr;
+  QCPGraph* m_runIdeal = nullptr;
+  QCPItemTracer* m_tracer = nullptr;
+  QCPItemText* m_tracerText = nullptr;
+  QCPItemText* m_limitText = nullptr;
+  QCPItemText* m_scaleNote = nullptr;
+
+  QSlider* m_serialSlider = nullptr;
+  QSlider* m_workersSlider = nullptr;
+  QSlider* m_loadSlider = nullptr;
+  QSlider* m_factorSlider = nullptr;
+  QLabel* m_serialValue = nullptr;
+  QLabel* m_workersValue = nullptr;
+  QLabel* m_loadValue = nullptr;
+  QLabel* m_factorValue = nullptr;
+  QSpinBox* m_maxThreads = nullptr;
+  QLabel* m_gpuNote = nullptr;
+
+  QLabel* m_readout = nullptr;
+  QLabel* m_measuredLabel = nullptr;
+  QLabel* m_loadingLabel = nullptr;
+  SourceBadge* m_measuredBadge = nullptr;
+  SourceBadge* m_modelBadge = nullptr;
+
+  QTimer* m_replot = nullptr;
+  QVector<double> m_serialSteps;   // slider index -> serial share (fine near 0)
+  QVector<double> m_workerSteps;   // slider index -> workers (log-ish, with 8 and 4,096 exact)
+  QVector<double> m_factorSteps;   // slider index -> GPU speed-up factor
+
+  struct Point {
+    double threads = 0, speedup = 0, seconds = 0, serialSeconds = 0, implied = 0;
+  };
+  QVector<Point> m_measured;   // the latest run here
+  QVector<Point> m_recorded;   // from an opened recording
+  double m_runShare = -1;      // serial share of the latest run (measured), -1 = none yet
+  double m_recordedShare = -1;
+  QString m_recordedLabel;
+  double m_launchPerKernel = 0;  // seconds; 0 = not measured
+  QString m_launchSource;        // "measured here" / recording label
+};

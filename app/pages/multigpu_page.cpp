@@ -1,0 +1,306 @@
+#include "pages/multigpu_page.h"
+
+#include "app_context.h"
+#include "format.h"
+#include "gpulab/models/catalogue.hpp"
+#include "pages/page_registry.h"
+#include "qcustomplot.h"
+#include "widgets/parallelism_view.h"
+#include "widgets/plot_style.h"
+#include "widgets/source_badge.h"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+
+using namespace gpulab::models;
+
+QVector<MultiGpuPage::Link> MultiGpuPage::catalogueLinks() {
+  // GPU-to-GPU links ("NVLink4 900 GB/s") with the cards that have them, then the PCIe host links.
+  std::map<QString, std::pair<double, QStringList>> gpuLinks;
+  std::map<QString, double> hostLinks;
+  static const QRegularExpression num(QStringLiteral(R"(([0-9]+(?:\.[0-9]+)?)\s*GB/s)"));
+  for (const GpuSpec& g : catalogue()) {
+    const QString ic = QString::fromStdString(g.interconnect);
+    const auto m = num.match(ic);
+    if (m.hasMatch()) {
+      const QString kind = ic.left(m.capturedStart()).trimmed();
+      auto& e = gpuLinks[kind];
+      e.first = m.captured(1).toDouble();
+      e.second << QString::fromStdString(g.name);
+    }
+    if (g.host_link_gbs > 0) hostLinks[QString::fromStdString(g.host_link)] = g.host_link_gbs;
+  }
+  QVector<Link> out;
+  for (const auto& [kind, v] : gpuLinks)
+    out.push_back({QStringLiteral("%1 (%2)").arg(kind, v.second.mid(0, 2).join(QStringLiteral(", "))), v.first, true});
+  for (const auto& [kind, gbs] : hostLinks) out.push_back({kind, gbs, false});
+  std::stable_sort(out.begin(), out.end(), [](const Link& a, const Link& b) { return a.gbs > b.gbs; });
+  return out;
+}
+
+double MultiGpuPage::ringAllReduceSeconds(double bytes, int gpus, double bytesPerSecond) {
+  if (gpus < 2 || !(bytesPerSecond > 0)) return 0;
+  return 2.0 * (gpus - 1) / gpus * bytes / bytesPerSecond;
+}
+
+MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
+  m_links = catalogueLinks();
+
+  auto* visual = new QWidget;
+  auto* col = new QVBoxLayout(visual);
+  col->setContentsMargins(0, 0, 0, 0);
+  m_view = new ParallelismView(visual);
+  col->addWidget(m_view, 3);
+  m_linkPlot = new QCustomPlot(visual);
+  m_linkPlot->setToolTip(tr("Interconnect bandwidth from the datasheets (per direction for PCIe, total for NVLink as "
+                            "NVIDIA quotes it). GPU-to-GPU links in green, PCIe host links in blue."));
+  m_linkPlot->setMinimumHeight(150);
+  col->addWidget(m_linkPlot, 2);
+  setVisual(visual);
+
+  m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("link figures"));
+  addBadge(m_sheetBadge);
+  addBadge(new SourceBadge(SourceBadge::Kind::Model, tr("ring all-reduce")));
+
+  // How to split.
+  auto* split = new QGroupBox(tr("How to split the work"));
+  auto* sl = new QVBoxLayout(split);
+  auto* row = new QHBoxLayout;
+  m_modes = new QButtonGroup(this);
+  const QString names[] = {tr("Data"), tr("Tensor"), tr("Pipeline")};
+  const QString tips[] = {tr("Data parallel: every GPU has the whole model and a slice of the batch; the gradients "
+                             "are all-reduced each step"),
+                          tr("Tensor parallel: every layer's matrices are split across the GPUs; partial results "
+                             "are exchanged inside each layer"),
+                          tr("Pipeline parallel: consecutive layers on consecutive GPUs; activations are handed from "
+                             "stage to stage")};
+  for (int i = 0; i < 3; ++i) {
+    auto* b = new QPushButton(names[i], split);
+    b->setCheckable(true);
+    b->setToolTip(tips[i]);
+    m_modes->addButton(b, i);
+    row->addWidget(b);
+  }
+  m_modes->button(0)->setChecked(true);
+  sl->addLayout(row);
+  auto* row2 = new QHBoxLayout;
+  m_viewLink = new QComboBox(split);
+  m_viewLink->addItem(tr("NVLink"));
+  m_viewLink->addItem(tr("PCIe"));
+  m_viewLink->setToolTip(tr("Which link the animation draws between the GPUs"));
+  row2->addWidget(new QLabel(tr("Link"), split));
+  row2->addWidget(m_viewLink, 1);
+  m_pause = new QPushButton(tr("Pause"), split);
+  m_pause->setCheckable(true);
+  m_pause->setToolTip(tr("Freeze the animation (it also stops by itself while the page is hidden)"));
+  row2->addWidget(m_pause);
+  sl->addLayout(row2);
+  controls()->addWidget(split);
+
+  // Peer-to-peer: cannot be measured with the one device gpulab drives.
+  auto* peer = new QGroupBox(tr("Peer-to-peer bandwidth"));
+  auto* pl = new QVBoxLayout(peer);
+  m_peer = new QLabel(peer);
+  m_peer->setWordWrap(true);
+  QString why = m_ctx.gpuReason();
+  if (const int cut = why.indexOf(QStringLiteral(" (")); cut > 0) why.truncate(cut);
+  m_peer->setText(m_ctx.hasGpu()
+                      ? tr("Measuring GPU↔GPU copies needs two GPUs; gpulab drives one (%1), so the link figures "
+                           "below are datasheet values.").arg(QString::fromStdString(m_ctx.gpuInfo()->name))
+                      : tr("Not possible here: it needs at least two GPUs in one machine, and this one has none "
+                           "(%1). The figures below are datasheet values.").arg(why));
+  pl->addWidget(m_peer);
+  controls()->addWidget(peer);
+
+  // The all-reduce calculator.
+  auto* calc = new QGroupBox(tr("All-reduce the gradients (model)"));
+  auto* form = new QFormLayout(calc);
+  m_params = new QDoubleSpinBox(calc);
+  m_params->setRange(0.1, 2000);
+  m_params->setDecimals(1);
+  m_params->setValue(7);
+  m_params->setSuffix(tr(" B params"));
+  m_params->setToolTip(tr("Model size in billions of parameters: one gradient per parameter crosses the link"));
+  form->addRow(tr("Model"), m_params);
+  m_gradFormat = new QComboBox(calc);
+  m_gradFormat->addItem(tr("BF16 / FP16 (2 bytes)"), 2.0);
+  m_gradFormat->addItem(tr("FP32 (4 bytes)"), 4.0);
+  m_gradFormat->setToolTip(tr("Bytes per gradient sent over the link"));
+  form->addRow(tr("Gradients"), m_gradFormat);
+  m_gpus = new QSpinBox(calc);
+  m_gpus->setRange(2, 1024);
+  m_gpus->setValue(8);
+  m_gpus->setToolTip(tr("GPUs in the ring (8 in one NVLink server is typical)"));
+  form->addRow(tr("GPUs"), m_gpus);
+  m_link = new QComboBox(calc);
+  for (const Link& l : m_links) m_link->addItem(tr("%1 · %2").arg(l.name, fmtSi(l.gbs * 1e9, "B/s")), l.gbs);
+  m_link->setToolTip(tr("The link the gradients cross (datasheet figure)"));
+  form->addRow(tr("Link"), m_link);
+  controls()->addWidget(calc);
+
+  m_result = new QLabel(this);
+  m_compare = new QLabel(this);
+  for (QLabel* l : {m_result, m_compare}) {
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::RichText);
+    resultsStrip()->addWidget(l, 1);
+  }
+
+  connect(m_modes, &QButtonGroup::idClicked, this, [this](int id) { setMode(id); });
+  connect(m_pause, &QPushButton::toggled, this, [this](bool on) {
+    m_view->setPaused(on);
+    m_pause->setText(on ? tr("Play") : tr("Pause"));
+  });
+  connect(m_viewLink, &QComboBox::currentIndexChanged, this, [this](int i) {
+    m_view->setLinkName(i == 0 ? tr("NVLink 4 · 900 GB/s GPU↔GPU") : tr("PCIe Gen5 x16 · 64 GB/s per direction"));
+  });
+  m_view->setLinkName(tr("NVLink 4 · 900 GB/s GPU↔GPU"));
+  connect(m_params, &QDoubleSpinBox::valueChanged, this, [this] { updateCalculator(); });
+  connect(m_gpus, &QSpinBox::valueChanged, this, [this] { updateCalculator(); });
+  connect(m_gradFormat, &QComboBox::currentIndexChanged, this, [this] { updateCalculator(); });
+  connect(m_link, &QComboBox::currentIndexChanged, this, [this] { updateCalculator(); });
+  updateCalculator();
+}
+
+QString MultiGpuPage::takeaway() const {
+  return tr("When one card is not enough, split the data, the layers or the matrices — and pay for what must cross "
+            "the link between GPUs.");
+}
+
+void MultiGpuPage::setMode(int mode) {
+  const auto m = mode == 1 ? ParallelismView::Mode::Tensor
+                           : (mode == 2 ? ParallelismView::Mode::Pipeline : ParallelismView::Mode::Data);
+  m_view->setMode(m);
+  if (auto* b = m_modes->button(std::clamp(mode, 0, 2))) b->setChecked(true);
+}
+
+void MultiGpuPage::setCalculator(double paramsBillions, double bytesPerGradient, int gpus, const QString& linkName) {
+  m_params->setValue(paramsBillions);
+  m_gradFormat->setCurrentIndex(std::max(0, m_gradFormat->findData(bytesPerGradient)));
+  m_gpus->setValue(gpus);
+  for (int i = 0; i < m_link->count(); ++i)
+    if (m_link->itemText(i).contains(linkName, Qt::CaseInsensitive)) {
+      m_link->setCurrentIndex(i);
+      break;
+    }
+  updateCalculator();
+}
+
+QString MultiGpuPage::calculatorText() const { return m_result->text(); }
+QString MultiGpuPage::peerText() const { return m_peer->text(); }
+
+void MultiGpuPage::updateCalculator() {
+  const double bytes = m_params->value() * 1e9 * m_gradFormat->currentData().toDouble();
+  const int n = m_gpus->value();
+  const double gbs = m_link->currentData().toDouble();
+  m_seconds = ringAllReduceSeconds(bytes, n, gbs * 1e9);
+  m_result->setText(tr("%1 of gradients, ring all-reduce over %2 GPUs at %3: 2·(N−1)/N · bytes ÷ bandwidth ≈ "
+                       "<b>%4</b> per step (model)")
+                        .arg(fmtBytes(bytes))
+                        .arg(n)
+                        .arg(fmtSi(gbs * 1e9, "B/s"), fmtSeconds(m_seconds)));
+  // The same gradients over the slowest and the fastest links of the catalogue, for scale.
+  if (!m_links.isEmpty()) {
+    const Link& fast = m_links.front();
+    const Link& slow = m_links.back();
+    m_compare->setText(tr("Over %1: %2 · over %3: %4")
+                           .arg(fast.name, fmtSeconds(ringAllReduceSeconds(bytes, n, fast.gbs * 1e9)), slow.name,
+                                fmtSeconds(ringAllReduceSeconds(bytes, n, slow.gbs * 1e9))));
+  }
+}
+
+void MultiGpuPage::applyTheme(const Theme& t) {
+  Page::applyTheme(t);
+  m_view->setTheme(t);
+  stylePlot(m_linkPlot, t);
+  m_linkPlot->clearPlottables();
+  auto* gpuBars = new QCPBars(m_linkPlot->yAxis, m_linkPlot->xAxis);
+  auto* hostBars = new QCPBars(m_linkPlot->yAxis, m_linkPlot->xAxis);
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  QVector<double> gk, gv, hk, hv;
+  for (int i = 0; i < m_links.size(); ++i) {
+    const double key = m_links.size() - i;  // fastest on top
+    ticker->addTick(key, m_links[i].name);
+    (m_links[i].gpuToGpu ? gk : hk) << key;
+    (m_links[i].gpuToGpu ? gv : hv) << m_links[i].gbs;
+  }
+  gpuBars->setData(gk, gv);
+  hostBars->setData(hk, hv);
+  gpuBars->setName(tr("GPU↔GPU link"));
+  hostBars->setName(tr("PCIe host link"));
+  // Datasheet figures: outlined with a dashed pen, as every datasheet figure in the app.
+  for (auto [bars, c] : {std::pair{gpuBars, t.gpu}, std::pair{hostBars, okabe_ito::blue}}) {
+    bars->setWidth(0.7);
+    QColor fill = c;
+    fill.setAlpha(150);
+    bars->setBrush(fill);
+    bars->setPen(QPen(c.darker(130), 1.5, Qt::DashLine));
+  }
+  m_linkPlot->yAxis->setTicker(ticker);
+  m_linkPlot->yAxis->setRange(0.4, m_links.size() + 0.6);
+  m_linkPlot->xAxis->setRange(0, 1000);
+  m_linkPlot->xAxis->setLabel(tr("GB/s (datasheet)"));
+  m_linkPlot->legend->setVisible(true);
+  m_linkPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  m_linkPlot->replot();
+}
+
+QList<PlotExport> MultiGpuPage::plots() {
+  QList<PlotExport> out;
+  out.append(PlotExport{QStringLiteral("parallelism"), tr("Data, tensor and pipeline parallelism"), nullptr, m_view, {}});
+  out.append(PlotExport{QStringLiteral("links"), tr("Interconnect bandwidth (datasheet)"), m_linkPlot, nullptr, [this] {
+                          QString csv = QStringLiteral("link,GB_per_s,kind,source\n");
+                          for (const Link& l : m_links)
+                            csv += QStringLiteral("\"%1\",%2,%3,datasheet\n")
+                                       .arg(l.name)
+                                       .arg(l.gbs)
+                                       .arg(l.gpuToGpu ? QStringLiteral("gpu-gpu") : QStringLiteral("pcie-host"));
+                          return csv;
+                        }});
+  return out;
+}
+
+LessonContent MultiGpuPage::lesson() const {
+  LessonContent c;
+  c.intro = tr("Big models need many GPUs, either because the weights do not fit on one card or because training on "
+               "one would take years. Inside a server GPUs talk over NVLink, much faster than PCIe; between servers "
+               "over InfiniBand or fast Ethernet. Data parallelism gives every GPU a full copy and a slice of the "
+               "batch, then averages the gradients; tensor parallelism cuts each layer's matrices into pieces; "
+               "pipeline parallelism puts consecutive layers on consecutive GPUs. Large training runs combine all "
+               "three. For the shop's 7B model one GPU is enough to serve it; fine-tuning would use LoRA on one GPU "
+               "or sharded data parallelism across a few.");
+  c.questions.append({tr("The shop wants to serve its 7B chatbot in FP16 on a 24 GB card. How many GPUs does it "
+                         "need, and when would it need more?"),
+                      tr("One: the FP16 weights take 14 GB, leaving room for the KV cache. More GPUs come in for full "
+                         "fine-tuning (about 112 GB of training state) — sharded data parallelism across a few cards — "
+                         "or for models too big for one card.")});
+  c.questions.append({tr("Why does tensor parallelism usually stay inside one NVLink server, while data parallelism "
+                         "can stretch across servers?"),
+                      tr("Tensor parallelism exchanges partial results inside every layer, many times per step, so "
+                         "it needs the fastest link. Data parallelism sends the gradients once per step and can "
+                         "overlap that with the backward pass, so a slower network between servers is acceptable.")});
+  c.exercises.append({tr("A 7B model's BF16 gradients (14 GB) are all-reduced in a ring of 8 GPUs over NVLink 4 "
+                         "(900 GB/s). Predict the time per step in milliseconds."),
+                      tr("ms"), [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 900e9); },
+                      tr("2 · 7/8 · 14 GB ÷ 900 GB/s ≈ 27 ms (a model: real all-reduces overlap with compute and lose "
+                         "some bandwidth)."),
+                      0.1});
+  c.exercises.append({tr("The same all-reduce over PCIe Gen5 x16 (64 GB/s). How many milliseconds now?"), tr("ms"),
+                      [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 64e9); },
+                      tr("2 · 7/8 · 14 GB ÷ 64 GB/s ≈ 383 ms — fourteen times slower than NVLink, every step."), 0.1});
+  return c;
+}
+
+GPULAB_REGISTER_PAGE(110, MultiGpuPage);

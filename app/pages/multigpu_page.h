@@ -1,0 +1,65 @@
+#pragma once
+// Page 11: many GPUs. Data, tensor and pipeline parallelism animated (what is split, what crosses the link),
+// the interconnect figures from the datasheet catalogue (peer-to-peer cannot be measured with one GPU), and a
+// ring all-reduce calculator: how long one step's gradients take to cross a link (a model).
+#include "pages/page.h"
+
+#include <QVector>
+
+class ParallelismView;
+class QButtonGroup;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class SourceBadge;
+
+class MultiGpuPage : public Page {
+  Q_OBJECT
+ public:
+  explicit MultiGpuPage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("multigpu"); }
+  QString title() const override { return tr("Many GPUs"); }
+  QString takeaway() const override;
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  void applyTheme(const Theme& theme) override;
+
+  struct Link {
+    QString name;     // "NVLink 4 (H100 / H200 SXM)"
+    double gbs = 0;   // GB/s as the datasheet states it
+    bool gpuToGpu = true;
+  };
+  // Interconnect figures drawn from the catalogue (data/gpu-specs.csv), fastest first.
+  static QVector<Link> catalogueLinks();
+  // Ring all-reduce time, a model: 2·(N−1)/N · bytes / bandwidth. Seconds; 0 for N < 2.
+  static double ringAllReduceSeconds(double bytes, int gpus, double bytesPerSecond);
+
+  ParallelismView* view() const { return m_view; }
+  void setMode(int mode);  // 0 data, 1 tensor, 2 pipeline
+  void setCalculator(double paramsBillions, double bytesPerGradient, int gpus, const QString& linkName);
+  double allReduceSeconds() const { return m_seconds; }
+  QString calculatorText() const;
+  QString peerText() const;
+
+ private:
+  void updateCalculator();
+
+  ParallelismView* m_view = nullptr;
+  QCustomPlot* m_linkPlot = nullptr;
+  QButtonGroup* m_modes = nullptr;
+  QPushButton* m_pause = nullptr;
+  QComboBox* m_viewLink = nullptr;
+  QDoubleSpinBox* m_params = nullptr;
+  QComboBox* m_gradFormat = nullptr;
+  QSpinBox* m_gpus = nullptr;
+  QComboBox* m_link = nullptr;
+  QLabel* m_peer = nullptr;
+  QLabel* m_result = nullptr;
+  QLabel* m_compare = nullptr;
+  SourceBadge* m_sheetBadge = nullptr;
+  QVector<Link> m_links;
+  double m_seconds = 0;
+};

@@ -1,0 +1,280 @@
+#include "widgets/stack_diagram.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+
+namespace {
+bool hasWord(const std::string& s, const char* w) {
+  std::string lower = s;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return lower.find(w) != std::string::npos;
+}
+}  // namespace
+
+StackDiagram::StackDiagram(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setMinimumSize(420, 300);
+  setToolTip(tr("The layers a deep-learning call passes through. Lit: the layers the chosen experiment really "
+                "used. Hover or click a layer to read what it does."));
+}
+
+unsigned StackDiagram::layersFor(const gpulab::Result& r) {
+  if (r.backend == "cuda") {
+    if (hasWord(r.variant, "cublas") || hasWord(r.variant, "cudnn") || hasWord(r.variant, "nccl"))
+      return bit(Framework) | bit(Library) | bit(Kernels) | bit(Runtime) | bit(Hardware);
+    // cudaMemcpy between host and device runs on the copy engines: no kernel is launched.
+    if (r.experiment == "transfer" && r.variant != "d2d") return bit(Framework) | bit(Runtime) | bit(Hardware);
+    return bit(Framework) | bit(Kernels) | bit(Runtime) | bit(Hardware);
+  }
+  // The CPU: no CUDA runtime and no driver in between; the operating system just runs threads on the cores.
+  if (hasWord(r.variant, "blas")) return bit(Framework) | bit(CpuLibrary) | bit(CpuCores);
+  return bit(Framework) | bit(CpuCode) | bit(CpuCores);
+}
+
+QString StackDiagram::layerName(Layer l) {
+  switch (l) {
+    case Framework: return tr("1 · Framework");
+    case Library: return tr("2 · Libraries");
+    case Kernels: return tr("3 · CUDA kernels");
+    case Runtime: return tr("4 · CUDA runtime and driver");
+    case Hardware: return tr("5 · GPU hardware");
+    case CpuLibrary: return tr("CPU library");
+    case CpuCode: return tr("Own CPU loops");
+    case CpuCores: return tr("CPU cores");
+    default: return {};
+  }
+}
+
+QString StackDiagram::layerExamples(Layer l) {
+  switch (l) {
+    case Framework: return tr("PyTorch · JAX · TensorFlow — here: gpulab itself");
+    case Library: return tr("cuBLAS · cuDNN · NCCL");
+    case Kernels: return tr("library kernels, or our own ladder: naive → tiled → warp-tiled");
+    case Runtime: return tr("memory, copies CPU↔GPU, kernel launches");
+    case Hardware: return tr("SMs · CUDA cores · Tensor Cores · caches · HBM");
+    case CpuLibrary: return tr("OpenBLAS (sgemm)");
+    case CpuCode: return tr("naive and reordered loops");
+    case CpuCores: return tr("cores · SIMD · caches · DRAM");
+    default: return {};
+  }
+}
+
+QString StackDiagram::layerExplanation(Layer l) {
+  switch (l) {
+    case Framework:
+      return tr("The framework is where the model is written, in Python. It turns every operation into calls to "
+                "GPU libraries, and compilers such as torch.compile or XLA can fuse several operations into one "
+                "kernel. In this app, gpulab plays that part: it decides what to run and asks a library or its own "
+                "kernels to do it.");
+    case Library:
+      return tr("NVIDIA's tuned libraries: cuBLAS for matrix maths, cuDNN for neural-network operations such as "
+                "convolutions, normalisation and attention, NCCL for moving data between GPUs. Years of tuning per "
+                "GPU generation live here — which is a large part of why NVIDIA leads in AI. A call to cuBLAS "
+                "picks and launches its own kernels.");
+    case Kernels:
+      return tr("A kernel is a small program that thousands of GPU threads run at once. Libraries launch theirs; "
+                "custom kernels (FlashAttention, or the ladder on the matrix-multiply page) skip the library and are "
+                "launched directly. Each launch has a fixed cost of a few microseconds.");
+    case Runtime:
+      return tr("The CUDA runtime and the driver manage GPU memory, copy data between CPU and GPU over PCIe and "
+                "queue kernel launches for the hardware. Host↔device copies use the GPU's copy engines and need no "
+                "kernel at all.");
+    case Hardware:
+      return tr("The chip: Streaming Multiprocessors (SMs) run the threads on CUDA cores and Tensor Cores, reading "
+                "from registers, shared memory, the L2 cache and HBM.");
+    case CpuLibrary:
+      return tr("On the CPU a BLAS library such as OpenBLAS plays cuBLAS's role: hand-tuned matrix kernels that use "
+                "every core and its SIMD units. It runs as ordinary threads — no driver and no launch queue.");
+    case CpuCode:
+      return tr("gpulab's own CPU loops (the professor): plain C++ that the compiler turns into instructions. No "
+                "library and no driver: the operating system simply schedules the thread on a core.");
+    case CpuCores:
+      return tr("A few fast, clever cores with wide SIMD units, big caches and main memory delivering tens of GB/s "
+                "on a desktop, a few hundred on a server.");
+    default: return {};
+  }
+}
+
+void StackDiagram::setLit(unsigned mask, const QString& caption) {
+  m_lit = mask;
+  m_caption = caption;
+  update();
+}
+
+void StackDiagram::setSelected(int layer) {
+  m_selected = (layer >= 0 && layer < LayerCount) ? layer : -1;
+  update();
+}
+
+void StackDiagram::setTheme(const Theme& theme) {
+  m_theme = theme;
+  layout();
+  update();
+}
+
+int StackDiagram::layerAt(const QPointF& p) const {
+  for (int i = 0; i < LayerCount; ++i)
+    if (m_rects[i].contains(p)) return i;
+  return -1;
+}
+
+void StackDiagram::resizeEvent(QResizeEvent*) { layout(); }
+
+void StackDiagram::layout() {
+  const QRectF r = QRectF(rect()).adjusted(10, 8, -10, -8);
+  const double captionH = std::max(28.0, m_theme.baseFontPt * 2.6);
+  m_captionRect = QRectF(r.left(), r.top(), r.width(), captionH);
+  const double top = r.top() + captionH + 6;
+  const double rows = 5, gap = 10;
+  const double rowH = (r.bottom() - top - gap * (rows - 1)) / rows;
+  const double split = r.left() + r.width() * 0.64;
+  // Each column keeps a lane (GPU: left, CPU: right) for the arrows that jump over a layer the path skips.
+  m_lane = std::max(26.0, 12.0 + m_theme.lineWidth * 4);
+  m_gpuColumn = QRectF(r.left() + m_lane, top + rowH + gap, split - r.left() - 8 - m_lane, r.bottom() - top - rowH - gap);
+  m_cpuColumn = QRectF(split + 8, top + rowH + gap, r.right() - split - 8 - m_lane, m_gpuColumn.height());
+  auto row = [&](int i) { return top + i * (rowH + gap); };
+  m_rects[Framework] = QRectF(r.left(), row(0), r.width(), rowH);
+  for (int i = 1; i <= 4; ++i)
+    m_rects[Library + i - 1] = QRectF(m_gpuColumn.left(), row(i), m_gpuColumn.width(), rowH);
+  m_rects[CpuLibrary] = QRectF(m_cpuColumn.left(), row(1), m_cpuColumn.width(), rowH);
+  m_rects[CpuCode] = QRectF(m_cpuColumn.left(), row(2), m_cpuColumn.width(), rowH);
+  m_noDriverRect = QRectF(m_cpuColumn.left(), row(3), m_cpuColumn.width(), rowH);
+  m_rects[CpuCores] = QRectF(m_cpuColumn.left(), row(4), m_cpuColumn.width(), rowH);
+}
+
+void StackDiagram::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  const Theme& t = m_theme;
+  p.fillRect(rect(), t.surface);
+
+  QFont titleFont(QStringLiteral("DejaVu Sans"), t.baseFontPt + 2);
+  titleFont.setBold(true);
+  QFont subFont(QStringLiteral("DejaVu Sans"), std::max(8, t.baseFontPt - 1));
+  QFont capFont(QStringLiteral("DejaVu Sans"), t.baseFontPt + 1);
+
+  // Which experiment is lit, in words.
+  p.setFont(capFont);
+  p.setPen(t.text);
+  p.drawText(m_captionRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+             m_caption.isEmpty() ? tr("Pick an experiment on the right to light up the layers it used.") : m_caption);
+
+  // Column headings above the split rows, drawn small inside the gap under the framework row.
+  auto drawBox = [&](Layer l, const QColor& hue) {
+    const QRectF box = m_rects[l];
+    const bool on = m_lit & bit(l);
+    QColor fill = on ? hue : t.surface;
+    if (on && !t.dark) fill = hue.lighter(115);
+    QPen border(on ? hue.darker(140) : t.border, on ? 2.5 : 1.2);
+    if (!on) border.setStyle(Qt::DashLine);
+    if (m_selected == l || m_hover == l) {
+      border = QPen(t.accent, m_selected == l ? 4 : 3);
+    }
+    p.setPen(border);
+    p.setBrush(fill);
+    p.drawRoundedRect(box, 8, 8);
+    const QColor ink = on ? QColor(0, 0, 0) : t.mutedText;
+    p.setPen(ink);
+    p.setFont(titleFont);
+    const QRectF inner = box.adjusted(10, 4, -10, -4);
+    const QFontMetricsF fm(titleFont);
+    const double titleH = fm.height();
+    p.drawText(QRectF(inner.left(), inner.top(), inner.width(), std::min(inner.height(), titleH * 1.2)),
+               Qt::AlignLeft | Qt::AlignVCenter, layerName(l));
+    if (inner.height() > titleH * 1.6) {
+      p.setFont(subFont);
+      p.drawText(QRectF(inner.left(), inner.top() + titleH * 1.15, inner.width(), inner.height() - titleH * 1.15),
+                 Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, layerExamples(l));
+    }
+  };
+  const QColor frameworkHue = t.accent.lighter(t.dark ? 100 : 160);
+  drawBox(Framework, frameworkHue);
+  for (Layer l : {Library, Kernels, Runtime, Hardware}) drawBox(l, t.gpu);
+  for (Layer l : {CpuLibrary, CpuCode, CpuCores}) drawBox(l, t.cpu);
+
+  // Where the GPU has its runtime and driver, the CPU path has nothing: say so in the empty slot.
+  p.setPen(QPen(t.border, 1, Qt::DotLine));
+  p.setBrush(Qt::NoBrush);
+  p.drawRoundedRect(m_noDriverRect, 8, 8);
+  p.setFont(subFont);
+  p.setPen(t.mutedText);
+  p.drawText(m_noDriverRect.adjusted(8, 2, -8, -2), Qt::AlignCenter | Qt::TextWordWrap,
+             tr("no runtime, no driver: the OS runs the threads"));
+
+  // The path: arrows joining the lit layers from top to bottom. Neighbouring layers are joined straight down;
+  // a layer the path skips is jumped over in the column's lane, so the skip is visible.
+  auto rowOf = [](int l) {
+    switch (l) {
+      case Framework: return 0;
+      case Library: case CpuLibrary: return 1;
+      case Kernels: case CpuCode: return 2;
+      case Runtime: return 3;
+      default: return 4;
+    }
+  };
+  const int order[] = {Framework, Library, CpuLibrary, Kernels, CpuCode, Runtime, Hardware, CpuCores};
+  QPen arrowPen(t.text, std::max(2, t.lineWidth));
+  arrowPen.setJoinStyle(Qt::RoundJoin);
+  const double h = 9 + t.lineWidth * 1.5;
+  auto head = [&](QPointF tip, QPointF dir) {  // dir: unit vector the arrow points along
+    const QPointF n(-dir.y(), dir.x());
+    QPolygonF tri;
+    tri << tip << tip - dir * h + n * (h * 0.55) << tip - dir * h - n * (h * 0.55);
+    p.setBrush(t.text);
+    p.setPen(Qt::NoPen);
+    p.drawPolygon(tri);
+  };
+  int prev = -1;
+  for (int l : order) {
+    if (!(m_lit & (1u << l))) continue;
+    if (prev >= 0) {
+      const QRectF a = m_rects[prev], b = m_rects[l];
+      const bool cpu = l >= CpuLibrary;
+      p.setPen(arrowPen);
+      p.setBrush(Qt::NoBrush);
+      if (rowOf(l) == rowOf(prev) + 1) {
+        const double x = b.left() + b.width() * 0.78;
+        p.drawLine(QPointF(x, a.bottom() + 1), QPointF(x, b.top() - h + 2));
+        head(QPointF(x, b.top() - 1), QPointF(0, 1));
+      } else {
+        const double laneX = cpu ? b.right() + m_lane * 0.5 : b.left() - m_lane * 0.5;
+        const double y = b.center().y();
+        const double endX = cpu ? b.right() + 1 : b.left() - 1;
+        QPolygonF line;
+        line << QPointF(laneX, a.bottom() + 1) << QPointF(laneX, y)
+             << QPointF(cpu ? endX + h - 2 : endX - h + 2, y);
+        p.drawPolyline(line);
+        head(QPointF(endX, y), QPointF(cpu ? -1 : 1, 0));
+      }
+    }
+    prev = l;
+  }
+}
+
+void StackDiagram::mouseMoveEvent(QMouseEvent* e) {
+  const int h = layerAt(e->position());
+  if (h != m_hover) {
+    m_hover = h;
+    update();
+    Q_EMIT layerHovered(h);
+  }
+}
+
+void StackDiagram::mousePressEvent(QMouseEvent* e) {
+  const int l = layerAt(e->position());
+  if (l >= 0) {
+    setSelected(l);
+    Q_EMIT layerClicked(l);
+  }
+}
+
+void StackDiagram::leaveEvent(QEvent*) {
+  if (m_hover != -1) {
+    m_hover = -1;
+    update();
+    Q_EMIT layerHovered(-1);
+  }
+}
