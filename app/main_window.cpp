@@ -1,11 +1,13 @@
 #include "main_window.h"
 
 #include "app_context.h"
+#include "export/export_actions.h"
 #include "pages/page.h"
 #include "pages/page_registry.h"
 #include "settings.h"
 #include "widgets/device_panel.h"
 #include "widgets/glossary_dialog.h"
+#include "widgets/recordings_dialog.h"
 
 #include <QAbstractButton>
 #include <QAbstractSlider>
@@ -106,6 +108,15 @@ void MainWindow::buildMenus() {
   auto* save = file->addAction(tr("&Save this session as a recording…"), this, &MainWindow::saveSessionRecording);
   save->setShortcut(QKeySequence::Save);
   file->addSeparator();
+  auto* exportPlot = file->addAction(tr("&Export current plot…"), this, [this] { exportCurrentPlotInteractive(*this, m_ctx); });
+  exportPlot->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  exportPlot->setShortcutContext(Qt::ApplicationShortcut);
+  exportPlot->setToolTip(tr("This page's plot as PNG, SVG or PDF for slides, in a theme of your choice"));
+  file->addAction(tr("Export &all plots…"), this, [this] { exportAllPlotsInteractive(*this, m_ctx); })
+      ->setToolTip(tr("Every page's plots into one folder, named page-id_plot-id.ext"));
+  file->addAction(tr("Export &data (CSV)…"), this, [this] { exportCurrentPlotInteractive(*this, m_ctx, ExportFormat::Csv); })
+      ->setToolTip(tr("The numbers behind this page's plot, as CSV with units in the header"));
+  file->addSeparator();
   auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
 
@@ -114,13 +125,16 @@ void MainWindow::buildMenus() {
   m_projectorAction->setCheckable(true);
   m_projectorAction->setShortcut(Qt::Key_F5);
   m_projectorAction->setShortcutContext(Qt::ApplicationShortcut);
-  auto* dark = view->addAction(tr("Projector theme: &dark"), this, [this](bool on) {
-    m_projectorDark = on;
-    appSettings()->setValue(QStringLiteral("projector/dark"), on);
-    if (m_projector) m_ctx.setTheme(Theme::projector(m_projectorDark));
-  });
-  dark->setCheckable(true);
-  dark->setChecked(m_projectorDark);
+  m_projectorAction->setToolTip(tr("Full screen, large text and thick lines for the back of the room; Esc leaves"));
+  m_projectorDarkAction = view->addAction(tr("Projector theme: &dark"), this, [this](bool on) { setProjectorDark(on); });
+  m_projectorDarkAction->setCheckable(true);
+  m_projectorDarkAction->setChecked(m_projectorDark);
+  m_projectorDarkAction->setToolTip(tr("Light text on black (dark rooms) instead of black on white"));
+  view->addSeparator();
+  view->addAction(tr("&Recordings…"), this, [this] {
+    RecordingsDialog dialog(m_ctx, this);
+    dialog.exec();
+  })->setToolTip(tr("The recordings that are open, side by side; close one or open another"));
 
   auto* go = menuBar()->addMenu(tr("&Lesson"));
   go->addAction(tr("&Next page\tRight / Page Down"), this, &MainWindow::nextPage);
@@ -191,14 +205,29 @@ void MainWindow::showPageIndex(int index) {
 void MainWindow::nextPage() { showPageIndex(std::min(int(m_pages.size()) - 1, m_stack->currentIndex() + 1)); }
 void MainWindow::previousPage() { showPageIndex(std::max(0, m_stack->currentIndex() - 1)); }
 
-void MainWindow::setProjectorMode(bool on) {
+void MainWindow::setProjectorMode(bool on, bool remember) {
   m_projector = on;
   if (m_projectorAction) m_projectorAction->setChecked(on);
+  if (!on && m_blank) m_blank->hide();
   m_ctx.setTheme(on ? Theme::projector(m_projectorDark) : Theme::normal());
   if (on) showFullScreen();
   else showNormal();
-  appSettings()->setValue(QStringLiteral("projector/on"), on);
+  if (remember) appSettings()->setValue(QStringLiteral("projector/on"), on);
 }
+
+void MainWindow::setProjectorDark(bool dark) {
+  m_projectorDark = dark;
+  if (m_projectorDarkAction) m_projectorDarkAction->setChecked(dark);
+  appSettings()->setValue(QStringLiteral("projector/dark"), dark);
+  if (m_projector) m_ctx.setTheme(Theme::projector(m_projectorDark));
+}
+
+void MainWindow::restoreProjectorMode() {
+  if (qEnvironmentVariableIntValue("GPULAB_NO_SETTINGS") == 1) return;
+  if (appSettings()->value(QStringLiteral("projector/on"), false).toBool()) setProjectorMode(true);
+}
+
+bool MainWindow::screenBlanked() const { return m_blank && m_blank->isVisible(); }
 
 void MainWindow::applyTheme() {
   const Theme& t = m_ctx.theme();
@@ -212,6 +241,11 @@ void MainWindow::applyTheme() {
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
   if (event->type() != QEvent::KeyPress || !isActiveWindow()) return QMainWindow::eventFilter(watched, event);
   auto* key = static_cast<QKeyEvent*>(event);
+  if (screenBlanked()) {
+    // Any key brings the lesson back, and does nothing else: the class sees the slide it left.
+    m_blank->hide();
+    return true;
+  }
   if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier)) return QMainWindow::eventFilter(watched, event);
   QWidget* focus = QApplication::focusWidget();
   // Widgets that edit a value keep their own arrow keys; everything else hands them to the lesson.
@@ -232,6 +266,23 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     case Qt::Key_Space:
       if (editing || qobject_cast<QAbstractButton*>(focus)) break;
       if (auto* p = currentPage(); p && p->canRun()) p->run();
+      return true;
+    case Qt::Key_B:
+    case Qt::Key_Period:
+      // Presenter clickers send B or . for "blank screen" (the convention of slide software): only in
+      // projector mode, so typing in a field elsewhere is never taken for it.
+      if (!m_projector || editing) break;
+      if (!m_blank) {
+        m_blank = new QWidget(this);
+        m_blank->setObjectName(QStringLiteral("blankScreen"));
+        m_blank->setAutoFillBackground(true);
+        QPalette pal = m_blank->palette();
+        pal.setColor(QPalette::Window, Qt::black);
+        m_blank->setPalette(pal);
+      }
+      m_blank->setGeometry(rect());
+      m_blank->raise();
+      m_blank->show();
       return true;
     case Qt::Key_Escape:
       if (auto* p = currentPage(); p && p->isRunning()) {

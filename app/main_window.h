@@ -26,8 +26,16 @@ class MainWindow : public QMainWindow {
   void previousPage();
   DevicePanel* devicePanel() const { return m_devicePanel; }
 
-  void setProjectorMode(bool on);
+  // Full screen + the projector theme (light or dark, View menu). `remember`: store the choice so the next
+  // start comes back in projector mode (F5 and the menu do; a one-off --projector on the command line does not).
+  void setProjectorMode(bool on, bool remember = true);
   bool projectorMode() const { return m_projector; }
+  bool projectorDark() const { return m_projectorDark; }
+  void setProjectorDark(bool dark);
+  // Comes back in projector mode when it was on at the last exit. Never under GPULAB_NO_SETTINGS=1 (tests).
+  void restoreProjectorMode();
+  // A presenter clicker's "blank screen" key (B or .): black the window out until any key.
+  bool screenBlanked() const;
   void openRecordingFile(const QString& path);  // shows a clear error on failure
 
  protected:
@@ -46,6 +54,8 @@ class MainWindow : public QMainWindow {
   DevicePanel* m_devicePanel = nullptr;
   QVector<Page*> m_pages;
   QAction* m_projectorAction = nullptr;
+  QAction* m_projectorDarkAction = nullptr;
+  QWidget* m_blank = nullptr;
   bool m_projector = false;
   bool m_projectorDark = false;
 };

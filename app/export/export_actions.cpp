@@ -1,0 +1,71 @@
+#include "export/export_actions.h"
+
+#include "app_context.h"
+#include "export/export_dialog.h"
+#include "main_window.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QMessageBox>
+#include <QStatusBar>
+
+void exportCurrentPlotInteractive(MainWindow& window, AppContext& ctx, std::optional<ExportFormat> preset) {
+  Page* page = window.currentPage();
+  const QList<PlotExport> plots = page ? page->plots() : QList<PlotExport>{};
+  if (plots.isEmpty()) {
+    QMessageBox::information(&window, QObject::tr("Nothing to export"),
+                             QObject::tr("This page has no plot to export. File → Export all plots… exports "
+                                         "every page's plots."));
+    return;
+  }
+  ExportDialog dialog(ExportDialog::Mode::OnePlot, page->pageId(), plots, &window);
+  if (preset) dialog.setFormat(*preset);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const QString path = dialog.path();
+  const ExportFormat format = dialog.formats().front();
+  const QString plotId = plots.value(dialog.plotIndex()).id;
+
+  QString error;
+  QStringList warnings;
+  bool ok = false;
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  {
+    ExportThemeScope scope(ctx, Theme::byName(dialog.themeName()), {page});
+    // Ask again under the export theme: a page may rebuild its plots when restyled.
+    for (const PlotExport& p : page->plots())
+      if (p.id == plotId) ok = exportPlotToFile(p, format, dialog.imageSpec(), path, &error, &warnings);
+    if (!ok && error.isEmpty()) error = QObject::tr("the plot “%1” disappeared while restyling").arg(plotId);
+  }
+  QApplication::restoreOverrideCursor();
+  if (!ok) {
+    QMessageBox::warning(&window, QObject::tr("Could not export"), error);
+    return;
+  }
+  if (!warnings.isEmpty())
+    QMessageBox::warning(&window, QObject::tr("Exported, but check the axes"),
+                         QObject::tr("Wrote %1, but %2. A slide needs axis titles with units; please report "
+                                     "this page.").arg(path, warnings.join(QStringLiteral("; "))));
+  window.statusBar()->showMessage(QObject::tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
+}
+
+void exportAllPlotsInteractive(MainWindow& window, AppContext& ctx) {
+  ExportDialog dialog(ExportDialog::Mode::AllPlots, QString(), {}, &window);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const QString dir = dialog.path();
+  if (dir.isEmpty()) return;
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  const ExportAllReport report =
+      exportAllPlots(ctx, window.pages(), dir, dialog.formats(), dialog.imageSpec(), Theme::byName(dialog.themeName()));
+  QApplication::restoreOverrideCursor();
+  QString text = QObject::tr("Wrote %n file(s) into %1.", nullptr, int(report.written.size())).arg(QDir::toNativeSeparators(dir));
+  if (!report.errors.isEmpty())
+    text += QObject::tr("\n\nFailed (%1):\n%2").arg(report.errors.size()).arg(report.errors.join(QLatin1Char('\n')));
+  if (!report.warnings.isEmpty())
+    text += QObject::tr("\n\nWarnings:\n%1").arg(report.warnings.join(QLatin1Char('\n')));
+  if (report.errors.isEmpty() && report.warnings.isEmpty())
+    QMessageBox::information(&window, QObject::tr("Exported"), text);
+  else
+    QMessageBox::warning(&window, report.errors.isEmpty() ? QObject::tr("Exported, with warnings")
+                                                          : QObject::tr("Some exports failed"), text);
+  window.statusBar()->showMessage(QObject::tr("Exported %1 files").arg(report.written.size()), 8000);
+}

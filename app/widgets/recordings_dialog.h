@@ -1,0 +1,31 @@
+#pragma once
+// View → Recordings…: what is open (up to two side by side, e.g. a laptop and an H200), with what each one is
+// (device, date, suite, how many results, the file), a Close button per recording, Save a copy… (the JSON the
+// pages replay), and Open another….
+#include <QDialog>
+
+class AppContext;
+class QVBoxLayout;
+class QLabel;
+
+class RecordingsDialog : public QDialog {
+  Q_OBJECT
+ public:
+  explicit RecordingsDialog(AppContext& ctx, QWidget* parent = nullptr);
+
+  // Closes one recording and keeps the others (the store only knows "clear all", so the rest are re-added in
+  // their order).
+  static void closeRecording(AppContext& ctx, int index);
+  // The rows shown, one per open recording (for tests): "label — file".
+  QStringList rowTexts() const;
+
+ private:
+  void rebuild();
+  void openAnother();
+  void saveCopy(int index);
+
+  AppContext& m_ctx;
+  QVBoxLayout* m_rows = nullptr;
+  QLabel* m_empty = nullptr;
+  QStringList m_rowTexts;
+};
