@@ -1,0 +1,113 @@
+#pragma once
+// Page 3, "Batch-size sweep": Y = X·W for B = 1, 2, 4 … 1024 rows of X against one d_in × d_out weight matrix.
+// Each size is measured for real (time, FLOP/s, bytes by the lesson's count, FLOPs per byte, GB/s), plotted as
+// it arrives and placed on a small roofline; the memory-bound → compute-bound crossover is found from the
+// points and set beside the model's ridge point (peak ÷ bandwidth, the bandwidth measured in the same sweep).
+#include "gpulab/precision.hpp"
+#include "pages/page.h"
+
+#include <QVector>
+
+class QComboBox;
+class QCPGraph;
+class QLabel;
+class QLineEdit;
+class QSlider;
+class QTableWidget;
+class QTimer;
+class RooflinePlot;
+
+class BatchPage : public Page {
+  Q_OBJECT
+ public:
+  explicit BatchPage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("batch"); }
+  QString title() const override { return tr("Batch-size sweep: from memory-bound to compute-bound"); }
+  QString takeaway() const override {
+    return tr("One weight matrix, more rows of input: each weight read from memory is reused B times, so FLOPs "
+              "per byte climb with the batch until the compute roof is reached.");
+  }
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  bool canRun() const override { return true; }
+  void run() override;
+  void applyTheme(const Theme& theme) override;
+  void recordingsChanged() override;
+
+  struct SweepPoint {
+    long long batch = 0;
+    double seconds = 0;    // median
+    double flopsPerS = 0;
+    double bytes = 0;      // the lesson's count: bpe · (B·d_in + d_in·d_out + B·d_out)
+    double intensity = 0;  // FLOPs per byte
+    double gbps = 0;       // achieved, bytes / median
+    double flops = 0;
+  };
+
+  // For tests and the exercises.
+  void setDims(int dIn, int dOut);
+  void setMaxBatch(int maxBatch);            // rounded down to a power of two, 1 … 1024
+  void setBatchList(const QString& text);    // "1, 3, 8, 100"; empty = powers of two up to the maximum
+  void setPrecision(gpulab::Precision p);    // ignored when the backend does not support it
+  gpulab::Precision precision() const;
+  int dIn() const;
+  int dOut() const;
+  QVector<long long> batches() const;
+  const QVector<SweepPoint>& sweep() const { return m_sweep; }
+  bool crossoverFound() const { return m_crossFound; }
+  long long crossoverBatch() const { return m_crossBatch; }
+  QString crossoverText() const;
+  double bandwidth() const { return m_bandwidth; }  // bytes/s, measured in the sweep (0 before)
+  double peakFlops() const;                          // the model's compute roof for the chosen precision
+  double modelRidge() const;                         // FLOPs per byte; 0 without a bandwidth
+  double modelCrossoverBatch() const;                // where I(B) reaches the ridge; 0 = never / unknown
+  RooflinePlot* roofline() const { return m_roof; }
+  QCustomPlot* sweepPlot() const { return m_plot; }
+
+ protected:
+  void onResult(const gpulab::Result& r) override;
+  void onRunFinished(bool cancelled) override;
+
+ private:
+  void buildControls();
+  gpulab::Backend& backend();
+  void refillPrecisions();
+  void updateLabels();
+  void scheduleReplot();
+  void replot();
+  void findCrossover();
+  QString csvSweep() const;
+
+  QCustomPlot* m_plot = nullptr;
+  RooflinePlot* m_roof = nullptr;
+  QTableWidget* m_table = nullptr;
+  QComboBox* m_backend = nullptr;
+  QComboBox* m_precision = nullptr;
+  QComboBox* m_budget = nullptr;
+  QSlider* m_dIn = nullptr;
+  QSlider* m_dOut = nullptr;
+  QSlider* m_maxB = nullptr;
+  QLabel* m_dInLabel = nullptr;
+  QLabel* m_dOutLabel = nullptr;
+  QLabel* m_maxBLabel = nullptr;
+  QLineEdit* m_list = nullptr;
+  QLabel* m_modelLabel = nullptr;
+  QLabel* m_crossLabel = nullptr;
+  QLabel* m_lastLabel = nullptr;
+  SourceBadge* m_badge = nullptr;
+  SourceBadge* m_modelBadge = nullptr;
+  QTimer* m_replot = nullptr;
+
+  // The sweep being shown: its shape, and the points as they came.
+  QVector<SweepPoint> m_sweep;
+  gpulab::Precision m_sweepPrecision = gpulab::Precision::fp32;
+  int m_sweepDIn = 0, m_sweepDOut = 0;
+  bool m_sweepOnGpu = false;
+  QString m_sweepDevice;
+  double m_bandwidth = 0;
+  bool m_crossFound = false;
+  long long m_crossBatch = 0;
+  double m_crossIntensity = 0, m_crossFlops = 0;
+  QString m_crossReason;
+};

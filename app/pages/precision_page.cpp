@@ -1,0 +1,825 @@
+#include "pages/precision_page.h"
+
+#include "app_context.h"
+#include "format.h"
+#include "gpulab/experiments.hpp"
+#include "gpulab/models/catalogue.hpp"
+#include "gpulab/models/vram_model.hpp"
+#include "gpulab/precision_error.hpp"
+#include "pages/page_registry.h"
+#include "qcustomplot.h"
+#include "widgets/plot_style.h"
+#include "widgets/run_bar.h"
+#include "widgets/source_badge.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSlider>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+using gpulab::Precision;
+
+namespace {
+
+QString precName(Precision p) { return QString::fromUtf8(gpulab::display_name(p).data()); }
+
+int indexOf(Precision p) {
+  for (std::size_t i = 0; i < gpulab::all_precisions.size(); ++i)
+    if (gpulab::all_precisions[i] == p) return static_cast<int>(i);
+  return 0;
+}
+
+QString sci(double v) {
+  if (!(v > 0)) return QStringLiteral("0");
+  return QString::number(v, 'e', 1);
+}
+
+// The library GEMM for a format on this backend (cuBLASLt for the formats only it has), or empty.
+std::string variantFor(gpulab::Backend& be, Precision p, gpulab::Support* why) {
+  gpulab::GemmSpec s;
+  s.precision = p;
+  const auto vs = be.gemm_variants();
+  std::vector<std::string> order{"cublas", "cublaslt", "blas"};
+  gpulab::Support first = gpulab::Support::no("no library GEMM on this backend");
+  bool haveFirst = false;
+  for (const auto& v : order) {
+    if (std::find(vs.begin(), vs.end(), v) == vs.end()) continue;
+    s.variant = v;
+    const gpulab::Support sup = be.supports(s);
+    if (sup.ok) {
+      *why = sup;
+      return v;
+    }
+    if (!haveFirst) {
+      first = sup;
+      haveFirst = true;
+    }
+  }
+  *why = first;
+  return {};
+}
+
+constexpr double kBarOffset = 0.2;
+
+}  // namespace
+
+PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
+  for (Precision p : gpulab::all_precisions) {
+    Row r;
+    r.precision = p;
+    m_rows.push_back(r);
+  }
+
+  m_views = new QTabWidget(this);
+  m_views->setObjectName(QStringLiteral("precisionViews"));
+  auto* summary = new QWidget(m_views);
+  auto* sl = new QVBoxLayout(summary);
+  sl->setContentsMargins(0, 0, 0, 0);
+  m_plot = new QCustomPlot(summary);
+  m_plot->setObjectName(QStringLiteral("precisionPlot"));
+  m_plot->setMinimumHeight(230);
+  m_table = new QTableWidget(0, 5, summary);
+  m_table->setHorizontalHeaderLabels({tr("Format"), tr("Throughput"), tr("Max abs error"), tr("Rel. error"),
+                                      tr("Status on this device")});
+  m_table->verticalHeader()->hide();
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_table->horizontalHeader()->setStretchLastSection(true);
+  m_table->setWordWrap(true);
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_table->setSelectionMode(QAbstractItemView::NoSelection);
+  m_table->setToolTip(tr("Each format: measured throughput, the kernel's own check against FP64 (max abs error "
+                         "at the checked cells), the emulated GEMM's relative error, and why a format cannot "
+                         "run here."));
+  sl->addWidget(m_plot, 1);
+  sl->addWidget(m_table, 1);
+  m_views->addTab(summary, tr("Speed · size · error"));
+
+  auto* under = new QWidget(m_views);
+  auto* ul = new QVBoxLayout(under);
+  ul->setContentsMargins(0, 0, 0, 0);
+  m_uplot = new QCustomPlot(under);
+  m_uplot->setObjectName(QStringLiteral("underflowPlot"));
+  m_uplot->setMinimumHeight(230);
+  m_ulabel = new QLabel(under);
+  m_ulabel->setWordWrap(true);
+  m_ulabel->setTextFormat(Qt::RichText);
+  ul->addWidget(m_uplot, 1);
+  ul->addWidget(m_ulabel);
+  m_views->addTab(under, tr("FP16 underflow"));
+  m_views->setToolTip(tr("Two views: the formats side by side, and what FP16's range does to tiny gradients."));
+  setVisual(m_views);
+
+  m_badge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("speed"));
+  m_emuBadge = new SourceBadge(SourceBadge::Kind::Model, tr("error: emulated"));
+  m_recBadge = new SourceBadge(SourceBadge::Kind::Recorded, QString());
+  addBadge(m_badge);
+  addBadge(m_emuBadge);
+  addBadge(m_recBadge);
+  m_recBadge->hide();
+
+  m_speedLabel = new QLabel(this);
+  m_errorLabel = new QLabel(this);
+  m_tf32Label = new QLabel(this);
+  for (QLabel* l : {m_speedLabel, m_errorLabel, m_tf32Label}) {
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::RichText);
+    resultsStrip()->addWidget(l, 1);
+  }
+  m_tf32Label->setText(tr("<b>FP32 means FP32</b>: TF32 is its own row and is never switched on behind it."));
+  m_tf32Label->setToolTip(tr("Some frameworks let FP32 matrix multiplies run on TF32 tensor cores by default, "
+                             "which beats the FP32 peak with a 10-bit mantissa. Here each row is exactly its "
+                             "format; an FP32 result above the FP32 peak is flagged."));
+
+  buildControls();
+  runBar()->setRunText(tr("Run all formats"));
+  runBar()->runButton()->setToolTip(
+      tr("Time a GEMM in every format this device runs, then compute each format's error against FP64 (Space)."));
+
+  m_replot = new QTimer(this);
+  m_replot->setSingleShot(true);
+  m_replot->setInterval(30);
+  connect(m_replot, &QTimer::timeout, this, &PrecisionPage::replot);
+  m_underflowTimer = new QTimer(this);
+  m_underflowTimer->setSingleShot(true);
+  m_underflowTimer->setInterval(120);  // the demo takes tens of ms: recompute once a slider rests
+  connect(m_underflowTimer, &QTimer::timeout, this, &PrecisionPage::recomputeUnderflow);
+
+  refreshSupport();
+  recomputeUnderflow();
+  recordingsChanged();
+}
+
+void PrecisionPage::buildControls() {
+  auto* form = new QFormLayout;
+  m_backend = new QComboBox(this);
+  m_backend->addItem(tr("CPU · OpenBLAS"), QStringLiteral("cpu"));
+  if (m_ctx.hasGpu()) {
+    m_backend->addItem(tr("GPU · %1").arg(QString::fromStdString(m_ctx.gpuInfo()->name)), QStringLiteral("cuda"));
+    m_backend->setCurrentIndex(1);
+    m_backend->setToolTip(tr("Where the formats are timed. A GPU has tensor cores for TF32, FP16, BF16, INT8 "
+                             "and (recent ones) FP8."));
+  } else {
+    m_backend->setToolTip(tr("Where the formats are timed. No GPU here (%1), so only FP64 and FP32 run; the "
+                             "others are greyed with the reason.")
+                              .arg(m_ctx.gpuReason()));
+  }
+  form->addRow(tr("Device"), m_backend);
+
+  auto* sizeRow = new QHBoxLayout;
+  m_size = new QSlider(Qt::Horizontal, this);
+  m_size->setRange(8, 14);
+  m_size->setValue(m_ctx.hasGpu() ? 13 : 10);
+  m_size->setPageStep(1);
+  m_size->setToolTip(tr("The timed GEMM is n × n × n. Large sizes reach the compute roof; on a 2-core CPU "
+                        "1024 takes a fraction of a second, on a GPU use 8192."));
+  m_sizeLabel = new QLabel(this);
+  m_sizeLabel->setMinimumWidth(60);
+  m_sizeLabel->setToolTip(m_size->toolTip());
+  sizeRow->addWidget(m_size, 1);
+  sizeRow->addWidget(m_sizeLabel);
+  form->addRow(tr("GEMM size"), sizeRow);
+  controls()->addLayout(form);
+
+  auto* ug = new QGroupBox(tr("Underflow demo"), this);
+  auto* uf = new QFormLayout(ug);
+  m_scale = new QComboBox(ug);
+  for (double s : {8.0, 128.0, 1024.0, 8192.0, 65536.0}) m_scale->addItem(tr("× %1").arg(fmtCount(qint64(s))), s);
+  m_scale->setCurrentIndex(2);
+  m_scale->setToolTip(tr("The fixed loss scale: the loss (so every gradient) is multiplied by this before the "
+                         "backward pass and divided out in FP32 before the update. Too small leaves tiny "
+                         "gradients at zero; too big overflows FP16's 65,504."));
+  uf->addRow(tr("Loss scale"), m_scale);
+  auto expSlider = [this, uf](const QString& name, int lo, int hi, int v, QSlider** s, QLabel** l, const QString& tip) {
+    auto* row = new QHBoxLayout;
+    *s = new QSlider(Qt::Horizontal, this);
+    (*s)->setRange(lo, hi);
+    (*s)->setValue(v);
+    (*s)->setPageStep(1);
+    (*s)->setToolTip(tip);
+    *l = new QLabel(this);
+    (*l)->setMinimumWidth(50);
+    (*l)->setToolTip(tip);
+    row->addWidget(*s, 1);
+    row->addWidget(*l);
+    uf->addRow(name, row);
+    connect(*s, &QSlider::valueChanged, this, [this] { m_underflowTimer->start(); });
+  };
+  expSlider(tr("Smallest gradient"), -12, -6, -8, &m_gmin, &m_gminLabel,
+            tr("The smallest gradient magnitude in the demo (powers of ten). FP16 keeps nothing below ~3e-8."));
+  expSlider(tr("Largest gradient"), -5, 0, -4, &m_gmax, &m_gmaxLabel,
+            tr("The largest gradient magnitude. Large ones times a big loss scale overflow FP16."));
+  connect(m_scale, &QComboBox::currentIndexChanged, this, [this] { m_underflowTimer->start(); });
+  controls()->addWidget(ug);
+
+  auto* note = new QLabel(tr("Errors come from a 64 × 64 × 4,096 product computed in software with each format's "
+                             "exact rounding (inputs rounded, FP32 sums, FP16/BF16 results rounded), against FP64. "
+                             "The device's own kernels are checked against FP64 too: the max abs error column."),
+                          this);
+  note->setWordWrap(true);
+  note->setObjectName(QStringLiteral("precisionNote"));
+  controls()->addWidget(note);
+
+  connect(m_backend, &QComboBox::currentIndexChanged, this, [this] { refreshSupport(); });
+  connect(m_size, &QSlider::valueChanged, this, [this] { m_sizeLabel->setText(fmtCount(gemmSize())); });
+  m_sizeLabel->setText(fmtCount(gemmSize()));
+}
+
+gpulab::Backend& PrecisionPage::backend() {
+  if (m_backend->currentData().toString() == QStringLiteral("cuda") && m_ctx.cuda()) return *m_ctx.cuda();
+  return m_ctx.cpu();
+}
+
+void PrecisionPage::refreshSupport() {
+  gpulab::Backend& be = backend();
+  for (Row& r : m_rows) {
+    gpulab::Support why;
+    const std::string v = variantFor(be, r.precision, &why);
+    r.supported = !v.empty();
+    r.variant = QString::fromStdString(v);
+    r.reason = r.supported ? QString() : QString::fromStdString(why.reason);
+  }
+  scheduleReplot();
+}
+
+const PrecisionPage::Row& PrecisionPage::row(Precision p) const { return m_rows[indexOf(p)]; }
+
+void PrecisionPage::setSize(int n) {
+  int e = 8;
+  while ((1 << (e + 1)) <= n && e < 14) ++e;
+  m_size->setValue(e);
+}
+
+int PrecisionPage::gemmSize() const { return 1 << m_size->value(); }
+
+void PrecisionPage::setLossScale(double scale) {
+  int i = m_scale->findData(scale);
+  if (i < 0) {
+    m_scale->addItem(tr("× %1").arg(scale), scale);
+    i = m_scale->count() - 1;
+  }
+  m_scale->setCurrentIndex(i);
+}
+
+void PrecisionPage::setGradientRange(int minExp10, int maxExp10) {
+  m_gmin->setValue(minExp10);
+  m_gmax->setValue(maxExp10);
+}
+
+void PrecisionPage::run() {
+  gpulab::Backend& be = backend();
+  refreshSupport();
+  const long long n = gemmSize();
+  m_ranOnGpu = be.kind() == "cuda";
+  for (Row& r : m_rows) {
+    r.flopsPerS = 0;
+    r.checkMaxAbs = -1;
+  }
+  struct Job {
+    Precision p;
+    std::string variant;
+  };
+  std::vector<Job> jobs;
+  for (const Row& r : m_rows)
+    if (r.supported) jobs.push_back({r.precision, r.variant.toStdString()});
+  gpulab::MeasurePolicy policy;
+  policy.min_samples = 3;
+  policy.max_samples = 20;
+  policy.time_budget_s = 0.5;
+  gpulab::Backend* bePtr = &be;
+  startJob(tr("Precision: %1 formats at n = %2").arg(jobs.size()).arg(n), [bePtr, jobs, n](const gpulab::RunContext& ctx) {
+    // Timing first (70 % of the bar), then the emulated errors of all seven formats (fast, CPU only).
+    const double timingShare = 0.7;
+    for (std::size_t i = 0; i < jobs.size() && !ctx.cancelled(); ++i) {
+      gpulab::RunContext sub = ctx;
+      sub.progress_base = timingShare * double(i) / double(jobs.size());
+      sub.progress_span = timingShare / double(jobs.size());
+      gpulab::GemmSpec s;
+      s.m = s.n = s.k = n;
+      s.precision = jobs[i].p;
+      s.variant = jobs[i].variant;
+      gpulab::run_gemm(*bePtr, s, sub);
+    }
+    int i = 0;
+    for (Precision p : gpulab::all_precisions) {
+      if (ctx.cancelled()) break;
+      ctx.report(timingShare + (1 - timingShare) * i++ / 7.0,
+                 std::string("error of ") + std::string(gpulab::display_name(p)) + " against FP64");
+      gpulab::PrecisionErrorSpec es;
+      es.m = 64;
+      es.n = 64;
+      es.k = 4096;
+      es.precision = p;
+      const gpulab::PrecisionError e = gpulab::emulated_gemm_error(es);
+      gpulab::Result r;
+      r.experiment = "precision_error";
+      r.backend = "cpu";
+      r.variant = "emulated";
+      r.precision = p;
+      r.params = {{"m", double(es.m)}, {"n", double(es.n)}, {"k", double(es.k)},
+                  {"rel_frobenius", e.rel_frobenius}, {"ref_rms", e.ref_rms}};
+      r.check.passed = true;
+      r.check.max_abs_err = e.max_abs;
+      r.check.checked = e.cells;
+      r.provenance = gpulab::base_provenance();
+      r.provenance["method"] = e.method;
+      r.provenance["reference"] = "FP64 product of the unrounded inputs";
+      if (ctx.on_result) ctx.on_result(r);
+    }
+  }, policy);
+}
+
+void PrecisionPage::onResult(const gpulab::Result& r) {
+  Row& row = m_rows[indexOf(r.precision)];
+  if (r.experiment == "precision_error") {
+    row.relFro = r.param("rel_frobenius", -1);
+    row.emuMaxAbs = r.check.max_abs_err;
+  } else if (r.experiment == "gemm") {
+    if (r.ok()) {
+      row.flopsPerS = r.gflops * 1e9;
+      row.checkMaxAbs = r.check.max_abs_err;
+    } else {
+      runBar()->showError(tr("%1: %2").arg(precName(r.precision), QString::fromStdString(r.error)));
+    }
+  }
+  scheduleReplot();
+}
+
+void PrecisionPage::onRunFinished(bool cancelled) {
+  replot();
+  if (cancelled) return;
+  // The TF32 guard: an "FP32" GEMM faster than the FP32 peak did not run in FP32.
+  const Row& fp32 = row(Precision::fp32);
+  double fp32Peak = 0;
+  if (m_ranOnGpu && m_ctx.gpuInfo()) {
+    if (const auto* spec = gpulab::models::find_gpu(m_ctx.gpuInfo()->name))
+      fp32Peak = spec->peak_flops_for(Precision::fp32).value_or(0);
+  } else {
+    fp32Peak = m_ctx.cpuInfo().peak_gflops_fp32 * 1e9;
+  }
+  if (fp32.flopsPerS > 0 && fp32Peak > 0 && fp32.flopsPerS > 1.05 * fp32Peak)
+    m_tf32Label->setText(tr("<b style='color:%1'>FP32 ran at %2, above the FP32 peak of %3</b>: something (TF32?) "
+                            "was not plain FP32.")
+                             .arg(m_ctx.theme().bad.name(), fmtSi(fp32.flopsPerS, "FLOP/s"), fmtSi(fp32Peak, "FLOP/s")));
+  else if (fp32.flopsPerS > 0 && fp32Peak > 0)
+    m_tf32Label->setText(tr("<b>FP32 means FP32</b>: %1 = %2 % of the FP32 peak (%3); TF32 is its own row.")
+                             .arg(fmtSi(fp32.flopsPerS, "FLOP/s"), fmtFixed(100 * fp32.flopsPerS / fp32Peak, 0),
+                                  fmtSi(fp32Peak, "FLOP/s")));
+  runBar()->showStatus(tr("Done: throughput of every format this device runs, error of all seven."));
+}
+
+void PrecisionPage::recordingsChanged() {
+  for (Row& r : m_rows) {
+    r.recordedFlops = 0;
+    r.recordedLabel.clear();
+  }
+  QStringList labels;
+  for (const auto& s : m_ctx.results().all()) {
+    if (s.source < 0 || !s.result.ok() || s.result.experiment != "gemm") continue;
+    Row& r = m_rows[indexOf(s.result.precision)];
+    // Only the device the recording is about (its GPU when it had one), at the size that reached the roof.
+    if (s.result.gflops * 1e9 > r.recordedFlops) {
+      r.recordedFlops = s.result.gflops * 1e9;
+      r.recordedLabel = m_ctx.results().sourceLabel(s.source);
+    }
+    labels << m_ctx.results().sourceLabel(s.source);
+  }
+  labels.removeDuplicates();
+  m_recBadge->setVisible(!labels.isEmpty());
+  if (!labels.isEmpty()) m_recBadge->set(SourceBadge::Kind::Recorded, tr("hollow bars: %1").arg(labels.join(", ")));
+  scheduleReplot();
+}
+
+void PrecisionPage::scheduleReplot() { m_replot->start(); }
+
+void PrecisionPage::recomputeUnderflow() {
+  gpulab::UnderflowSpec spec;
+  spec.min_grad = std::pow(10.0, m_gmin->value());
+  spec.max_grad = std::pow(10.0, m_gmax->value());
+  spec.loss_scale = m_scale->currentData().toDouble();
+  spec.count = 100000;
+  spec.steps = 200;
+  spec.bins = 30;
+  m_gminLabel->setText(QStringLiteral("1e%1").arg(m_gmin->value()));
+  m_gmaxLabel->setText(QStringLiteral("1e%1").arg(m_gmax->value()));
+  m_underflow = gpulab::run_underflow_demo(spec);
+  replotUnderflow();
+}
+
+QString PrecisionPage::underflowSummary() const {
+  const auto* plain = m_underflow.find(gpulab::UnderflowMethod::fp16_plain);
+  const auto* scaled = m_underflow.find(gpulab::UnderflowMethod::fp16_static_scale);
+  const auto* dyn = m_underflow.find(gpulab::UnderflowMethod::fp16_dynamic_scale);
+  const auto* bf16 = m_underflow.find(gpulab::UnderflowMethod::bf16_plain);
+  if (!plain || !scaled || !dyn || !bf16) return {};
+  const double n = double(m_underflow.spec.count);
+  auto pct = [n](long long lost) { return fmtFixed(100.0 * double(lost) / n, 1); };
+  return tr("Of %1 gradients: <b>FP16 without loss scaling lost %2 (%3 %)</b> — every one below 3.0e-8 rounds "
+            "to zero. FP16 × %4: %5 lost. Dynamic scaling: %6 lost, %7 skipped steps, scale ended at %8. "
+            "<b>BF16: %9 lost</b> (FP32's exponent range).")
+      .arg(fmtCount(m_underflow.spec.count), fmtCount(plain->total_lost), pct(plain->total_lost),
+           fmtCount(static_cast<long long>(m_underflow.spec.loss_scale)), fmtCount(scaled->total_lost),
+           fmtCount(dyn->total_lost), fmtCount(dyn->skipped_steps), QStringLiteral("2^%1").arg(std::log2(dyn->final_scale), 0, 'f', 0),
+           fmtCount(bf16->total_lost));
+}
+
+void PrecisionPage::replotUnderflow() {
+  const Theme& theme = m_ctx.theme();
+  QCustomPlot* p = m_uplot;
+  p->clearGraphs();
+  p->clearItems();
+  stylePlot(p, theme);
+  useLogAxis(p, true);
+  p->xAxis->setLabel(tr("Gradient magnitude"));
+  p->yAxis->setLabel(tr("Updates lost (%)"));
+  p->legend->setVisible(true);
+  p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+  struct Style {
+    gpulab::UnderflowMethod m;
+    QColor color;
+    QCPScatterStyle::ScatterShape shape;
+    Qt::PenStyle pen;
+  };
+  const Style styles[] = {
+      {gpulab::UnderflowMethod::fp16_plain, theme.precision(Precision::fp16), QCPScatterStyle::ssDisc, Qt::SolidLine},
+      {gpulab::UnderflowMethod::fp16_static_scale, theme.precision(Precision::fp16).darker(140), QCPScatterStyle::ssSquare, Qt::SolidLine},
+      {gpulab::UnderflowMethod::fp16_dynamic_scale, theme.precision(Precision::fp16).darker(190), QCPScatterStyle::ssTriangle, Qt::SolidLine},
+      {gpulab::UnderflowMethod::bf16_plain, theme.precision(Precision::bf16), QCPScatterStyle::ssDiamond, Qt::SolidLine},
+      {gpulab::UnderflowMethod::fp32_reference, theme.precision(Precision::fp32), QCPScatterStyle::ssCross, Qt::DashLine},
+  };
+  const auto& u = m_underflow;
+  for (const Style& st : styles) {
+    const auto* m = u.find(st.m);
+    if (!m) continue;
+    QVector<double> xs, ys;
+    for (std::size_t b = 0; b < u.bin_center.size(); ++b) {
+      if (u.per_bin[b] == 0) continue;
+      xs << u.bin_center[b];
+      ys << 100.0 * double(m->lost[b]) / double(u.per_bin[b]);
+    }
+    QCPGraph* g = p->addGraph();
+    QString name = QString::fromStdString(m->name);
+    if (st.m == gpulab::UnderflowMethod::fp16_static_scale)
+      name = tr("FP16 × %1 loss scale").arg(fmtCount(static_cast<long long>(u.spec.loss_scale)));
+    g->setName(tr("%1: %2 % lost").arg(name, fmtFixed(100.0 * double(m->total_lost) / double(u.spec.count), 1)));
+    g->setData(xs, ys, true);
+    QPen pen(st.color, theme.lineWidth, st.pen);
+    g->setPen(pen);
+    g->setScatterStyle(QCPScatterStyle(st.shape, st.color, st.color, theme.markerSize));
+  }
+  const double lo = u.spec.min_grad / 2, hi = u.spec.max_grad * 2;
+  p->xAxis->setRange(lo, hi);
+  p->yAxis->setRange(-5, 105);
+
+  // FP16's two limits: below half the smallest subnormal everything is zero; below the smallest normal,
+  // precision drains away bit by bit.
+  QFont f(QStringLiteral("DejaVu Sans"));
+  f.setPointSize(std::max(8, theme.plotFontPt - 1));
+  auto vline = [&](double x, const QString& text, Qt::Alignment align) {
+    if (x < lo || x > hi) return;
+    auto* l = new QCPItemStraightLine(p);
+    l->point1->setCoords(x, 0);
+    l->point2->setCoords(x, 1);
+    l->setPen(QPen(theme.model, 1, Qt::DashLine));
+    auto* t = new QCPItemText(p);
+    t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    t->position->setCoords(x, 0.5);
+    t->setPositionAlignment(align | Qt::AlignVCenter);
+    t->setPadding(QMargins(4, 2, 4, 2));
+    t->setText(text);
+    t->setFont(f);
+    t->setColor(theme.mutedText);
+    t->setRotation(-90);
+  };
+  vline(gpulab::smallest_subnormal(gpulab::fp16_format) / 2, tr("FP16 rounds to 0 below 3.0e-8"), Qt::AlignHCenter);
+  vline(gpulab::smallest_normal(gpulab::fp16_format), tr("FP16 subnormal below 6.1e-5"), Qt::AlignHCenter);
+  p->replot();
+  m_ulabel->setText(underflowSummary());
+}
+
+void PrecisionPage::replot() {
+  const Theme& theme = m_ctx.theme();
+  QCustomPlot* p = m_plot;
+  p->clearPlottables();
+  p->clearItems();
+  // Three panels in one row share the format rows: throughput, bytes per parameter, error.
+  if (p->plotLayout()->columnCount() < 3) {
+    p->plotLayout()->addElement(0, 1, new QCPAxisRect(p));
+    p->plotLayout()->addElement(0, 2, new QCPAxisRect(p));
+    p->plotLayout()->setColumnStretchFactors({1.3, 0.9, 1.1});
+  }
+  auto* rThr = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 0));
+  auto* rBytes = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 1));
+  auto* rErr = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 2));
+  stylePlot(p, theme);
+  p->legend->setVisible(false);
+
+  const int n = m_rows.size();
+  QSharedPointer<QCPAxisTickerText> rowsTicker(new QCPAxisTickerText);
+  for (int i = 0; i < n; ++i) rowsTicker->addTick(i, precName(m_rows[i].precision));
+  QSharedPointer<QCPAxisTickerText> blank(new QCPAxisTickerText);
+  for (int i = 0; i < n; ++i) blank->addTick(i, QString());
+  for (QCPAxisRect* r : {rThr, rBytes, rErr}) {
+    QCPAxis* y = r->axis(QCPAxis::atLeft);
+    y->setTicker(r == rThr ? rowsTicker : blank);
+    y->setRange(-0.6, n - 0.4);
+    y->setRangeReversed(true);  // FP64 on top, the smallest formats at the bottom
+    y->grid()->setVisible(false);
+    y->setSubTicks(false);
+  }
+  QFont valueFont(QStringLiteral("DejaVu Sans"));
+  valueFont.setPointSize(std::max(8, theme.plotFontPt - 1));
+  auto label = [&](QCPAxisRect* r, double x, double y, const QString& text, const QColor& color, Qt::Alignment a) {
+    auto* t = new QCPItemText(p);
+    t->setClipAxisRect(r);
+    t->setClipToAxisRect(true);
+    t->position->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+    t->position->setCoords(x, y);
+    t->setPositionAlignment(a | Qt::AlignVCenter);
+    t->setPadding(QMargins(4, 0, 4, 0));
+    t->setText(text);
+    t->setFont(valueFont);
+    t->setColor(color);
+  };
+  auto logAxis = [](QCPAxis* a) {
+    a->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> t(new QCPAxisTickerLog);
+    t->setLogBase(10);
+    t->setSubTickCount(0);
+    a->setTicker(t);
+    a->setNumberFormat(QStringLiteral("eb"));
+    a->setNumberPrecision(0);
+  };
+  const bool anyRecorded = std::any_of(m_rows.begin(), m_rows.end(), [](const Row& r) { return r.recordedFlops > 0; });
+  const QColor hw = m_ranOnGpu ? theme.gpu : theme.cpu;
+
+  // 1. Throughput (log): measured here solid, recorded hollow.
+  {
+    QCPAxis* x = rThr->axis(QCPAxis::atBottom);
+    QCPAxis* y = rThr->axis(QCPAxis::atLeft);
+    logAxis(x);
+    x->setLabel(tr("Throughput (FLOP/s; INT8: OP/s)"));
+    double lo = 1e300, hi = 0;
+    for (const Row& r : m_rows)
+      for (double v : {r.flopsPerS, r.recordedFlops})
+        if (v > 0) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+    if (hi <= 0) {
+      lo = 1e9;
+      hi = m_ctx.cpuInfo().peak_gflops_fp32 > 0 ? m_ctx.cpuInfo().peak_gflops_fp32 * 1e9 : 1e11;
+    }
+    const double xlo = lo / 10, xhi = hi * 30;
+    x->setRange(xlo, xhi);
+    auto* here = new QCPBars(y, x);
+    auto* rec = new QCPBars(y, x);
+    here->setBaseValue(xlo);
+    rec->setBaseValue(xlo);
+    const double w = anyRecorded ? 0.36 : 0.6;
+    here->setWidth(w);
+    rec->setWidth(w);
+    here->setPen(QPen(hw.darker(120), 1));
+    here->setBrush(hw);
+    rec->setPen(QPen(theme.gpu, 2));
+    rec->setBrush(Qt::NoBrush);
+    here->setName(tr("measured here"));
+    rec->setName(tr("recorded"));
+    for (int i = 0; i < n; ++i) {
+      const Row& r = m_rows[i];
+      const double yh = anyRecorded ? i - kBarOffset : i, yr = i + kBarOffset;
+      if (r.flopsPerS > 0) {
+        here->addData(yh, r.flopsPerS);
+        label(rThr, r.flopsPerS, yh, fmtSi(r.flopsPerS, r.precision == Precision::int8 ? "OP/s" : "FLOP/s"),
+              theme.text, Qt::AlignLeft);
+      } else if (!r.supported) {
+        label(rThr, xlo, yh, tr("not on this device"), theme.mutedText, Qt::AlignLeft);
+      } else {
+        label(rThr, xlo, yh, tr("runs here: press Run"), theme.mutedText, Qt::AlignLeft);
+      }
+      if (r.recordedFlops > 0) {
+        rec->addData(yr, r.recordedFlops);
+        label(rThr, r.recordedFlops, yr, fmtSi(r.recordedFlops, r.precision == Precision::int8 ? "OP/s" : "FLOP/s"),
+              theme.gpu.darker(130), Qt::AlignLeft);
+      }
+    }
+  }
+  // 2. Bytes per parameter, with what a 7B model's weights then take (the lesson's table).
+  {
+    QCPAxis* x = rBytes->axis(QCPAxis::atBottom);
+    QCPAxis* y = rBytes->axis(QCPAxis::atLeft);
+    x->setScaleType(QCPAxis::stLinear);
+    x->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    x->setNumberFormat(QStringLiteral("g"));
+    x->setLabel(tr("Bytes per parameter"));
+    x->setRange(0, 20);
+    x->ticker()->setTickCount(4);
+    for (int i = 0; i < n; ++i) {
+      const Row& r = m_rows[i];
+      const double b = gpulab::bytes_per_element(r.precision);
+      auto* bar = new QCPBars(y, x);
+      bar->setWidth(0.6);
+      const QColor c = theme.precision(r.precision);
+      bar->setPen(QPen(c.darker(120), 1));
+      bar->setBrush(r.supported ? c : QColor(c.red(), c.green(), c.blue(), 90));
+      bar->addData(i, b);
+      label(rBytes, b, i,
+            tr("%1 B · 7B: %2").arg(fmtFixed(b, 0), fmtBytes(gpulab::models::weight_bytes(7e9, gpulab::models::format_of(r.precision)))),
+            theme.text, Qt::AlignLeft);
+    }
+  }
+  // 3. Error against FP64 (log): longer is worse.
+  {
+    QCPAxis* x = rErr->axis(QCPAxis::atBottom);
+    QCPAxis* y = rErr->axis(QCPAxis::atLeft);
+    logAxis(x);
+    x->setLabel(tr("Relative error vs FP64 (‖ΔC‖/‖C‖)"));
+    const double xlo = 1e-18, xhi = 10;
+    x->setRange(xlo, xhi);
+    for (int i = 0; i < n; ++i) {
+      const Row& r = m_rows[i];
+      if (!(r.relFro >= 0)) {
+        if (i == 0) label(rErr, xlo, i, tr("press Run"), theme.mutedText, Qt::AlignLeft);
+        continue;
+      }
+      const double v = std::max(r.relFro, 2e-18);
+      auto* bar = new QCPBars(y, x);
+      bar->setBaseValue(xlo);
+      bar->setWidth(0.6);
+      const QColor c = theme.precision(r.precision);
+      bar->setPen(QPen(c.darker(120), 1));
+      bar->setBrush(r.supported ? c : QColor(c.red(), c.green(), c.blue(), 110));
+      bar->addData(i, v);
+      label(rErr, v, i, sci(r.relFro), theme.text, Qt::AlignLeft);
+    }
+  }
+  p->replot();
+  fillTable();
+
+  // Strip: the fastest format against FP32, and the error spread.
+  const Row& f32 = row(Precision::fp32);
+  const Row* best = nullptr;
+  for (const Row& r : m_rows)
+    if (r.flopsPerS > 0 && (!best || r.flopsPerS > best->flopsPerS)) best = &r;
+  if (best && f32.flopsPerS > 0)
+    m_speedLabel->setText(tr("<b>Fastest here: %1</b> at %2, %3× FP32.")
+                              .arg(precName(best->precision), fmtSi(best->flopsPerS, "FLOP/s"),
+                                   fmtFixed(best->flopsPerS / f32.flopsPerS, 1)));
+  else
+    m_speedLabel->setText(tr("Press <b>Run all formats</b> (Space) to time each format this device runs."));
+  const Row& e16 = row(Precision::fp16);
+  const Row& ebf = row(Precision::bf16);
+  if (e16.relFro > 0 && ebf.relFro > 0 && f32.relFro > 0)
+    m_errorLabel->setText(tr("Error vs FP64: FP32 %1, FP16 %2, BF16 %3 — BF16 trades 3 mantissa bits for FP32's range.")
+                              .arg(sci(f32.relFro), sci(e16.relFro), sci(ebf.relFro)));
+  else
+    m_errorLabel->setText(tr("Errors appear after a run (emulated for all seven formats)."));
+}
+
+void PrecisionPage::fillTable() {
+  const Theme& theme = m_ctx.theme();
+  m_table->setRowCount(m_rows.size());
+  for (int i = 0; i < m_rows.size(); ++i) {
+    const Row& r = m_rows[i];
+    const QString unit = r.precision == Precision::int8 ? QStringLiteral("OP/s") : QStringLiteral("FLOP/s");
+    QString status;
+    if (!r.supported) status = tr("not here: %1").arg(r.reason);
+    else if (r.flopsPerS > 0) status = tr("ran (%1), checked against FP64").arg(r.variant);
+    else status = tr("runs here through %1").arg(r.variant);
+    if (r.precision == Precision::fp32 && r.supported) status += tr("; TF32 off");
+    const QStringList cells{precName(r.precision),
+                            r.flopsPerS > 0 ? fmtSi(r.flopsPerS, unit.toUtf8().constData()) : QStringLiteral("—"),
+                            r.checkMaxAbs >= 0 ? sci(r.checkMaxAbs) : (r.emuMaxAbs >= 0 ? sci(r.emuMaxAbs) + tr(" (em.)") : QStringLiteral("—")),
+                            r.relFro >= 0 ? sci(r.relFro) : QStringLiteral("—"), status};
+    for (int c = 0; c < cells.size(); ++c) {
+      auto* item = new QTableWidgetItem(cells[c]);
+      item->setForeground(r.supported ? theme.text : theme.mutedText);
+      if (c == 0) {
+        QFont f = item->font();
+        f.setBold(true);
+        item->setFont(f);
+        item->setForeground(r.supported ? theme.precision(r.precision) : theme.mutedText);
+      }
+      if (c >= 1 && c <= 3) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      item->setToolTip(r.supported ? status : r.reason);
+      m_table->setItem(i, c, item);
+    }
+  }
+  m_table->resizeRowsToContents();
+}
+
+void PrecisionPage::applyTheme(const Theme& theme) {
+  Page::applyTheme(theme);
+  for (QLabel* l : {m_speedLabel, m_errorLabel, m_tf32Label, m_ulabel})
+    l->setStyleSheet(QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt));
+  replot();
+  replotUnderflow();
+}
+
+QString PrecisionPage::csvSummary() const {
+  QString out = QStringLiteral(
+      "precision,supported,variant,flop_per_s,bytes_per_param,check_max_abs_err,emulated_rel_frobenius,"
+      "emulated_max_abs_err,recorded_flop_per_s,reason\n");
+  for (const Row& r : m_rows) {
+    QString reason = r.reason;
+    reason.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,\"%10\"\n")
+               .arg(precName(r.precision), r.supported ? QStringLiteral("yes") : QStringLiteral("no"), r.variant)
+               .arg(r.flopsPerS, 0, 'g', 6)
+               .arg(gpulab::bytes_per_element(r.precision))
+               .arg(r.checkMaxAbs, 0, 'g', 4)
+               .arg(r.relFro, 0, 'g', 4)
+               .arg(r.emuMaxAbs, 0, 'g', 4)
+               .arg(r.recordedFlops, 0, 'g', 6)
+               .arg(reason);
+  }
+  return out;
+}
+
+QString PrecisionPage::csvUnderflow() const {
+  QString out = QStringLiteral("bin_lo,bin_hi,gradients");
+  for (const auto& m : m_underflow.methods) out += QStringLiteral(",lost: %1").arg(QString::fromStdString(m.name));
+  out += QLatin1Char('\n');
+  for (std::size_t b = 0; b < m_underflow.bin_center.size(); ++b) {
+    out += QStringLiteral("%1,%2,%3").arg(m_underflow.bin_lo[b], 0, 'g', 4).arg(m_underflow.bin_hi[b], 0, 'g', 4)
+               .arg(m_underflow.per_bin[b]);
+    for (const auto& m : m_underflow.methods) out += QStringLiteral(",%1").arg(m.lost[b]);
+    out += QLatin1Char('\n');
+  }
+  return out;
+}
+
+QList<PlotExport> PrecisionPage::plots() {
+  PlotExport a;
+  a.id = QStringLiteral("precision");
+  a.title = tr("Number formats: throughput, bytes per parameter, error vs FP64");
+  a.plot = m_plot;
+  a.csv = [this] { return csvSummary(); };
+  PlotExport b;
+  b.id = QStringLiteral("underflow");
+  b.title = tr("FP16 underflow: updates lost per method");
+  b.plot = m_uplot;
+  b.csv = [this] { return csvUnderflow(); };
+  return {a, b};
+}
+
+LessonContent PrecisionPage::lesson() const {
+  LessonContent c;
+  c.intro = tr(
+      "A number format is a trade. FP32 spends 4 bytes on every value; FP16 and BF16 spend 2, INT8 and FP8 one. "
+      "Halving the bytes halves the memory a model needs and the traffic each layer moves, and tensor cores run "
+      "the narrow formats many times faster. The price is accuracy and range: FP16 keeps 10 mantissa bits but "
+      "stops at 65,504 and cannot hold anything below about 6e-8; BF16 keeps FP32's range with only 7 mantissa "
+      "bits. Mixed-precision training does the big products in the narrow format and keeps an FP32 master copy "
+      "of the weights.");
+  c.questions << LessonQuestion{
+      tr("Training in plain FP16, the loss stops improving although nothing crashes. What may have happened?"),
+      tr("Small gradients underflowed: anything below ~3e-8 rounds to zero in FP16, so those weights receive no "
+         "update at all. Scaling the loss (by 1024, or dynamically) shifts the gradients into FP16's range; BF16 "
+         "avoids the problem because it has FP32's exponent range. The underflow tab counts the lost updates.")};
+  c.questions << LessonQuestion{
+      tr("A GPU's spec sheet says 1,979 TFLOP/s; its FP32 figure is 67. Which one applies to your FP32 training?"),
+      tr("Neither headline: compare like with like. 1,979 is FP8 (some sheets even double it again for "
+         "sparsity). FP32 work without tensor cores sees the 67; switched to TF32 or BF16 it can use the tensor-core "
+         "figure for that format (about 495 or 989 dense).")};
+  c.questions << LessonQuestion{
+      tr("Why is an \"FP32\" matmul that runs faster than the FP32 peak a warning sign?"),
+      tr("It cannot be FP32: the library has silently used TF32 tensor cores, which round the inputs to a 10-bit "
+         "mantissa. Fine for many networks, but the result is not what was asked for. Here TF32 is always its own "
+         "row.")};
+  c.exercises << LessonExercise{
+      tr("How many GB do the weights of a 7B model take in BF16?"), tr("GB"),
+      [] { return gpulab::models::weight_bytes(7e9, gpulab::models::NumberFormat::bf16) / 1e9; },
+      tr("7e9 parameters × 2 bytes = 14 GB, half of FP32's 28 GB."), 0.02};
+  c.exercises << LessonExercise{
+      tr("What is the smallest positive number FP16 can store (its smallest subnormal)? Answer in scientific "
+         "notation, e.g. 1e-5."),
+      tr(""),
+      [] { return gpulab::smallest_subnormal(gpulab::fp16_format); },
+      tr("2^-24 ≈ 5.96e-8. Anything below half of it (2.98e-8) rounds to zero — the FP16 underflow."), 0.05};
+  const PrecisionPage* self = this;
+  c.exercises << LessonExercise{
+      tr("Predict: with gradients spread evenly over 1e-8 … 1e-4 (per decade), what percentage does FP16 lose "
+         "without loss scaling? Then look at the underflow tab."),
+      tr("%"),
+      [self] {
+        const auto* m = self->underflow().find(gpulab::UnderflowMethod::fp16_plain);
+        return m ? 100.0 * double(m->total_lost) / double(self->underflow().spec.count) : 0.0;
+      },
+      tr("About 12 %: the part of the range below 2.98e-8 is log10(2.98) ≈ 0.47 of 4 decades. With the default "
+         "sliders the app counts it exactly."),
+      0.15};
+  return c;
+}
+
+GPULAB_REGISTER_PAGE(40, PrecisionPage);

@@ -1,0 +1,104 @@
+#pragma once
+// Page 4, "Precision": FP64, FP32, TF32, FP16, BF16, INT8 and FP8 side by side — throughput where the device runs
+// the format (the rest greyed, with the backend's reason), bytes per parameter, and the error of a GEMM against
+// an FP64 reference — plus the FP16 underflow demo: tiny gradients vanish in FP16 unless the loss is scaled,
+// and survive in BF16.
+#include "gpulab/precision.hpp"
+#include "gpulab/underflow_demo.hpp"
+#include "pages/page.h"
+
+#include <QVector>
+
+class QComboBox;
+class QLabel;
+class QSlider;
+class QTableWidget;
+class QTabWidget;
+class QTimer;
+
+class PrecisionPage : public Page {
+  Q_OBJECT
+ public:
+  explicit PrecisionPage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("precision"); }
+  QString title() const override { return tr("Precision: speed, size and error of each number format"); }
+  QString takeaway() const override {
+    return tr("Fewer bits per number mean faster tensor cores, half the bytes to move and a little more error — "
+              "and FP16's narrow range loses tiny gradients unless the loss is scaled.");
+  }
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  bool canRun() const override { return true; }
+  void run() override;
+  void applyTheme(const Theme& theme) override;
+  void recordingsChanged() override;
+
+  struct Row {
+    gpulab::Precision precision = gpulab::Precision::fp32;
+    bool supported = false;
+    QString reason;            // why not, from Backend::supports
+    QString variant;           // the GEMM that ran
+    double flopsPerS = 0;      // measured here (0 = not yet)
+    double checkMaxAbs = -1;   // the measured kernel's own check against FP64 (-1 = none)
+    double relFro = -1;        // emulated GEMM: ||C - C_fp64||_F / ||C_fp64||_F (-1 = not computed)
+    double emuMaxAbs = -1;     // emulated GEMM: max |C - C_fp64|
+    double recordedFlops = 0;  // best from an opened recording
+    QString recordedLabel;
+  };
+
+  // For tests.
+  const QVector<Row>& rows() const { return m_rows; }
+  const Row& row(gpulab::Precision p) const;
+  void setSize(int n);  // GEMM n × n × n, rounded to a power of two, 256 … 16384
+  int gemmSize() const;
+  void setLossScale(double scale);
+  void setGradientRange(int minExp10, int maxExp10);
+  void recomputeUnderflow();  // normally debounced from the controls
+  const gpulab::UnderflowResult& underflow() const { return m_underflow; }
+  QString underflowSummary() const;
+  QCustomPlot* summaryPlot() const { return m_plot; }
+  QCustomPlot* underflowPlot() const { return m_uplot; }
+  QTabWidget* views() const { return m_views; }
+
+ protected:
+  void onResult(const gpulab::Result& r) override;
+  void onRunFinished(bool cancelled) override;
+
+ private:
+  void buildControls();
+  gpulab::Backend& backend();
+  void refreshSupport();
+  void scheduleReplot();
+  void replot();
+  void replotUnderflow();
+  void fillTable();
+  QString csvSummary() const;
+  QString csvUnderflow() const;
+
+  QTabWidget* m_views = nullptr;
+  QCustomPlot* m_plot = nullptr;
+  QCustomPlot* m_uplot = nullptr;
+  QTableWidget* m_table = nullptr;
+  QLabel* m_ulabel = nullptr;
+  QLabel* m_speedLabel = nullptr;
+  QLabel* m_errorLabel = nullptr;
+  QLabel* m_tf32Label = nullptr;
+  QComboBox* m_backend = nullptr;
+  QSlider* m_size = nullptr;
+  QLabel* m_sizeLabel = nullptr;
+  QComboBox* m_scale = nullptr;
+  QSlider* m_gmin = nullptr;
+  QSlider* m_gmax = nullptr;
+  QLabel* m_gminLabel = nullptr;
+  QLabel* m_gmaxLabel = nullptr;
+  SourceBadge* m_badge = nullptr;
+  SourceBadge* m_emuBadge = nullptr;
+  SourceBadge* m_recBadge = nullptr;
+  QTimer* m_replot = nullptr;
+  QTimer* m_underflowTimer = nullptr;
+
+  QVector<Row> m_rows;
+  gpulab::UnderflowResult m_underflow;
+  bool m_ranOnGpu = false;
+};

@@ -1,0 +1,67 @@
+#pragma once
+// Page 5, "Roofline": log-log FLOP/s against FLOPs per byte. Ceilings measured on this machine (a streaming
+// triad for the memory roof, a large GEMM per precision for the compute roof) beside the datasheet ceilings of
+// the detected GPU and of a catalogue GPU chosen by the student; every experiment of every page as a point with
+// its provenance; a recording's points and ceilings labelled "recorded on …".
+#include "gpulab/precision.hpp"
+#include "pages/page.h"
+#include "widgets/roofline_plot.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTimer;
+struct StoredResult;
+
+class RooflinePage : public Page {
+  Q_OBJECT
+ public:
+  explicit RooflinePage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("roofline"); }
+  QString title() const override { return tr("The roofline: bandwidth roof and compute roof"); }
+  QString takeaway() const override {
+    return tr("Below the ridge point a kernel waits for memory; above it, for arithmetic. Where a workload sits "
+              "depends on its FLOPs per byte, not on the chip's headline number.");
+  }
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  bool canRun() const override { return true; }
+  void run() override;  // "Measure ceilings"
+  void applyTheme(const Theme& theme) override;
+  void recordingsChanged() override { scheduleRefresh(); }
+
+  // For tests and the lesson's exercises.
+  RooflinePlot* roofline() const { return m_plot; }
+  void setCatalogueGpu(const QString& name);  // a catalogue name, or "" for none
+  void setPrecision(gpulab::Precision p);
+  gpulab::Precision precision() const;
+  void refreshNow();
+  QString summaryText() const;
+  // The ceilings measured here on the CPU (0 when not measured yet).
+  double measuredCpuBandwidth() const;               // bytes/s
+  double measuredCpuPeak(gpulab::Precision p) const; // FLOP/s
+
+ protected:
+  void onResult(const gpulab::Result& r) override;
+  void onRunFinished(bool cancelled) override;
+
+ private:
+  void buildControls();
+  void scheduleRefresh();
+  void refresh();
+
+  RooflinePlot* m_plot = nullptr;
+  QComboBox* m_precision = nullptr;
+  QComboBox* m_catalogue = nullptr;
+  QCheckBox* m_showMeasured = nullptr;
+  QCheckBox* m_showDatasheet = nullptr;
+  QCheckBox* m_showPoints = nullptr;
+  QCheckBox* m_showRecorded = nullptr;
+  QLabel* m_summary = nullptr;
+  QLabel* m_legendNote = nullptr;
+  SourceBadge* m_measuredBadge = nullptr;
+  SourceBadge* m_datasheetBadge = nullptr;
+  SourceBadge* m_recordedBadge = nullptr;
+  QTimer* m_refresh = nullptr;
+};

@@ -1,0 +1,360 @@
+#include "widgets/roofline_plot.h"
+
+#include "format.h"
+#include "qcustomplot.h"
+
+#include <QMap>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+QString ridgeText(double ridge) {
+  const QString v = ridge < 1 ? fmtFixed(ridge, 2) : ridge < 10 ? fmtFixed(ridge, 1) : fmtCount(std::llround(ridge));
+  return QObject::tr("ridge %1 FLOP/B").arg(v);
+}
+
+QString csvField(QString s) {
+  if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
+    s.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    s = QLatin1Char('"') + s + QLatin1Char('"');
+  }
+  return s;
+}
+
+}  // namespace
+
+RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
+  auto* lay = new QVBoxLayout(this);
+  lay->setContentsMargins(0, 0, 0, 0);
+  m_plot = new QCustomPlot(this);
+  m_plot->setObjectName(QStringLiteral("rooflinePlot"));
+  m_plot->setMinimumSize(220, 180);
+  m_plot->legend->setVisible(true);
+  m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  useLogAxis(m_plot, true);
+  useLogAxis(m_plot, false);
+  m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOPs per byte moved)"));
+  m_plot->yAxis->setLabel(tr("Performance (FLOP/s)"));
+  m_plot->setToolTip(tr("Rest the mouse on a point to see where it came from."));
+  lay->addWidget(m_plot);
+
+  m_rebuild = new QTimer(this);
+  m_rebuild->setSingleShot(true);
+  m_rebuild->setInterval(30);  // coalesces a stream of points into one replot
+  connect(m_rebuild, &QTimer::timeout, this, &RooflinePlot::rebuild);
+
+  connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+    const QString tip = tooltipAt(e->pos());
+    if (tip.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(e->globalPosition().toPoint(), tip, m_plot);
+  });
+  rebuild();
+}
+
+RooflinePlot::~RooflinePlot() = default;
+
+void RooflinePlot::setRoofs(const QVector<Roof>& roofs) {
+  m_roofs = roofs;
+  scheduleRebuild();
+}
+
+void RooflinePlot::setPoints(const QVector<Point>& points) {
+  m_points = points;
+  scheduleRebuild();
+}
+
+void RooflinePlot::addPoint(const Point& point) {
+  m_points.push_back(point);
+  scheduleRebuild();
+}
+
+void RooflinePlot::setHighlight(double intensity, double flops, const QString& label) {
+  m_hiX = intensity;
+  m_hiY = flops;
+  m_hiLabel = label;
+  scheduleRebuild();
+}
+
+void RooflinePlot::clear() {
+  m_roofs.clear();
+  m_points.clear();
+  m_hiX = m_hiY = 0;
+  m_hiLabel.clear();
+  scheduleRebuild();
+}
+
+void RooflinePlot::setCompact(bool compact) {
+  m_compact = compact;
+  scheduleRebuild();
+}
+
+void RooflinePlot::setTitle(const QString& title) {
+  m_title = title;
+  scheduleRebuild();
+}
+
+void RooflinePlot::applyTheme(const Theme& theme) {
+  m_theme = theme;
+  rebuild();
+}
+
+void RooflinePlot::scheduleRebuild() { m_rebuild->start(); }
+
+void RooflinePlot::rebuildNow() {
+  m_rebuild->stop();
+  rebuild();
+}
+
+void RooflinePlot::rebuild() {
+  m_plot->clearGraphs();
+  m_plot->clearItems();
+  // The title row, when there is one, is element (0,0) above the axis rect.
+  if (m_plot->plotLayout()->rowCount() > 1) {
+    m_plot->plotLayout()->removeAt(0);
+    m_plot->plotLayout()->simplify();
+  }
+  if (!m_title.isEmpty()) {
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, m_title));
+  }
+  stylePlot(m_plot, m_theme);
+  m_plot->legend->setVisible(!m_compact);
+
+  // Ranges: wide enough for every roof's corner and every point, with a decade of air; at least 0.01 … 1000 FLOP/B
+  // so the lesson's 1.0 (batch 1) and 227.6 (batch 256) always fit.
+  double xlo = 0.01, xhi = 1000, ylo = std::numeric_limits<double>::infinity(), yhi = 0;
+  for (const Roof& r : m_roofs) {
+    if (r.ridge() > 0) {
+      xlo = std::min(xlo, r.ridge() / 10);
+      xhi = std::max(xhi, r.ridge() * 10);
+    }
+    if (r.peakFlops > 0) {
+      yhi = std::max(yhi, r.peakFlops);
+      ylo = std::min(ylo, r.peakFlops / 1000);
+    }
+  }
+  for (const Point& p : m_points) {
+    if (!(p.intensity > 0) || !(p.flops > 0)) continue;
+    xlo = std::min(xlo, p.intensity / 3);
+    xhi = std::max(xhi, p.intensity * 3);
+    yhi = std::max(yhi, p.flops);
+    ylo = std::min(ylo, p.flops / 3);
+  }
+  if (yhi <= 0) {
+    // Nothing yet: the span from a laptop to an H200.
+    for (const Roof& r : m_roofs)
+      if (r.bandwidth > 0) yhi = std::max(yhi, r.bandwidth * xhi);
+    if (yhi <= 0) yhi = 1e15;
+  }
+  yhi *= 3;
+  if (!std::isfinite(ylo)) ylo = yhi / 1e5;
+  ylo = std::max(ylo, yhi / 1e9);  // past nine decades the chart says nothing
+  xlo = std::max(xlo, 1e-3);
+  xhi = std::min(xhi, 1e6);
+  m_plot->xAxis->setRange(xlo, xhi);
+  m_plot->yAxis->setRange(ylo, yhi);
+
+  QFont labelFont(QStringLiteral("DejaVu Sans"));
+  labelFont.setPointSize(std::max(7, m_theme.plotFontPt - (m_compact ? 3 : 1)));
+
+  QVector<double> rx, ry;
+  QVector<QColor> rc;
+  for (const Roof& r : m_roofs) {
+    if (!(r.peakFlops > 0) && !(r.bandwidth > 0)) continue;
+    QVector<double> xs, ys;
+    auto at = [&](double x) {
+      double y = std::numeric_limits<double>::infinity();
+      if (r.peakFlops > 0) y = r.peakFlops;
+      if (r.bandwidth > 0) y = std::min(y, x * r.bandwidth);
+      return y;
+    };
+    xs << xlo;
+    ys << at(xlo);
+    const double ridge = r.ridge();
+    if (ridge > xlo && ridge < xhi) {
+      xs << ridge;
+      ys << r.peakFlops;
+    }
+    xs << xhi;
+    ys << at(xhi);
+    QCPGraph* g = m_plot->addGraph();
+    g->setName(r.label);
+    g->setData(xs, ys, true);
+    styleGraph(g, m_theme, r.color, r.kind);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+    if (ridge > xlo && ridge < xhi) {
+      rx << ridge;
+      ry << r.peakFlops;
+      rc << r.color;
+      if (r.labelRidge && !m_compact) {
+        auto* t = new QCPItemText(m_plot);
+        t->position->setCoords(ridge, r.peakFlops);
+        t->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        t->setPadding(QMargins(2, 2, 6, 4));
+        t->setText(ridgeText(ridge));
+        t->setFont(labelFont);
+        t->setColor(r.color);
+        t->setClipToAxisRect(true);
+      }
+    }
+  }
+  // Ridge corners: small open diamonds, one per roof, not in the legend.
+  for (int i = 0; i < rx.size(); ++i) {
+    QCPGraph* g = m_plot->addGraph();
+    g->setData({rx[i]}, {ry[i]});
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(rc[i], 2), QBrush(m_theme.surface),
+                                       m_theme.markerSize + 2));
+    g->removeFromLegend();
+  }
+
+  // Points, one graph per group, in the order groups first appear.
+  QStringList order;
+  QMap<QString, QVector<int>> byGroup;
+  for (int i = 0; i < m_points.size(); ++i) {
+    const Point& p = m_points[i];
+    if (!(p.intensity > 0) || !(p.flops > 0)) continue;
+    if (!byGroup.contains(p.group)) order << p.group;
+    byGroup[p.group].push_back(i);
+  }
+  for (const QString& group : order) {
+    const QVector<int>& idx = byGroup[group];
+    QVector<double> xs, ys;
+    for (int i : idx) {
+      xs << m_points[i].intensity;
+      ys << m_points[i].flops;
+    }
+    const Point& first = m_points[idx.front()];
+    QCPGraph* g = m_plot->addGraph();
+    g->setName(QStringLiteral("%1 (%2)").arg(group).arg(idx.size()));
+    g->setData(xs, ys);
+    styleGraph(g, m_theme, first.color, first.recorded ? SeriesKind::Recorded : SeriesKind::Measured);
+    g->setLineStyle(QCPGraph::lsNone);
+    if (group.isEmpty()) g->removeFromLegend();
+  }
+
+  if (m_hiX > 0 && m_hiY > 0) {
+    QCPGraph* g = m_plot->addGraph();
+    g->setData({m_hiX}, {m_hiY});
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(m_theme.text, 2), Qt::NoBrush,
+                                       m_theme.markerSize * 2 + 4));
+    g->removeFromLegend();
+    if (!m_hiLabel.isEmpty()) {
+      auto* t = new QCPItemText(m_plot);
+      t->position->setCoords(m_hiX, m_hiY);
+      t->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+      t->setPadding(QMargins(10, 8, 2, 2));
+      t->setText(m_hiLabel);
+      t->setFont(labelFont);
+      t->setColor(m_theme.text);
+      t->setClipToAxisRect(true);
+    }
+  }
+  if (m_compact) {
+    m_plot->xAxis->setLabel(tr("FLOPs per byte"));
+    m_plot->yAxis->setLabel(tr("FLOP/s"));
+  } else {
+    m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOPs per byte moved)"));
+    m_plot->yAxis->setLabel(tr("Performance (FLOP/s)"));
+  }
+  m_plot->replot();
+}
+
+QString RooflinePlot::tooltipAt(const QPoint& px) const {
+  const double maxDist = 10 + m_theme.markerSize;
+  double best = maxDist * maxDist;
+  QString tip;
+  for (const Point& p : m_points) {
+    if (!(p.intensity > 0) || !(p.flops > 0)) continue;
+    const double x = m_plot->xAxis->coordToPixel(p.intensity), y = m_plot->yAxis->coordToPixel(p.flops);
+    const double d = (x - px.x()) * (x - px.x()) + (y - px.y()) * (y - px.y());
+    if (d < best) {
+      best = d;
+      tip = p.tooltip;
+    }
+  }
+  return tip;
+}
+
+QString RooflinePlot::csv() const {
+  QString out = QStringLiteral("type,label,kind,intensity_flop_per_byte,flop_per_s,bandwidth_bytes_per_s,provenance\n");
+  auto kindName = [](SeriesKind k) {
+    switch (k) {
+      case SeriesKind::Measured: return QStringLiteral("measured");
+      case SeriesKind::Recorded: return QStringLiteral("recorded");
+      case SeriesKind::Datasheet: return QStringLiteral("datasheet");
+      case SeriesKind::Model: return QStringLiteral("model");
+    }
+    return QString();
+  };
+  for (const Roof& r : m_roofs)
+    out += QStringLiteral("roof,%1,%2,%3,%4,%5,\n")
+               .arg(csvField(r.label), kindName(r.kind))
+               .arg(r.ridge(), 0, 'g', 6)
+               .arg(r.peakFlops, 0, 'g', 6)
+               .arg(r.bandwidth, 0, 'g', 6);
+  for (const Point& p : m_points) {
+    QString prov = p.tooltip;
+    prov.replace(QLatin1Char('\n'), QStringLiteral("; "));
+    out += QStringLiteral("point,%1,%2,%3,%4,,%5\n")
+               .arg(csvField(p.group), p.recorded ? QStringLiteral("recorded") : QStringLiteral("measured"))
+               .arg(p.intensity, 0, 'g', 6)
+               .arg(p.flops, 0, 'g', 6)
+               .arg(csvField(prov));
+  }
+  return out;
+}
+
+QString shortDeviceName(const gpulab::Result& r) {
+  auto it = r.provenance.find("device");
+  QString name = it == r.provenance.end() ? QString::fromStdString(r.backend) : QString::fromStdString(it->second);
+  name = name.simplified();
+  // CPU model strings run long ("AMD EPYC 7B13 64-Core Processor"): the first words say enough on a legend.
+  name.remove(QStringLiteral("(R)")).remove(QStringLiteral("(TM)"));
+  const QStringList words = name.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+  if (words.size() > 3) name = words.mid(0, 3).join(QLatin1Char(' '));
+  return name.isEmpty() ? QObject::tr("unknown device") : name;
+}
+
+bool rooflinePointFor(const gpulab::Result& r, const QString& sourceLabel, bool recorded, const Theme& theme,
+                      RooflinePlot::Point* out) {
+  if (!r.ok() || !(r.flops > 0) || !(r.bytes > 0) || !(r.stats.median_s > 0)) return false;
+  if (r.experiment != "gemm" && r.experiment != "bandwidth") return false;
+  const bool stream = r.experiment == "bandwidth";
+  out->intensity = r.flops / r.bytes;
+  out->flops = r.flops / r.stats.median_s;
+  out->recorded = recorded;
+  out->color = stream ? theme.memory : theme.precision(r.precision);
+  const QString prec = QString::fromUtf8(gpulab::display_name(r.precision).data());
+  out->group = stream ? QObject::tr("%1 · %2").arg(QString::fromStdString(r.variant), sourceLabel)
+                      : QObject::tr("%1 GEMM · %2").arg(prec, sourceLabel);
+  QString size;
+  if (stream) {
+    size = fmtBytes(r.param("bytes")) + QObject::tr(" per array");
+  } else {
+    size = QStringLiteral("%1×%2×%3 (m×n×k)")
+               .arg(fmtCount(static_cast<long long>(r.param("m"))), fmtCount(static_cast<long long>(r.param("n"))),
+                    fmtCount(static_cast<long long>(r.param("k"))));
+  }
+  auto prov = [&](const char* key) {
+    auto it = r.provenance.find(key);
+    return it == r.provenance.end() ? QString() : QString::fromStdString(it->second);
+  };
+  QString date = prov("date");
+  date.replace(QLatin1Char('T'), QLatin1Char(' ')).remove(QLatin1Char('Z'));
+  out->tooltip = QObject::tr("%1 %2 on %3 (%4)\n%5%6\n%7 at %8 FLOP/B, %9\n%10%11")
+                     .arg(stream ? QObject::tr("Stream") : QObject::tr("GEMM"), QString::fromStdString(r.variant),
+                          shortDeviceName(r), QString::fromStdString(r.backend))
+                     .arg(stream ? QString() : prec + QStringLiteral(", "), size)
+                     .arg(fmtSi(out->flops, "FLOP/s"), fmtFixed(out->intensity, out->intensity < 10 ? 2 : 1),
+                          fmtSi(r.gbps * 1e9, "B/s"))
+                     .arg(sourceLabel, date.isEmpty() ? QString() : QStringLiteral(", ") + date);
+  return true;
+}

@@ -1,0 +1,87 @@
+#pragma once
+// A roofline chart, shared by the Roofline page (full size), the Batch-size sweep (a small one beside its main
+// plot) and any page that wants to place its points against the two roofs. Log-log FLOP/s against FLOPs per
+// byte; each roof is min(peak, intensity × bandwidth) with its ridge point marked; points carry a tooltip of
+// where they came from. Measured roofs are solid, datasheet dashed, model dotted (plot_style.h).
+// qcustomplot.h stays in the .cpp: this header is included by several pages.
+#include "gpulab/results.hpp"
+#include "theme.h"
+#include "widgets/plot_style.h"
+
+#include <QColor>
+#include <QString>
+#include <QVector>
+#include <QWidget>
+
+class QCustomPlot;
+class QTimer;
+
+class RooflinePlot : public QWidget {
+  Q_OBJECT
+ public:
+  struct Roof {
+    QString label;            // legend text: "FP32 GEMM peak · measured here"
+    double peakFlops = 0;     // FLOP/s; 0 = no compute roof (the memory roof alone)
+    double bandwidth = 0;     // bytes/s; 0 = no memory roof (the flat roof alone)
+    QColor color;
+    SeriesKind kind = SeriesKind::Measured;
+    bool labelRidge = true;   // write "ridge N FLOP/B" beside the corner
+    double ridge() const { return peakFlops > 0 && bandwidth > 0 ? peakFlops / bandwidth : 0; }
+  };
+  struct Point {
+    double intensity = 0;     // FLOPs per byte
+    double flops = 0;         // achieved FLOP/s
+    QColor color;
+    bool recorded = false;    // hollow marks for recorded points
+    QString group;            // points of one group share a legend entry
+    QString tooltip;          // provenance, shown when the mouse rests on the point
+  };
+
+  explicit RooflinePlot(QWidget* parent = nullptr);
+  ~RooflinePlot() override;
+
+  void setRoofs(const QVector<Roof>& roofs);
+  void setPoints(const QVector<Point>& points);
+  void addPoint(const Point& point);
+  // One point drawn larger, ringed (the batch sweep's crossover); intensity <= 0 clears it.
+  void setHighlight(double intensity, double flops, const QString& label);
+  void clear();
+  // Small variant: fewer tick labels, legend off, no ridge text; for a plot beside another one.
+  void setCompact(bool compact);
+  void setTitle(const QString& title);
+
+  const QVector<Roof>& roofs() const { return m_roofs; }
+  const QVector<Point>& points() const { return m_points; }
+  QCustomPlot* plot() const { return m_plot; }
+  // The tooltip of the point nearest to a pixel of the plot (within a few px), or empty.
+  QString tooltipAt(const QPoint& plotPixel) const;
+  // The data behind the chart: one row per roof (its ridge) and per point.
+  QString csv() const;
+
+  void applyTheme(const Theme& theme);
+  // Rebuilds now (normally coalesced through a ~30 ms timer).
+  void rebuildNow();
+
+ private:
+  void scheduleRebuild();
+  void rebuild();
+
+  QCustomPlot* m_plot = nullptr;
+  QTimer* m_rebuild = nullptr;
+  QVector<Roof> m_roofs;
+  QVector<Point> m_points;
+  double m_hiX = 0, m_hiY = 0;
+  QString m_hiLabel;
+  QString m_title;
+  bool m_compact = false;
+  Theme m_theme = Theme::normal();
+};
+
+// A Result as a roofline point: a GEMM at flops/bytes (the lesson's traffic count), a streaming kernel that does
+// FLOPs (triad) at its own intensity. Colour by precision (streams in the memory hue), hollow when recorded, a
+// tooltip with device, variant, precision, size, date and source. False when the result cannot be placed
+// (failed, no FLOPs, no bytes, no time).
+bool rooflinePointFor(const gpulab::Result& r, const QString& sourceLabel, bool recorded, const Theme& theme,
+                      RooflinePlot::Point* out);
+// The device a result ran on, shortened for legends: "NVIDIA H200", "AMD EPYC".
+QString shortDeviceName(const gpulab::Result& r);

@@ -1,0 +1,93 @@
+// The batch-size sweep offscreen: the lesson's intensities, a tiny sweep on the CPU that either marks a crossover
+// or says why none was found, and the model's ridge beside it.
+#include "app_context.h"
+#include "gpulab/models/gemm_model.hpp"
+#include "pages/batch_page.h"
+#include "widgets/roofline_plot.h"
+#include "widgets/run_bar.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <gtest/gtest.h>
+
+namespace {
+void waitIdle(AppContext& ctx, int ms) {
+  QElapsedTimer t;
+  t.start();
+  while (ctx.runner().isBusy() && t.elapsed() < ms) {
+    ctx.runner().waitForIdle(50);
+    QCoreApplication::processEvents();
+  }
+  for (int i = 0; i < 10; ++i) QCoreApplication::processEvents();
+}
+}  // namespace
+
+TEST(BatchPage, LessonIntensities) {
+  // The lesson's gpu_numbers.py: FP16, d = 4096.
+  EXPECT_NEAR(gpulab::models::arithmetic_intensity(1, 4096, 4096, 2), 1.0, 0.05);
+  EXPECT_NEAR(gpulab::models::arithmetic_intensity(256, 4096, 4096, 2), 227.6, 0.05);
+  EXPECT_DOUBLE_EQ(gpulab::models::layer_bytes(256, 4096, 4096, 2), 2.0 * (256 * 4096 + 4096.0 * 4096 + 256 * 4096));
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  BatchPage page(ctx);
+  page.initialize();
+  const LessonContent lesson = page.lesson();
+  ASSERT_GE(lesson.exercises.size(), 2);
+  EXPECT_NEAR(lesson.exercises[0].compute(), 227.6, 0.05);
+  EXPECT_NEAR(lesson.exercises[1].compute(), 1.0, 0.05);
+  EXPECT_GE(lesson.questions.size(), 2);
+}
+
+TEST(BatchPage, ControlsDefineTheSweep) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  BatchPage page(ctx);
+  page.initialize();
+  EXPECT_EQ(page.dIn(), 4096);
+  EXPECT_EQ(page.precision(), gpulab::Precision::fp32);
+  EXPECT_EQ(page.batches().size(), 11);  // 1 … 1024
+  page.setMaxBatch(64);
+  EXPECT_EQ(page.batches().back(), 64);
+  page.setBatchList(QStringLiteral("3, 1, 100; 3 x 0"));
+  EXPECT_EQ(page.batches(), (QVector<long long>{1, 3, 100}));
+  page.setBatchList(QString());
+  page.setPrecision(gpulab::Precision::fp8);  // not on a CPU: ignored
+  EXPECT_EQ(page.precision(), gpulab::Precision::fp32);
+  page.setPrecision(gpulab::Precision::fp64);
+  EXPECT_EQ(page.precision(), gpulab::Precision::fp64);
+}
+
+TEST(BatchPage, TinySweepMarksACrossoverOrSaysWhyNot) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  BatchPage page(ctx);
+  page.initialize();
+  page.setDims(256, 256);
+  page.setMaxBatch(256);
+  page.run();
+  waitIdle(ctx, 120000);
+  ASSERT_FALSE(ctx.runner().isBusy());
+  ASSERT_EQ(page.sweep().size(), 9);  // 1 … 256
+  for (const auto& s : page.sweep()) {
+    EXPECT_GT(s.flopsPerS, 0);
+    EXPECT_NEAR(s.intensity, gpulab::models::arithmetic_intensity(double(s.batch), 256, 256, 4), 1e-9);
+    EXPECT_DOUBLE_EQ(s.bytes, gpulab::models::layer_bytes(double(s.batch), 256, 256, 4));
+  }
+  EXPECT_GT(page.bandwidth(), 1e8);  // the triad measured in the sweep
+  EXPECT_GT(page.modelRidge(), 0);
+  EXPECT_EQ(page.roofline()->points().size(), 9);
+  const QString text = page.crossoverText();
+  if (page.crossoverFound()) {
+    EXPECT_GE(page.crossoverBatch(), 2);
+    EXPECT_TRUE(text.contains(QStringLiteral("B = "))) << text.toStdString();
+  } else {
+    EXPECT_TRUE(text.startsWith(QStringLiteral("No crossover found: "))) << text.toStdString();
+    EXPECT_GT(text.size(), 22);
+  }
+  ASSERT_EQ(page.plots().size(), 2);
+  const QString csv = page.plots().front().csv();
+  EXPECT_EQ(csv.count(QLatin1Char('\n')), 10);  // header + 9 rows
+}

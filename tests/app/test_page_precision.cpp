@@ -1,0 +1,88 @@
+// The Precision page offscreen: unsupported formats greyed with the backend's reason, a run fills throughput and
+// error for the CPU's formats, the underflow tab counts lost updates.
+#include "app_context.h"
+#include "pages/precision_page.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <gtest/gtest.h>
+
+using gpulab::Precision;
+
+namespace {
+void waitIdle(AppContext& ctx, int ms) {
+  QElapsedTimer t;
+  t.start();
+  while (ctx.runner().isBusy() && t.elapsed() < ms) {
+    ctx.runner().waitForIdle(50);
+    QCoreApplication::processEvents();
+  }
+  for (int i = 0; i < 10; ++i) QCoreApplication::processEvents();
+}
+}  // namespace
+
+TEST(PrecisionPage, CpuFormatsAndReasons) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  PrecisionPage page(ctx);
+  page.initialize();
+  ASSERT_EQ(page.rows().size(), 7);
+  EXPECT_TRUE(page.row(Precision::fp32).supported);
+  EXPECT_TRUE(page.row(Precision::fp64).supported);
+  for (Precision p : {Precision::tf32, Precision::fp16, Precision::bf16, Precision::int8, Precision::fp8}) {
+    gpulab::GemmSpec s;
+    s.precision = p;
+    const auto sup = ctx.cpu().supports(s);
+    EXPECT_EQ(page.row(p).supported, sup.ok);
+    if (!sup.ok) EXPECT_EQ(page.row(p).reason, QString::fromStdString(sup.reason));
+  }
+}
+
+TEST(PrecisionPage, RunFillsThroughputAndError) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  PrecisionPage page(ctx);
+  page.initialize();
+  page.setSize(256);
+  page.run();
+  waitIdle(ctx, 120000);
+  ASSERT_FALSE(ctx.runner().isBusy());
+  EXPECT_GT(page.row(Precision::fp32).flopsPerS, 0);
+  EXPECT_GT(page.row(Precision::fp64).flopsPerS, 0);
+  EXPECT_GE(page.row(Precision::fp32).checkMaxAbs, 0);
+  EXPECT_EQ(page.row(Precision::fp8).flopsPerS, 0);  // not on a CPU
+  // Errors for all seven, ordered as the formats' mantissas say.
+  for (const auto& r : page.rows()) EXPECT_GE(r.relFro, 0) << gpulab::display_name(r.precision);
+  EXPECT_LT(page.row(Precision::fp64).relFro, 1e-13);
+  EXPECT_LT(page.row(Precision::fp32).relFro, page.row(Precision::fp16).relFro);
+  EXPECT_LT(page.row(Precision::fp16).relFro, page.row(Precision::bf16).relFro);
+  EXPECT_LT(page.row(Precision::bf16).relFro, page.row(Precision::fp8).relFro);
+  const QString csv = page.plots().front().csv();
+  EXPECT_EQ(csv.count(QLatin1Char('\n')), 8);
+}
+
+TEST(PrecisionPage, UnderflowDemoCountsLostUpdates) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  PrecisionPage page(ctx);
+  page.initialize();
+  const auto* plain = page.underflow().find(gpulab::UnderflowMethod::fp16_plain);
+  const auto* bf16 = page.underflow().find(gpulab::UnderflowMethod::bf16_plain);
+  const auto* scaled = page.underflow().find(gpulab::UnderflowMethod::fp16_static_scale);
+  ASSERT_TRUE(plain && bf16 && scaled);
+  EXPECT_GT(plain->total_lost, page.underflow().spec.count / 20);
+  EXPECT_EQ(bf16->total_lost, 0);
+  EXPECT_EQ(scaled->total_lost, 0);
+  EXPECT_TRUE(page.underflowSummary().contains(QStringLiteral("FP16 without loss scaling")));
+  // A too-small loss scale with tinier gradients loses some again.
+  page.setGradientRange(-12, -6);
+  page.setLossScale(8);
+  page.recomputeUnderflow();
+  EXPECT_GT(page.underflow().find(gpulab::UnderflowMethod::fp16_static_scale)->total_lost, 0);
+  EXPECT_EQ(page.underflow().find(gpulab::UnderflowMethod::bf16_plain)->total_lost, 0);
+  ASSERT_EQ(page.plots().size(), 2);
+  EXPECT_TRUE(page.plots()[1].csv().startsWith(QStringLiteral("bin_lo")));
+}
