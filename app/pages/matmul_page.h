@@ -1,0 +1,119 @@
+#pragma once
+// Page 2, "Matrix multiply, serial vs parallel": one product C = A·B computed several ways — the CPU's naive
+// loop (the professor), the loop reordered for the cache, BLAS on one thread and on all of them, and on a GPU
+// the kernel ladder and cuBLAS — each checked against a reference before it is timed. Results arrive live as
+// horizontal GFLOP/s bars with the speed-up over the professor, the share of BLAS / cuBLAS and of the device's
+// peak; a wrong answer is shown in red instead of a bar. Recorded runs (an opened recording) are hollow bars.
+#include "pages/page.h"
+
+#include <QHash>
+#include <QSet>
+#include <QString>
+#include <QVector>
+
+class QCheckBox;
+class QCustomPlot;
+class QLabel;
+class QSlider;
+class QSpinBox;
+class QTimer;
+
+class MatmulPage : public Page {
+  Q_OBJECT
+ public:
+  explicit MatmulPage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("matmul"); }
+  QString title() const override { return tr("Matrix multiply, serial vs parallel"); }
+  QString takeaway() const override {
+    return tr("The same product, the same answer: one cell at a time it crawls; with the cache, SIMD lanes, all "
+              "cores — or a GPU — it runs tens to thousands of times faster.");
+  }
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  bool canRun() const override { return true; }
+  void run() override;
+  void applyTheme(const Theme& theme) override;
+  void recordingsChanged() override;
+
+  // One bar of the chart: a way to compute the product.
+  struct Row {
+    QString key;          // "cpu/naive/-1", "cpu/blas/1", "cuda/cublas/-1"
+    QString name;         // the label on the axis
+    std::string backend;  // "cpu" | "cuda"
+    std::string variant;
+    int threads = -1;     // CPU BLAS: 1 or 0 (all); -1: not a choice for this variant
+    bool live = true;     // can run here (false: only in a recording)
+  };
+
+  // The naive loop's single-run time at m×k×n at `gflops`, and whether a run (check + one timed run) would
+  // take longer than `limitS`, so the page asks first.
+  static double naiveSecondsPerRun(long long m, long long k, long long n, double gflops);
+  static bool naiveTooLong(long long m, long long k, long long n, double gflops, double limitS = 10.0);
+  // What the page assumes for the naive loop before it has measured one (the reference 2-vCPU machines'
+  // ijk loop at n = 512).
+  static constexpr double kAssumedNaiveGflops = 0.65;
+  // The naive rate the estimate uses (measured here at the nearest size, else assumed) and where it came from.
+  double naiveGflopsForEstimate(long long n, QString* source = nullptr) const;
+
+  // For tests.
+  void setSize(long long m, long long k, long long n);
+  void setSquare(long long n) { setSize(n, n, n); }
+  long long sizeM() const { return m_m; }
+  long long sizeK() const { return m_k; }
+  long long sizeN() const { return m_n; }
+  const QVector<Row>& rows() const { return m_rows; }
+  void setVariantEnabled(const QString& key, bool on);
+  // Rows with a measured bar at the current size whose check passed / failed.
+  int measuredBarCount() const;
+  int passedCheckCount() const;
+  int wrongAnswerCount() const;
+  int recordedBarCount() const;
+  QString summaryText() const;
+  QCustomPlot* plot() const { return m_plot; }
+  // Where skipping the naive loop (or the dialog) leaves a note instead of a bar.
+  QString rowNote(const QString& key) const { return m_notes.value(key); }
+  // Tests and scripts: answer the too-long question without a dialog (0 = ask, 1 = run anyway, 2 = skip naive).
+  void setTooLongAnswer(int answer) { m_tooLongAnswer = answer; }
+
+ protected:
+  void onResult(const gpulab::Result& r) override;
+  void onRunFinished(bool cancelled) override;
+
+ private:
+  void buildControls();
+  void buildRows();
+  void scheduleReplot();
+  void replot();
+  void updateEstimate();
+  const gpulab::Result* measuredFor(const Row& row) const;
+  const gpulab::Result* recordedFor(const Row& row, int* source) const;
+  bool matchesSize(const gpulab::Result& r) const;
+  QString csv() const;
+  double quickRatioAt60() const;
+
+  QCustomPlot* m_plot = nullptr;
+  QTimer* m_replot = nullptr;
+  QSpinBox* m_spinM = nullptr;
+  QSpinBox* m_spinK = nullptr;
+  QSpinBox* m_spinN = nullptr;
+  QSlider* m_square = nullptr;
+  QLabel* m_squareValue = nullptr;
+  QCheckBox* m_log = nullptr;
+  QLabel* m_estimate = nullptr;
+  QLabel* m_summary = nullptr;
+  QLabel* m_check = nullptr;
+  QLabel* m_shapeInfo = nullptr;
+  SourceBadge* m_measuredBadge = nullptr;
+  SourceBadge* m_recordedBadge = nullptr;
+  SourceBadge* m_peakBadge = nullptr;
+  QVector<Row> m_rows;
+  QVector<QCheckBox*> m_rowChecks;
+  QSet<QString> m_pending;  // rows the running job has yet to report
+  QString m_runningKey;
+  QHash<QString, QString> m_notes;  // per row: "skipped: …" for the current size
+  long long m_m = 60, m_k = 60, m_n = 60;
+  long long m_runM = 0, m_runK = 0, m_runN = 0;  // the size of the job in flight
+  int m_tooLongAnswer = 0;
+  bool m_updatingSize = false;
+};

@@ -1,0 +1,562 @@
+#include "pages/stadium_page.h"
+
+#include "app_context.h"
+#include "format.h"
+#include "gpulab/models/gemm_model.hpp"
+#include "gpulab/models/rounds_model.hpp"
+#include "pages/page_registry.h"
+#include "widgets/run_bar.h"
+#include "widgets/source_badge.h"
+#include "widgets/stadium_view.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace gpulab;
+
+namespace {
+
+constexpr double kDIn = 4096;                 // every cell is a dot product of this length (the lesson's layer)
+constexpr double kFlopsPerCell = 2 * kDIn;    // one multiply and one add per term
+constexpr double kReferenceStudents = 4096;   // measured parallel rate = this many students working at once
+constexpr double kFastLaneScreenS = 5.0;      // the faster lane takes about this long on screen
+constexpr double kMaxWorkers = 10000;
+constexpr std::int64_t kMarks[] = {8, 4096};  // the lesson's two machines
+
+bool isFp32Gemm(const Result& r) { return r.experiment == "gemm" && r.precision == Precision::fp32 && r.ok() && r.gflops > 0; }
+
+QString cube(double n) { return QStringLiteral("%1³").arg(qint64(n)); }
+
+QString shortSeconds(double s) {
+  // On-screen durations: seconds up to a few minutes, then minutes, then hours.
+  if (s < 120) return fmtSeconds(s, 2);
+  if (s < 2 * 3600) return QObject::tr("%1 min").arg(fmtFixed(s / 60, 0));
+  return QObject::tr("%1 h").arg(fmtFixed(s / 3600, 1));
+}
+
+}  // namespace
+
+StadiumPage::StadiumPage(AppContext& ctx) : Page(ctx) {
+  m_view = new StadiumView;
+  setVisual(m_view);
+
+  m_badge = new SourceBadge(SourceBadge::Kind::Model, tr("pace: the lesson's model"));
+  addBadge(m_badge);
+  m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("rounds = ⌈cells ÷ workers⌉"));
+  addBadge(m_modelBadge);
+
+  m_rounds = new QLabel(this);
+  m_idle = new QLabel(this);
+  m_scale = new QLabel(this);
+  m_rounds->setToolTip(tr("Rounds needed when every worker fills one cell per round: cells ÷ workers, rounded up"));
+  m_idle->setToolTip(tr("Share of the students' time spent waiting for worksheets: 1 − clerk rate ÷ what the "
+                        "students could fill"));
+  m_scale->setToolTip(tr("How simulated time maps to time on screen, and how long each side needs for real"));
+  for (QLabel* l : {m_rounds, m_idle, m_scale}) {
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::RichText);
+  }
+  resultsStrip()->addWidget(m_rounds, 3);
+  resultsStrip()->addWidget(m_idle, 2);
+  resultsStrip()->addWidget(m_scale, 4);
+
+  buildControls();
+  runBar()->setRunText(tr("Measure the pace"));
+  runBar()->runButton()->setToolTip(
+      m_ctx.hasGpu() ? tr("Time the naive loop (the professor) and BLAS on all cores at 256³ on the CPU, and cuBLAS "
+                          "at 2048³ on the GPU (the stadium), then race at those rates (Space)")
+                     : tr("Time the naive loop (the professor) and BLAS on all cores (the stadium) at 256³ on this "
+                          "CPU, a few seconds, then race at those rates (Space)"));
+  rebuildSources();
+}
+
+void StadiumPage::buildControls() {
+  auto* workersBox = new QGroupBox(tr("Students in the stadium"));
+  auto* wl = new QGridLayout(workersBox);
+  m_workersSlider = new QSlider(Qt::Horizontal);
+  m_workersSlider->setRange(0, kWorkerSteps);
+  m_workersSlider->setValue(positionForWorkers(m_workers));
+  m_workersSlider->setToolTip(tr("How many students fill cells at the same time, 1 to 10,000 (logarithmic). "
+                                 "Each fills one cell per round."));
+  m_workersValue = new QLabel;
+  m_workersValue->setMinimumWidth(70);
+  m_workersValue->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  wl->addWidget(m_workersSlider, 0, 0, 1, 3);
+  wl->addWidget(m_workersValue, 0, 3);
+  auto* w8 = new QPushButton(tr("8 (CPU cores)"));
+  w8->setToolTip(tr("Eight fast cores, like a desktop CPU: the lesson's 16,384 rounds"));
+  auto* w4096 = new QPushButton(tr("4,096 (GPU)"));
+  w4096->setToolTip(tr("4,096 simple cores, like a GPU: the lesson's 32 rounds"));
+  auto* w10k = new QPushButton(tr("10,000"));
+  w10k->setToolTip(tr("The lesson's stadium of 10,000 students"));
+  wl->addWidget(w8, 1, 0);
+  wl->addWidget(w4096, 1, 1);
+  wl->addWidget(w10k, 1, 2);
+  controls()->addWidget(workersBox);
+  connect(m_workersSlider, &QSlider::valueChanged, this, [this](int pos) {
+    m_workers = workersFromPosition(pos);
+    pushParams();
+  });
+  connect(w8, &QPushButton::clicked, this, [this] { setWorkers(8); });
+  connect(w4096, &QPushButton::clicked, this, [this] { setWorkers(4096); });
+  connect(w10k, &QPushButton::clicked, this, [this] { setWorkers(10000); });
+
+  auto* cellsBox = new QGroupBox(tr("Output cells: batch × d_out"));
+  auto* cl = new QGridLayout(cellsBox);
+  m_batchSlider = new QSlider(Qt::Horizontal);
+  m_batchSlider->setRange(1, 64);
+  m_batchSlider->setValue(m_batch);
+  m_batchSlider->setToolTip(tr("Rows of Y = X·W: examples (or tokens) in the batch, 1 to 64. Each row has "
+                               "d_out = 4,096 cells, each a 4,096-long dot product."));
+  m_batchValue = new QLabel;
+  m_batchValue->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  cl->addWidget(m_batchSlider, 0, 0, 1, 3);
+  cl->addWidget(m_batchValue, 1, 0, 1, 3);
+  auto* b1 = new QPushButton(tr("1 × 4096"));
+  b1->setToolTip(tr("Batch 1 (one token): 4,096 cells — the practice's \"now change it\""));
+  auto* b32 = new QPushButton(tr("32 × 4096"));
+  b32->setToolTip(tr("The lesson's layer: batch 32, 131,072 cells"));
+  auto* b64 = new QPushButton(tr("64 × 4096"));
+  b64->setToolTip(tr("Batch 64: 262,144 cells"));
+  cl->addWidget(b1, 2, 0);
+  cl->addWidget(b32, 2, 1);
+  cl->addWidget(b64, 2, 2);
+  controls()->addWidget(cellsBox);
+  connect(m_batchSlider, &QSlider::valueChanged, this, [this](int b) {
+    m_batch = b;
+    pushParams();
+  });
+  connect(b1, &QPushButton::clicked, this, [this] { setBatch(1); });
+  connect(b32, &QPushButton::clicked, this, [this] { setBatch(32); });
+  connect(b64, &QPushButton::clicked, this, [this] { setBatch(64); });
+
+  auto* clerkBox = new QGroupBox(tr("The clerk (memory bandwidth)"));
+  auto* kl = new QGridLayout(clerkBox);
+  m_clerkSlider = new QSlider(Qt::Horizontal);
+  m_clerkSlider->setRange(0, kClerkSteps);
+  m_clerkSlider->setValue(kClerkSteps);
+  m_clerkSlider->setToolTip(tr("How many worksheets the clerk hands out per second (logarithmic; far right: no "
+                               "limit). A worksheet is what one cell needs: a row of X and a column of W. When the "
+                               "clerk is slower than the students, they sit idle (grey)."));
+  m_clerkValue = new QLabel;
+  m_clerkValue->setWordWrap(true);
+  kl->addWidget(m_clerkSlider, 0, 0, 1, 2);
+  kl->addWidget(m_clerkValue, 1, 0, 1, 2);
+  auto* half = new QPushButton(tr("Half of demand"));
+  half->setToolTip(tr("A clerk who brings half the sheets the students could use: they are idle half the time"));
+  auto* unlimited = new QPushButton(tr("No limit"));
+  unlimited->setToolTip(tr("Sheets arrive as fast as anyone can use them (the lesson's round counts)"));
+  kl->addWidget(half, 2, 0);
+  kl->addWidget(unlimited, 2, 1);
+  controls()->addWidget(clerkBox);
+  connect(m_clerkSlider, &QSlider::valueChanged, this, [this](int pos) {
+    m_clerk = clerkFromPosition(pos);
+    pushParams();
+  });
+  connect(half, &QPushButton::clicked, this, [this] { setClerkRate(0.5 * studentsDemandRate()); });
+  connect(unlimited, &QPushButton::clicked, this, [this] { setClerkRate(0); });
+
+  auto* viewBox = new QGroupBox(tr("Pace and view"));
+  auto* vl = new QGridLayout(viewBox);
+  m_source = new QComboBox;
+  m_source->setToolTip(tr("Where the professor's and the students' speeds come from: the lesson's model (every "
+                          "worker one cell per round), timings measured here, or a recording"));
+  vl->addWidget(new QLabel(tr("Pace from")), 0, 0);
+  vl->addWidget(m_source, 0, 1, 1, 2);
+  m_zoomSlider = new QSlider(Qt::Horizontal);
+  m_zoomSlider->setRange(0, 100);
+  m_zoomSlider->setToolTip(tr("Zoom from the whole grid (tiles: one row of Y each) down to single cells; the mouse "
+                              "wheel on the picture does the same, and dragging moves around"));
+  vl->addWidget(new QLabel(tr("Zoom")), 1, 0);
+  vl->addWidget(m_zoomSlider, 1, 1, 1, 2);
+  m_pause = new QPushButton(tr("Pause"));
+  m_pause->setCheckable(true);
+  m_pause->setToolTip(tr("Freeze the race (the clock stops too)"));
+  auto* restart = new QPushButton(tr("Restart"));
+  restart->setToolTip(tr("Start the race again from an empty grid"));
+  vl->addWidget(m_pause, 2, 1);
+  vl->addWidget(restart, 2, 2);
+  controls()->addWidget(viewBox);
+  connect(m_source, &QComboBox::currentIndexChanged, this, [this] { applySource(); });
+  connect(m_zoomSlider, &QSlider::valueChanged, this, [this](int v) { m_view->setZoom(v / 100.0); });
+  connect(m_view, &StadiumView::zoomChanged, this, [this](double z) {
+    const QSignalBlocker block(m_zoomSlider);
+    m_zoomSlider->setValue(int(std::lround(z * 100)));
+  });
+  connect(m_pause, &QPushButton::toggled, this, [this](bool on) {
+    m_view->setPaused(on);
+    m_pause->setText(on ? tr("Resume") : tr("Pause"));
+  });
+  connect(restart, &QPushButton::clicked, this, [this] { m_view->restart(); });
+}
+
+// ---- workers slider: log scale with the lesson's counts exact ----
+
+std::int64_t StadiumPage::workersFromPosition(int pos) {
+  pos = std::clamp(pos, 0, kWorkerSteps);
+  for (std::int64_t mark : kMarks)
+    if (std::abs(pos - positionForWorkers(mark)) <= 1) return mark;
+  const double v = std::pow(kMaxWorkers, double(pos) / kWorkerSteps);
+  return std::clamp<std::int64_t>(std::llround(v), 1, std::int64_t(kMaxWorkers));
+}
+
+int StadiumPage::positionForWorkers(std::int64_t workers) {
+  const double w = std::clamp(double(workers), 1.0, kMaxWorkers);
+  return int(std::lround(std::log(w) / std::log(kMaxWorkers) * kWorkerSteps));
+}
+
+void StadiumPage::setWorkers(std::int64_t workers) {
+  m_workers = std::clamp<std::int64_t>(workers, 1, std::int64_t(kMaxWorkers));
+  const QSignalBlocker block(m_workersSlider);
+  m_workersSlider->setValue(positionForWorkers(m_workers));
+  pushParams();
+}
+
+void StadiumPage::setBatch(int batch) {
+  batch = std::clamp(batch, 1, 64);
+  if (m_batchSlider->value() != batch) m_batchSlider->setValue(batch);  // valueChanged -> pushParams
+  else pushParams();
+}
+
+// ---- clerk slider: log scale relative to the current pace, last step = no limit ----
+
+double StadiumPage::clerkFromPosition(int pos) const {
+  if (pos >= kClerkSteps) return 0;
+  // From a tenth of one worker's demand to ten times what 10,000 students could use.
+  const double lo = std::log10(0.1 / m_rates.studentCellS), hi = std::log10(10 * kMaxWorkers / m_rates.studentCellS);
+  return std::pow(10.0, lo + (hi - lo) * double(pos) / (kClerkSteps - 1));
+}
+
+int StadiumPage::positionForClerk(double cellsPerS) const {
+  if (cellsPerS <= 0) return kClerkSteps;
+  const double lo = std::log10(0.1 / m_rates.studentCellS), hi = std::log10(10 * kMaxWorkers / m_rates.studentCellS);
+  return std::clamp(int(std::lround((std::log10(cellsPerS) - lo) / (hi - lo) * (kClerkSteps - 1))), 0, kClerkSteps - 1);
+}
+
+void StadiumPage::setClerkRate(double cellsPerS) {
+  m_clerk = cellsPerS > 0 ? cellsPerS : 0;
+  const QSignalBlocker block(m_clerkSlider);
+  m_clerkSlider->setValue(positionForClerk(m_clerk));
+  pushParams();
+}
+
+// ---- numbers ----
+
+std::int64_t StadiumPage::cells() const { return std::int64_t(m_batch) * m_dOut; }
+std::int64_t StadiumPage::stadiumRounds() const { return models::rounds(cells(), m_workers); }
+std::int64_t StadiumPage::professorRounds() const { return models::rounds(cells(), 1); }
+double StadiumPage::studentsDemandRate() const { return double(m_workers) / m_rates.studentCellS; }
+double StadiumPage::idleShare() const {
+  return models::clerk_model(double(m_workers), 1.0 / m_rates.studentCellS, m_clerk).idle_share;
+}
+QString StadiumPage::roundsText() const { return m_rounds->text(); }
+QString StadiumPage::idleText() const { return m_idle->text(); }
+QString StadiumPage::scaleText() const { return m_scale->text(); }
+
+void StadiumPage::pushParams() {
+  StadiumView::Params p;
+  p.batch = m_batch;
+  p.dOut = m_dOut;
+  p.workers = m_workers;
+  p.professorCellS = m_rates.professorCellS;
+  p.studentCellS = m_rates.studentCellS;
+  p.clerkCellsPerS = m_clerk;
+  // The scale comes from the race without a clerk, so slowing the clerk visibly slows the students.
+  const auto prof = StadiumView::laneAt(cells(), 1, p.professorCellS, 0, 0);
+  const auto stad = StadiumView::laneAt(cells(), m_workers, p.studentCellS, 0, 0);
+  p.simPerScreenS = std::max(1e-30, std::min(prof.finishS, stad.finishS) / kFastLaneScreenS);
+  m_view->setParams(p);
+  updateCounters();
+}
+
+void StadiumPage::updateCounters() {
+  const auto& p = m_view->params();
+  m_workersValue->setText(fmtCount(m_workers));
+  m_batchValue->setText(tr("%1 × %2 = <b>%3 cells</b>").arg(m_batch).arg(fmtCount(m_dOut), fmtCount(cells())));
+  m_batchValue->setTextFormat(Qt::RichText);
+
+  const std::int64_t r = stadiumRounds();
+  const double util = models::round_utilisation(cells(), m_workers);
+  QString rounds = tr("<b>Rounds</b>: professor <b>%1</b> · stadium <b>%2</b><br>%3 cells ÷ %4 students, rounded up")
+                       .arg(fmtCount(professorRounds()), fmtCount(r), fmtCount(cells()), fmtCount(m_workers));
+  if (util < 0.999)
+    rounds += tr("<br>last round: only %1 of the students have a cell").arg(fmtSi(util * 100, "%", 2));
+  if (m_workers > cells())
+    rounds = tr("<b>Rounds</b>: professor <b>%1</b> · stadium <b>%2</b><br>%3 cells for %4 students: %5 of them "
+                "have nothing to do")
+                 .arg(fmtCount(professorRounds()), fmtCount(r), fmtCount(cells()), fmtCount(m_workers),
+                      fmtCount(m_workers - cells()));
+  m_rounds->setText(rounds);
+
+  const auto clerk = models::clerk_model(double(m_workers), 1.0 / p.studentCellS, m_clerk);
+  const QString unit = m_rates.model ? tr("sheets per cell-time") : QStringLiteral("cells/s");
+  auto rate = [&](double v) {
+    return m_rates.model ? tr("%1 %2").arg(fmtSi(v, "", 3).trimmed(), unit) : fmtSi(v, "cells/s");
+  };
+  if (m_clerk <= 0) {
+    m_clerkValue->setText(tr("<b>no limit</b> · students could use %1").arg(rate(clerk.demand_rate)));
+  } else {
+    m_clerkValue->setText(tr("<b>%1</b> · students could use %2").arg(rate(m_clerk), rate(clerk.demand_rate)));
+  }
+  m_clerkValue->setTextFormat(Qt::RichText);
+  const QString idleColour = clerk.idle_share > 0.005 ? m_ctx.theme().bad.name() : m_ctx.theme().good.name();
+  m_idle->setText(tr("<b>Students idle</b>: <span style='color:%1; font-weight:bold'>%2</span><br>%3")
+                      .arg(idleColour, fmtFixed(clerk.idle_share * 100, 0) + QStringLiteral(" %"),
+                           clerk.clerk_limited ? tr("the clerk sets the pace, not the students")
+                                               : tr("worksheets arrive fast enough")));
+
+  const auto prof = StadiumView::laneAt(cells(), 1, p.professorCellS, m_clerk, 0);
+  const auto stad = StadiumView::laneAt(cells(), m_workers, p.studentCellS, m_clerk, 0);
+  const double k = p.simPerScreenS;
+  if (m_rates.model) {
+    m_scale->setText(tr("<b>1 s on screen = %1 rounds</b> (lesson's model: every worker fills one cell per round; "
+                        "press Run to measure)<br>professor %2 rounds (%3 on screen) · stadium %4 rounds (%5)")
+                         .arg(fmtSi(k, "", 3).trimmed(), fmtCount(std::int64_t(prof.finishS)),
+                              shortSeconds(prof.finishS / k), fmtCount(std::int64_t(stad.finishS)),
+                              shortSeconds(stad.finishS / k)));
+  } else {
+    m_scale->setText(tr("<b>1 s on screen = %1 measured</b> (%2)<br>professor %3 (%4 on screen) · stadium %5 (%6)")
+                         .arg(fmtSeconds(k), m_rates.label, fmtSeconds(prof.finishS), shortSeconds(prof.finishS / k),
+                              fmtSeconds(stad.finishS), shortSeconds(stad.finishS / k)));
+  }
+}
+
+// ---- where the pace comes from ----
+
+void StadiumPage::rebuildSources() {
+  QVector<Rates> list;
+  Rates model;
+  model.label = tr("the lesson's model (1 cell per worker per round)");
+  model.badgeKind = int(SourceBadge::Kind::Model);
+  model.badgeDetail = tr("pace: the lesson's model");
+  list.push_back(model);
+
+  auto makeRates = [](const Result& naive, const Result& par, const QString& label, SourceBadge::Kind kind,
+                      const QString& detail) {
+    Rates r;
+    r.label = label;
+    r.badgeKind = int(kind);
+    r.badgeDetail = detail;
+    r.model = false;
+    r.professorGflops = naive.gflops;
+    r.stadiumGflops = par.gflops;
+    r.professorCellS = kFlopsPerCell / (naive.gflops * 1e9);
+    r.studentCellS = kReferenceStudents * kFlopsPerCell / (par.gflops * 1e9);
+    return r;
+  };
+  // For each source (measured here = -1, then each recording): the professor is the CPU's naive loop, the stadium
+  // the best parallel run — cuBLAS on a GPU when there is one, else BLAS on all CPU cores.
+  const auto& all = m_ctx.results().all();
+  const int nrec = int(m_ctx.results().recordings().size());
+  for (int src = -1; src < nrec; ++src) {
+    const Result* naive = nullptr;
+    const Result* blas = nullptr;
+    const Result* cublas = nullptr;
+    for (const StoredResult& s : all) {
+      if (s.source != src || !isFp32Gemm(s.result)) continue;
+      const Result& r = s.result;
+      if (r.backend == "cpu" && r.variant == "naive") naive = &r;  // newest wins
+      if (r.backend == "cpu" && r.variant == "blas" && r.param("threads") == 0) blas = &r;
+      if (r.backend == "cuda" && r.variant == "cublas" && (!cublas || r.gflops > cublas->gflops)) cublas = &r;
+    }
+    if (!naive) continue;
+    const QString where = src < 0 ? tr("measured here") : m_ctx.results().sourceLabel(src);
+    const auto kind = src < 0 ? SourceBadge::Kind::MeasuredHere : SourceBadge::Kind::Recorded;
+    if (blas)
+      list.push_back(makeRates(*naive, *blas,
+                               tr("%1: CPU naive %2 vs BLAS all cores %3").arg(where, cube(naive->param("n")), cube(blas->param("n"))),
+                               kind, src < 0 ? tr("pace: naive loop vs BLAS") : where));
+    if (cublas)
+      list.push_back(makeRates(*naive, *cublas,
+                               tr("%1: CPU naive %2 vs GPU cuBLAS %3").arg(where, cube(naive->param("n")), cube(cublas->param("n"))),
+                               kind, src < 0 ? tr("pace: CPU naive vs GPU cuBLAS") : where));
+  }
+
+  QString want = !m_preferSource.isEmpty() ? m_preferSource
+                 : m_source->currentIndex() >= 0 ? m_source->currentText() : QString();
+  m_preferSource.clear();
+  m_sources = list;
+  int pick = -1;
+  for (int i = 0; i < list.size(); ++i)
+    if (list[i].label == want) pick = i;
+  if (pick < 0) pick = int(list.size()) - 1;  // the newest evidence: a recording or a measurement beats the model
+  {
+    const QSignalBlocker block(m_source);
+    m_source->clear();
+    for (const Rates& r : list) m_source->addItem(r.label);
+    m_source->setCurrentIndex(pick);
+  }
+  applySource();
+}
+
+void StadiumPage::applySource() {
+  const int i = m_source->currentIndex();
+  if (i < 0 || i >= m_sources.size()) return;
+  const int clerkPos = m_clerkSlider->value();  // keep the clerk where it was relative to the students
+  m_rates = m_sources[i];
+  m_badge->set(SourceBadge::Kind(m_rates.badgeKind), m_rates.badgeDetail);
+  if (!m_rates.model)
+    m_badge->setToolTip(tr("Professor: naive loop %1; stadium: %2 shared by %3 students (so each student is %4× "
+                           "slower than the professor)")
+                            .arg(fmtSi(m_rates.professorGflops * 1e9, "FLOP/s"), fmtSi(m_rates.stadiumGflops * 1e9, "FLOP/s"),
+                                 fmtCount(std::int64_t(kReferenceStudents)),
+                                 fmtFixed(m_rates.studentCellS / m_rates.professorCellS, 0)));
+  m_clerk = clerkFromPosition(clerkPos);
+  pushParams();
+}
+
+void StadiumPage::recordingsChanged() { rebuildSources(); }
+
+void StadiumPage::run() {
+  Backend* cpu = &m_ctx.cpu();
+  Backend* gpu = m_ctx.cuda();
+  const bool withGpu = gpu && [&] {
+    auto v = gpu->gemm_variants();
+    return std::find(v.begin(), v.end(), "cublas") != v.end();
+  }();
+  MeasurePolicy policy;
+  policy.min_samples = 3;
+  policy.max_samples = 20;
+  policy.time_budget_s = 0.6;  // a quick look: the race needs a pace, not a benchmark
+  startJob(
+      tr("Timing the professor and the stadium"),
+      [cpu, gpu, withGpu](const RunContext& ctx) {
+        const int parts = withGpu ? 3 : 2;
+        auto part = [&](int i) {
+          RunContext sub = ctx;
+          sub.progress_base = ctx.progress_base + ctx.progress_span * i / parts;
+          sub.progress_span = ctx.progress_span / parts;
+          return sub;
+        };
+        GemmSpec s;
+        s.m = s.n = s.k = 256;
+        s.variant = "naive";
+        run_gemm(*cpu, s, part(0));
+        if (ctx.cancelled()) return;
+        s.variant = "blas";
+        s.threads = 0;
+        run_gemm(*cpu, s, part(1));
+        if (ctx.cancelled() || !withGpu) return;
+        GemmSpec g;
+        g.m = g.n = g.k = 2048;
+        g.variant = "cublas";
+        run_gemm(*gpu, g, part(2));
+      },
+      policy);
+}
+
+void StadiumPage::onResult(const Result& r) {
+  if (!r.error.empty()) runBar()->showError(QString::fromStdString(r.variant + ": " + r.error));
+  else if (!r.check.passed) runBar()->showError(tr("%1 gave a wrong answer: %2").arg(QString::fromStdString(r.variant),
+                                                                                     QString::fromStdString(r.check.message)));
+}
+
+void StadiumPage::onRunFinished(bool cancelled) {
+  if (cancelled) return;
+  m_preferSource = m_ctx.hasGpu() ? tr("measured here: CPU naive %1 vs GPU cuBLAS %2").arg(cube(256), cube(2048))
+                                  : tr("measured here: CPU naive %1 vs BLAS all cores %2").arg(cube(256), cube(256));
+  rebuildSources();
+  if (!m_rates.model)
+    runBar()->showStatus(tr("Professor %1, stadium %2: the race now runs at these rates.")
+                             .arg(fmtSi(m_rates.professorGflops * 1e9, "FLOP/s"), fmtSi(m_rates.stadiumGflops * 1e9, "FLOP/s")));
+}
+
+void StadiumPage::applyTheme(const Theme& theme) {
+  Page::applyTheme(theme);
+  m_view->setTheme(theme);
+  updateCounters();
+}
+
+QString StadiumPage::csv() const {
+  const bool model = m_rates.model;
+  QString out = model ? QStringLiteral("workers,cells,stadium_rounds,professor_rounds,last_round_utilisation,"
+                                       "stadium_time_rounds,professor_time_rounds\n")
+                      : QStringLiteral("workers,cells,stadium_rounds,professor_rounds,last_round_utilisation,"
+                                       "stadium_time_s,professor_time_s\n");
+  QVector<std::int64_t> counts{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 10000};
+  if (!counts.contains(m_workers)) counts.push_back(m_workers);
+  std::sort(counts.begin(), counts.end());
+  for (std::int64_t w : counts) {
+    const auto s = StadiumView::laneAt(cells(), w, m_rates.studentCellS, m_clerk, 0);
+    const auto p = StadiumView::laneAt(cells(), 1, m_rates.professorCellS, m_clerk, 0);
+    out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7\n")
+               .arg(w)
+               .arg(cells())
+               .arg(models::rounds(cells(), w))
+               .arg(models::rounds(cells(), 1))
+               .arg(models::round_utilisation(cells(), w), 0, 'g', 6)
+               .arg(s.finishS, 0, 'g', 6)
+               .arg(p.finishS, 0, 'g', 6);
+  }
+  return out;
+}
+
+QList<PlotExport> StadiumPage::plots() {
+  PlotExport e;
+  e.id = QStringLiteral("stadium");
+  e.title = tr("The professor and the stadium: %1 cells, %2 students").arg(fmtCount(cells()), fmtCount(m_workers));
+  e.widget = m_view;
+  e.csv = [this] { return csv(); };
+  return {e};
+}
+
+LessonContent StadiumPage::lesson() const {
+  LessonContent c;
+  c.intro = tr(
+      "Picture two ways to mark a mountain of simple worksheets. One brilliant professor can solve anything, but "
+      "only one sheet at a time. A stadium full of students is slower per head and can only do easy sums, yet "
+      "they all write at once. A CPU is the professor and a GPU is the stadium.\n\n"
+      "The worksheets here are the output cells of one neural-network layer, Y = X·W: a batch of 32 inputs times "
+      "a 4096×4096 weight matrix gives 131,072 cells, and each is its own 4,096-term dot product. No cell needs "
+      "another, so they can all be worked on together. With one cell per worker per round, the count of rounds "
+      "is the number of cells divided by the number of workers, rounded up.\n\n"
+      "There is a catch: every student needs a sheet to work on. If the clerk who carries the sheets (the memory "
+      "bandwidth) is slow, students sit and wait, and adding more of them changes nothing.");
+  c.questions = {
+      {tr("For one tricky proof, who wins: the professor or the stadium? And for 100,000 simple worksheets?"),
+       tr("The professor wins the proof: it is one long chain of steps that cannot be shared out, and the "
+          "professor does each step faster. The worksheets are independent, so the stadium does thousands at once "
+          "and finishes long before the professor. That is the CPU/GPU split: few fast cores for serial work, many "
+          "simple ones for parallel work.")},
+      {tr("The lesson's layer has 131,072 output cells. How many rounds do 8 fast cores need, and how many do "
+          "4,096 simple cores need?"),
+       tr("131,072 ÷ 8 = 16,384 rounds, and 131,072 ÷ 4,096 = 32 rounds. Even if each simple core is many times "
+          "slower, 512 times fewer rounds is a big head start.")},
+      {tr("The clerk can bring only half the worksheets the students could fill. What happens if we double the "
+          "number of students?"),
+       tr("Nothing gets faster: the pace is set by the clerk, and the new students simply join the idle ones. Half "
+          "the students' time is already spent waiting; with twice the students three quarters is. On a GPU this "
+          "is a memory-bound kernel: faster memory helps, more cores do not.")},
+  };
+  auto rounds = [](std::int64_t cells, std::int64_t workers) {
+    return [cells, workers] { return double(models::rounds(cells, workers)); };
+  };
+  c.exercises = {
+      {tr("Cells = 32 × 4096 (the lesson's layer). Predict the rounds for 8 workers."), tr("rounds"),
+       rounds(32 * 4096, 8), tr("131,072 ÷ 8 = 16,384: press \"8 (CPU cores)\" and read the rounds counter."), 0.0},
+      {tr("Same layer, 4,096 workers: how many rounds?"), tr("rounds"), rounds(32 * 4096, 4096),
+       tr("131,072 ÷ 4,096 = 32 rounds."), 0.0},
+      {tr("Set cells = 1 × 4096 (batch 1, one token). How many rounds for 8 workers?"), tr("rounds"),
+       rounds(4096, 8), tr("4,096 ÷ 8 = 512 rounds."), 0.0},
+      {tr("Still batch 1: how many rounds for 4,096 workers?"), tr("rounds"), rounds(4096, 4096),
+       tr("A single round: every worker gets exactly one cell. With 10,000 workers it is still one round, and "
+          "5,904 of them have nothing to do — a small batch cannot keep a big GPU busy."),
+       0.0},
+      {tr("With 4,096 students, set the clerk to half of what they could use (\"Half of demand\"). What share of "
+          "the students' time is idle?"),
+       tr("%"), [] { return 100.0 * models::clerk_model(4096, 1.0, 2048).idle_share; },
+       tr("50 %: the stadium can only go as fast as the sheets arrive."), 0.02},
+  };
+  return c;
+}
+
+GPULAB_REGISTER_PAGE(10, StadiumPage);
