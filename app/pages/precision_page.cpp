@@ -319,20 +319,7 @@ void PrecisionPage::run() {
       es.n = 64;
       es.k = 4096;
       es.precision = p;
-      const gpulab::PrecisionError e = gpulab::emulated_gemm_error(es);
-      gpulab::Result r;
-      r.experiment = "precision_error";
-      r.backend = "cpu";
-      r.variant = "emulated";
-      r.precision = p;
-      r.params = {{"m", double(es.m)}, {"n", double(es.n)}, {"k", double(es.k)},
-                  {"rel_frobenius", e.rel_frobenius}, {"ref_rms", e.ref_rms}};
-      r.check.passed = true;
-      r.check.max_abs_err = e.max_abs;
-      r.check.checked = e.cells;
-      r.provenance = gpulab::base_provenance();
-      r.provenance["method"] = e.method;
-      r.provenance["reference"] = "FP64 product of the unrounded inputs";
+      const gpulab::Result r = gpulab::emulated_error_result(es);
       if (ctx.on_result) ctx.on_result(r);
     }
   }, policy);

@@ -145,4 +145,23 @@ PrecisionError emulated_gemm_error(const PrecisionErrorSpec& spec) {
   return e;
 }
 
+Result emulated_error_result(const PrecisionErrorSpec& spec) {
+  const PrecisionError e = emulated_gemm_error(spec);
+  Result r;
+  r.experiment = "precision_error";
+  r.backend = "cpu";
+  r.variant = "emulated";
+  r.precision = spec.precision;
+  r.params = {{"m", double(spec.m)}, {"n", double(spec.n)}, {"k", double(spec.k)},
+              {"rel_frobenius", e.rel_frobenius}, {"ref_rms", e.ref_rms}};
+  r.check.passed = true;
+  r.check.max_abs_err = e.max_abs;
+  r.check.checked = e.cells;
+  r.provenance = base_provenance();
+  r.provenance["method"] = e.method;
+  r.provenance["reference"] = "FP64 product of the unrounded inputs";
+  r.provenance["seed"] = std::to_string(spec.seed);
+  return r;
+}
+
 }  // namespace gpulab

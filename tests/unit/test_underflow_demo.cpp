@@ -118,3 +118,14 @@ TEST(UnderflowDemo, RejectsBadSpecs) {
   s.bins = 0;
   EXPECT_THROW(run_underflow_demo(s), std::invalid_argument);
 }
+
+TEST(UnderflowDemo, AsAResultForRecordings) {
+  const Result r = underflow_result(UnderflowSpec{});
+  EXPECT_EQ(r.experiment, "underflow");
+  EXPECT_TRUE(r.ok()) << r.error;
+  EXPECT_GT(r.param("lost_fp16_plain"), 0);
+  EXPECT_EQ(r.param("lost_fp16_static", -1), 0);
+  EXPECT_EQ(r.param("lost_bf16", -1), 0);
+  EXPECT_EQ(r.param("count"), 200000);
+  EXPECT_FALSE(r.check.message.empty());
+}

@@ -7,6 +7,7 @@
 // inputs: that is what a model sees when its FP32 weights are cast down. Timing is not the point here; the
 // backends' own runs say how fast each format goes, and their checks bound their own errors.
 #include "gpulab/precision.hpp"
+#include "gpulab/results.hpp"
 
 #include <cstdint>
 #include <string>
@@ -31,6 +32,10 @@ struct PrecisionError {
 
 // Throws std::invalid_argument for sizes < 1 or above 2^26 cells/elements per matrix (a teaching tool, not a BLAS).
 PrecisionError emulated_gemm_error(const PrecisionErrorSpec& spec);
+
+// The same as a Result for recordings and the result store: experiment "precision_error", variant "emulated",
+// backend "cpu", check.max_abs_err = max_abs, params m, n, k, rel_frobenius, ref_rms; provenance says how.
+Result emulated_error_result(const PrecisionErrorSpec& spec);
 
 // ||out - ref||_F / ||ref||_F over `count` elements; +inf if out holds NaN/Inf; 0 when both are all zero.
 double relative_frobenius(const double* out, const double* ref, long long count);

@@ -4,6 +4,8 @@
 // Multiplying the loss (and hence every gradient) by a scale before the backward pass lifts them into range;
 // BF16 keeps FP32's exponent range and never needs it. Everything here is computed for real, in software, on
 // the CPU: IEEE binary16 and bfloat16 rounding (round to nearest, ties to even, gradual underflow or flush).
+#include "gpulab/results.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -91,5 +93,10 @@ struct UnderflowResult {
 UnderflowResult run_underflow_demo(const UnderflowSpec& spec);
 
 const char* underflow_method_name(UnderflowMethod m);
+
+// The demo as one Result for recordings: experiment "underflow", backend "cpu", variant "software-fp16-bf16",
+// precision fp16, params count, min_grad, max_grad, loss_scale and, per method, lost_<method> / damaged_<method>
+// (fp16_plain, fp16_static, fp16_dynamic, bf16, fp32), plus dynamic_skipped_steps and dynamic_final_scale.
+Result underflow_result(const UnderflowSpec& spec);
 
 }  // namespace gpulab
