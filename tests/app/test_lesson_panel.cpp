@@ -1,0 +1,128 @@
+// The lesson layer on every page of the main window: every question has an answer that the reveal shows, every
+// exercise computes a finite answer, and the panel judges a correct prediction right and a wrong one off.
+// Also the glossary and the lesson-order hint.
+#include "app_context.h"
+#include "main_window.h"
+#include "pages/page.h"
+#include "widgets/glossary_dialog.h"
+#include "widgets/lesson_panel.h"
+
+#include <QLabel>
+#include <QTabWidget>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+TEST(LessonPanel, Judge) {
+  using V = LessonPanel::Verdict;
+  EXPECT_EQ(LessonPanel::judge(5.9, 5.93, 0.05), V::Right);
+  EXPECT_EQ(LessonPanel::judge(5.0, 5.93, 0.05), V::Close);
+  EXPECT_EQ(LessonPanel::judge(20, 5.93, 0.05), V::Off);
+  EXPECT_EQ(LessonPanel::judge(0, 0, 0.05), V::Right);
+  EXPECT_EQ(LessonPanel::judge(NAN, 1, 0.05), V::Invalid);
+}
+
+TEST(LessonPanel, ParsesWhatStudentsType) {
+  EXPECT_DOUBLE_EQ(LessonPanel::parsePrediction(QStringLiteral("5.9")), 5.9);
+  EXPECT_DOUBLE_EQ(LessonPanel::parsePrediction(QStringLiteral("4,096")), 4096);
+  EXPECT_DOUBLE_EQ(LessonPanel::parsePrediction(QStringLiteral(" 1.33x")), 1.33);
+  EXPECT_DOUBLE_EQ(LessonPanel::parsePrediction(QStringLiteral("239 tokens/s")), 239);
+  EXPECT_DOUBLE_EQ(LessonPanel::parsePrediction(QStringLiteral("1e9")), 1e9);
+  EXPECT_TRUE(std::isnan(LessonPanel::parsePrediction(QStringLiteral("lots"))));
+}
+
+TEST(LessonPanel, EveryPageTeaches) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  MainWindow w(ctx);
+  ASSERT_FALSE(w.pages().isEmpty());
+  for (Page* page : w.pages()) {
+    const std::string id = page->pageId().toStdString();
+    const LessonContent content = page->lesson();
+    for (const LessonQuestion& q : content.questions) {
+      EXPECT_FALSE(q.question.trimmed().isEmpty()) << id;
+      EXPECT_FALSE(q.answer.trimmed().isEmpty()) << id << ": " << q.question.toStdString();
+    }
+    for (const LessonExercise& e : content.exercises) {
+      ASSERT_TRUE(bool(e.compute)) << id << ": " << e.prompt.toStdString();
+      EXPECT_TRUE(std::isfinite(e.compute())) << id << ": " << e.prompt.toStdString();
+    }
+    LessonPanel* panel = page->lessonPanel();
+    const bool hasContent = !content.intro.isEmpty() || !content.questions.isEmpty() || !content.exercises.isEmpty();
+    ASSERT_EQ(panel != nullptr, hasContent) << id;
+    if (!panel) continue;
+    // The tab is there, named Lesson.
+    bool tab = false;
+    for (int i = 0; i < page->sideTabs()->count(); ++i) tab |= page->sideTabs()->tabText(i) == QStringLiteral("Lesson");
+    EXPECT_TRUE(tab) << id;
+    ASSERT_EQ(panel->questionCount(), content.questions.size()) << id;
+    for (int i = 0; i < panel->questionCount(); ++i) {
+      EXPECT_FALSE(panel->answerVisible(i)) << id;
+      panel->revealAnswer(i);
+      EXPECT_TRUE(panel->answerVisible(i)) << id;
+      EXPECT_EQ(panel->answerText(i), content.questions[i].answer) << id;
+    }
+    ASSERT_EQ(panel->exerciseCount(), content.exercises.size()) << id;
+    for (int i = 0; i < panel->exerciseCount(); ++i) {
+      const double answer = content.exercises[i].compute();
+      panel->setPrediction(i, QString::number(answer, 'g', 10));
+      panel->check(i);
+      EXPECT_EQ(panel->verdict(i), LessonPanel::Verdict::Right) << id << " exercise " << i;
+      EXPECT_FALSE(panel->resultText(i).isEmpty());
+      panel->setPrediction(i, QString::number(answer * 10 + 10, 'g', 10));
+      panel->check(i);
+      EXPECT_EQ(panel->verdict(i), LessonPanel::Verdict::Off) << id << " exercise " << i;
+      EXPECT_TRUE(panel->resultText(i).contains(QStringLiteral("Off"))) << panel->resultText(i).toStdString();
+    }
+  }
+}
+
+TEST(LessonPanel, OurPagesHaveTheirLesson) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  MainWindow w(ctx);
+  for (const char* id : {"amdahl", "stack", "multigpu"}) {
+    Page* p = w.pageById(QString::fromLatin1(id));
+    ASSERT_NE(p, nullptr) << id;
+    ASSERT_NE(p->lessonPanel(), nullptr) << id;
+    EXPECT_GE(p->lesson().questions.size(), 1) << id;
+  }
+  // The data-loading question is on the Amdahl page.
+  bool dataLoading = false;
+  for (const auto& q : w.pageById(QStringLiteral("amdahl"))->lesson().questions)
+    dataLoading |= q.answer.contains(QStringLiteral("1.33"));
+  EXPECT_TRUE(dataLoading);
+}
+
+TEST(LessonOrder, EveryPageNamesTheNext) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  MainWindow w(ctx);
+  const auto& pages = w.pages();
+  for (int i = 0; i < pages.size(); ++i) {
+    auto* hint = pages[i]->findChild<QLabel*>(QStringLiteral("lessonHint"));
+    ASSERT_NE(hint, nullptr) << pages[i]->pageId().toStdString();
+    if (i + 1 < pages.size()) EXPECT_TRUE(hint->text().contains(pages[i + 1]->title())) << hint->text().toStdString();
+  }
+}
+
+TEST(Glossary, HasTheLessonsTerms) {
+  QStringList terms;
+  for (const auto& e : glossaryEntries()) {
+    EXPECT_FALSE(e.definition.isEmpty());
+    terms << e.term;
+  }
+  for (const char* t : {"GPU", "VRAM / HBM", "Memory bandwidth", "Arithmetic intensity", "Tensor Core",
+                        "Mixed precision", "cuDNN", "Roofline", "Ridge point", "KV cache", "GQA", "Amdahl's law",
+                        "TF32", "BF16", "Loss scaling", "PCIe", "NVLink"})
+    EXPECT_TRUE(terms.contains(QString::fromUtf8(t))) << t;
+  GlossaryDialog d;
+  const int all = d.visibleCount();
+  EXPECT_EQ(all, glossaryEntries().size());
+  d.setFilter(QStringLiteral("NVLink"));
+  EXPECT_GT(d.visibleCount(), 0);
+  EXPECT_LT(d.visibleCount(), all);
+}

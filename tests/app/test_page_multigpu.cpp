@@ -1,0 +1,76 @@
+// The many-GPUs page: the animation runs only while shown, the modes switch, the catalogue links are there and
+// labelled as datasheet, and the ring all-reduce model gives the expected times.
+#include "app_context.h"
+#include "pages/multigpu_page.h"
+#include "widgets/parallelism_view.h"
+
+#include <QTest>
+#include <gtest/gtest.h>
+
+namespace {
+AppContext::Options noGpu() {
+  AppContext::Options o;
+  o.loadCuda = false;
+  return o;
+}
+}  // namespace
+
+TEST(MultiGpuPage, RingAllReduceModel) {
+  EXPECT_NEAR(MultiGpuPage::ringAllReduceSeconds(14e9, 8, 900e9), 2.0 * 7 / 8 * 14e9 / 900e9, 1e-12);
+  EXPECT_NEAR(MultiGpuPage::ringAllReduceSeconds(14e9, 8, 64e9) * 1e3, 382.8, 0.1);
+  EXPECT_EQ(MultiGpuPage::ringAllReduceSeconds(14e9, 1, 900e9), 0);
+}
+
+TEST(MultiGpuPage, CatalogueLinks) {
+  const auto links = MultiGpuPage::catalogueLinks();
+  bool nvlink4 = false, pcie5 = false;
+  for (const auto& l : links) {
+    if (l.name.contains(QStringLiteral("NVLink4")) && l.gbs == 900) nvlink4 = true;
+    if (l.name.contains(QStringLiteral("PCIe Gen5")) && l.gbs == 64) pcie5 = true;
+  }
+  EXPECT_TRUE(nvlink4);
+  EXPECT_TRUE(pcie5);
+  for (int i = 1; i < links.size(); ++i) EXPECT_GE(links[i - 1].gbs, links[i].gbs);  // fastest first
+}
+
+TEST(MultiGpuPage, CalculatorAndPeerNote) {
+  AppContext ctx(noGpu());
+  MultiGpuPage page(ctx);
+  page.initialize();
+  page.setCalculator(7, 2, 8, QStringLiteral("NVLink4"));
+  EXPECT_NEAR(page.allReduceSeconds(), 2.0 * 7 / 8 * 14e9 / 900e9, 1e-9);
+  EXPECT_TRUE(page.calculatorText().contains(QStringLiteral("model"))) << page.calculatorText().toStdString();
+  page.setCalculator(7, 2, 8, QStringLiteral("PCIe Gen5"));
+  EXPECT_NEAR(page.allReduceSeconds(), 2.0 * 7 / 8 * 14e9 / 64e9, 1e-9);
+  EXPECT_TRUE(page.peerText().contains(QStringLiteral("Not possible here"))) << page.peerText().toStdString();
+  EXPECT_EQ(page.lesson().exercises.size(), 2);
+}
+
+TEST(MultiGpuPage, AnimationRunsOnlyWhenShown) {
+  AppContext ctx(noGpu());
+  MultiGpuPage page(ctx);
+  page.initialize();
+  ParallelismView* v = page.view();
+  EXPECT_FALSE(v->isAnimating());  // never shown yet
+  page.resize(1200, 700);
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  EXPECT_TRUE(v->isAnimating());
+  const double t0 = v->time();
+  QTest::qWait(120);
+  EXPECT_NE(v->time(), t0);  // elapsed time moves it
+  for (int m = 0; m < 3; ++m) {
+    page.setMode(m);
+    for (double t : {0.5, 2.0, 4.5, 6.0, 7.5}) {
+      v->showTime(t);
+      v->repaint();  // every phase of every mode paints without trouble
+    }
+  }
+  EXPECT_EQ(v->mode(), ParallelismView::Mode::Pipeline);
+  EXPECT_FALSE(v->caption().isEmpty());
+  v->setPaused(true);
+  EXPECT_FALSE(v->isAnimating());
+  v->setPaused(false);
+  page.hide();
+  EXPECT_FALSE(v->isAnimating());
+}
