@@ -60,7 +60,7 @@ QString rowKeyFor(const Result& r) {
 bool isFp32Gemm(const Result& r) { return r.experiment == "gemm" && r.precision == Precision::fp32; }
 
 QString shape(long long m, long long k, long long n) {
-  if (m == k && k == n) return QStringLiteral("%1³").arg(n);
+  if (m == k && k == n) return QString::number(n) + QStringLiteral("³");  // not "%1³": arg() reads ³ as a digit
   return QStringLiteral("%1×%2 · %2×%3").arg(m).arg(k).arg(n);
 }
 

@@ -34,7 +34,8 @@ constexpr std::int64_t kMarks[] = {8, 4096};  // the lesson's two machines
 
 bool isFp32Gemm(const Result& r) { return r.experiment == "gemm" && r.precision == Precision::fp32 && r.ok() && r.gflops > 0; }
 
-QString cube(double n) { return QStringLiteral("%1³").arg(qint64(n)); }
+// Not "%1³": QString::arg reads the superscript as a digit of the placeholder number.
+QString cube(double n) { return QString::number(qint64(n)) + QStringLiteral("³"); }
 
 QString shortSeconds(double s) {
   // On-screen durations: seconds up to a few minutes, then minutes, then hours.

@@ -1,0 +1,136 @@
+// The matrix-multiply page: a tiny size runs offscreen to completion with a bar and a passed check per CPU
+// variant; a big naive size is estimated as too long (the function, not the dialog); recorded results are
+// hollow bars.
+#include "app_context.h"
+#include "pages/matmul_page.h"
+
+#include <QTest>
+#include <gtest/gtest.h>
+
+namespace {
+
+AppContext::Options noGpu() {
+  AppContext::Options o;
+  o.loadCuda = false;
+  return o;
+}
+
+}  // namespace
+
+TEST(MatmulPage, TinySizeRunsEveryCpuVariantWithAPassedCheck) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  page.resize(1400, 800);
+  page.show();
+  ASSERT_EQ(page.rows().size(), 4);  // naive, reordered, BLAS 1 thread, BLAS all threads
+  page.setSquare(64);
+  EXPECT_EQ(page.measuredBarCount(), 0);
+  page.run();
+  ASSERT_TRUE(ctx.runner().waitForIdle(120000));
+  QCoreApplication::processEvents();
+  QTest::qWait(60);  // the coalesced replot
+  EXPECT_EQ(page.measuredBarCount(), 4);
+  EXPECT_EQ(page.passedCheckCount(), 4);
+  EXPECT_EQ(page.wrongAnswerCount(), 0);
+  EXPECT_TRUE(page.summaryText().contains(QStringLiteral("faster"))) << page.summaryText().toStdString();
+
+  const auto plots = page.plots();
+  ASSERT_EQ(plots.size(), 1);
+  ASSERT_NE(plots[0].plot, nullptr);
+  const QString csv = plots[0].csv();
+  EXPECT_EQ(csv.count(QStringLiteral(",pass,")), 4) << csv.toStdString();
+
+  // A different size has no bars until it is run.
+  page.setSize(32, 64, 48);
+  EXPECT_EQ(page.measuredBarCount(), 0);
+  page.setSquare(64);
+  EXPECT_EQ(page.measuredBarCount(), 4);
+}
+
+TEST(MatmulPage, NonSquareShapesRunToo) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  page.setSize(16, 96, 40);
+  page.setVariantEnabled(QStringLiteral("cpu/blas/1"), false);
+  page.run();
+  ASSERT_TRUE(ctx.runner().waitForIdle(120000));
+  QCoreApplication::processEvents();
+  EXPECT_EQ(page.passedCheckCount(), 3);
+}
+
+TEST(MatmulPage, TooLongEstimateForABigNaiveSize) {
+  // 4096³ at the assumed 0.65 GFLOP/s: 137 GFLOPs, ~211 s a run -> ask first.
+  EXPECT_NEAR(MatmulPage::naiveSecondsPerRun(4096, 4096, 4096, 0.65), 2.0 * 4096.0 * 4096 * 4096 / 0.65e9, 1e-6);
+  EXPECT_TRUE(MatmulPage::naiveTooLong(4096, 4096, 4096, MatmulPage::kAssumedNaiveGflops));
+  EXPECT_TRUE(MatmulPage::naiveTooLong(2048, 2048, 2048, 1.0));
+  // The lesson's practice and a tiny size are quick.
+  EXPECT_FALSE(MatmulPage::naiveTooLong(60, 60, 60, MatmulPage::kAssumedNaiveGflops));
+  EXPECT_FALSE(MatmulPage::naiveTooLong(64, 64, 64, MatmulPage::kAssumedNaiveGflops));
+  // The lesson's layer (1.07 GFLOPs) is fine at the assumed rate, too long at a hundred times slower.
+  EXPECT_FALSE(MatmulPage::naiveTooLong(32, 4096, 4096, MatmulPage::kAssumedNaiveGflops));
+  EXPECT_TRUE(MatmulPage::naiveTooLong(32, 4096, 4096, 0.0065));
+  // No measurement yet: the estimate says it is assumed.
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  QString src;
+  EXPECT_DOUBLE_EQ(page.naiveGflopsForEstimate(4096, &src), MatmulPage::kAssumedNaiveGflops);
+  EXPECT_TRUE(src.contains(QStringLiteral("assumed")));
+}
+
+TEST(MatmulPage, SkippingTheNaiveLoopLeavesANote) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  page.setSquare(4096);
+  for (const auto& r : page.rows())
+    if (r.key != QStringLiteral("cpu/naive/-1")) page.setVariantEnabled(r.key, false);
+  page.setTooLongAnswer(2);  // as if "Skip the naive loop" was clicked
+  page.run();
+  EXPECT_FALSE(ctx.runner().isBusy());  // nothing else was ticked: nothing runs
+  EXPECT_TRUE(page.rowNote(QStringLiteral("cpu/naive/-1")).contains(QStringLiteral("skipped")));
+}
+
+TEST(MatmulPage, RecordedResultsAreHollowBars) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  // A recording as an H200 box would write it: the ladder's end and cuBLAS at 4096³.
+  gpulab::Recording rec;
+  rec.context["gpu"] = "NVIDIA H200";
+  rec.context["date"] = "2026-11-30T10:00:00Z";
+  for (auto [variant, gflops] : {std::pair{"warptile", 40000.0}, std::pair{"cublas", 50000.0}}) {
+    gpulab::Result r;
+    r.experiment = "gemm";
+    r.backend = "cuda";
+    r.variant = variant;
+    r.params = {{"m", 4096}, {"n", 4096}, {"k", 4096}, {"threads", 0}};
+    r.check.passed = true;
+    r.stats.median_s = 2.0 * 4096.0 * 4096 * 4096 / (gflops * 1e9);
+    r.stats.n = 5;
+    r.flops = 2.0 * 4096.0 * 4096 * 4096;
+    r.gflops = gflops;
+    rec.results.push_back(r);
+  }
+  ctx.results().addRecording(QStringLiteral("/tmp/h200.json"), rec);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(page.rows().size(), 6);  // 4 CPU rows + 2 recorded GPU rows
+  page.setSquare(4096);
+  EXPECT_EQ(page.recordedBarCount(), 2);
+  EXPECT_EQ(page.measuredBarCount(), 0);
+  EXPECT_TRUE(page.plots()[0].csv().contains(QStringLiteral("H200")));
+}
+
+TEST(MatmulPage, LessonAnswers) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  const LessonContent c = page.lesson();
+  ASSERT_GE(c.questions.size(), 1);
+  EXPECT_TRUE(c.questions[0].answer.contains(QStringLiteral("48")));
+  ASSERT_GE(c.exercises.size(), 3);
+  EXPECT_DOUBLE_EQ(c.exercises[0].compute(), 48);
+  EXPECT_NEAR(c.exercises[1].compute(), 1.073741824, 1e-9);
+  // Measured on the spot at n = 60: BLAS beats the loop.
+  EXPECT_GT(c.exercises[2].compute(), 1.0);
+}
