@@ -304,7 +304,7 @@ void DecodePage::replot() {
   const double fp16 = decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(params, 2));
   m_ceilingLabel->setText(tr("At <b>%1</b>, %2 params: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> tokens/s. "
                              "At the FP16 ceiling the cores do %6 — the rest of the time they wait for weights.")
-                              .arg(fmtSi(m_whatIf->value() * 1e9, "B/s"), fmtSi(params, "").trimmed(),
+                              .arg(fmtSi(m_whatIf->value() * 1e9, "B/s"), QString::number(params / 1e9, 'g', 3) + QStringLiteral("B"),
                                    fmtFixed(fp16, fp16 < 10 ? 1 : 0), fmtFixed(whatIfCeiling(QStringLiteral("INT8")), 0),
                                    fmtFixed(whatIfCeiling(QStringLiteral("INT4")), 0),
                                    fmtSi(compute_at_ceiling(params, 2, m_whatIf->value() * 1e9), "FLOP/s")));
@@ -385,6 +385,8 @@ void DecodePage::replot() {
     msg->setFont(QFont(QStringLiteral("DejaVu Sans"), t.plotFontPt + 1));
     msg->setColor(t.mutedText);
   }
+  m_batchPlot->legend->setVisible(!bySource.empty());
+  if (bySource.empty()) yMin = 0.3, yMax = 100;
   m_batchPlot->xAxis->setRange(0.8, std::max(2.0, m_maxUsers->currentData().toDouble() * 1.3));
   m_batchPlot->yAxis->setRange(std::max(1e-3, yMin / 3), yMax * 6);
   stylePlot(m_batchPlot, t);

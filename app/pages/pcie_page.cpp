@@ -305,9 +305,9 @@ void PciePage::replot() {
 
   QString note;
   if (!m_ctx.hasGpu()) {
-    note = tr("No GPU here: there is no PCIe hop to measure (%1).\nRun times host memcpy (orange): RAM to RAM on "
-              "this CPU, no bus crossed.\nDashed: the chosen card's datasheet link and memory.")
-               .arg(m_ctx.gpuReason().isEmpty() ? tr("no CUDA device") : m_ctx.gpuReason());
+    note = tr("No GPU here: there is no PCIe hop to measure.\nRun times host memcpy (orange): RAM to RAM on "
+              "this CPU, no bus crossed.\nDashed: the chosen card's datasheet link and memory.");
+    m_plot->setToolTip(m_ctx.gpuReason());
     if (measuredGpu > 0) note += tr("\nHollow marks: GPU transfers from the open recording.");
   } else {
     note = tr("Pinned memory lets the copy engine read host RAM directly; pageable memory is first copied into a "

@@ -64,7 +64,7 @@ VramPage::VramPage(AppContext& ctx) : Page(ctx) {
   m_bars->setTitle(tr("Estimate: the same model in each number format"));
   m_bars->setToolTip(tr("Each bar is what the model needs in that number format; the dashed line is the card's "
                         "memory. Hatched red is what does not fit. The selected format has a bold outline."));
-  row->addWidget(m_bars, 3);
+  row->addWidget(m_bars, 2);
 
   auto* liveBox = new QWidget(visual);
   auto* liveCol = new QVBoxLayout(liveBox);
@@ -78,7 +78,7 @@ VramPage::VramPage(AppContext& ctx) : Page(ctx) {
   m_liveStatus->setWordWrap(true);
   m_liveStatus->setObjectName(QStringLiteral("vramLiveStatus"));
   liveCol->addWidget(m_liveStatus);
-  row->addWidget(liveBox, 2);
+  row->addWidget(liveBox, 1);
   setVisual(visual);
 
   m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("VRAM model (bars)"));
@@ -127,7 +127,8 @@ void VramPage::buildControls() {
                       .arg(s->head_dim)
                       .arg(QString::fromUtf8(s->source.data(), int(s->source.size()))));
     m_presets->addButton(b);
-    presetRow->addWidget(b, 0, i++);
+    presetRow->addWidget(b, i / 3, i % 3);
+    ++i;
     connect(b, &QPushButton::clicked, this, [this, b] { choosePreset(b->property("presetId").toString()); });
   }
   mform->addRow(presetRow);
@@ -174,9 +175,8 @@ void VramPage::buildControls() {
   shapeRow->addWidget(m_layers);
   shapeRow->addWidget(new QLabel(tr("KV heads")));
   shapeRow->addWidget(m_kvHeads);
-  shapeRow->addWidget(new QLabel(tr("dim")));
-  shapeRow->addWidget(m_headDim);
   kform->addRow(tr("Layers"), shapeRow);
+  kform->addRow(tr("Head dim"), m_headDim);
   m_context = spin(1, 1 << 21, 4096, tr("Tokens per conversation kept in the KV cache (training: sequence length)"));
   m_context->setSingleStep(1024);
   m_users = spin(1, 4096, 1, tr("Conversations served at once, each with its own KV cache (training: sequences "
@@ -299,7 +299,7 @@ void VramPage::recompute() {
     bar.label = formatLabel(f);
     bar.highlight = f == base.weights_format || (f == NumberFormat::fp16 && base.weights_format == NumberFormat::bf16);
     bar.good = b.fits;
-    bar.caption = b.fits ? tr("fits, %1 left").arg(gb(b.headroom())) : tr("short by %1").arg(gb(b.short_by()));
+    bar.caption = b.fits ? tr("fits, %1 left").arg(fmtBytes(b.headroom(), 2)) : tr("short by %1").arg(fmtBytes(b.short_by(), 2));
     auto add = [&](const QString& name, double bytes) {
       if (bytes > 0) bar.segments.push_back({name, bytes, colourOf(name)});
     };
@@ -331,7 +331,7 @@ void VramPage::recompute() {
 
   const VramBudget b = vram_budget(base, card);
   const QString fmt = formatLabel(base.weights_format == NumberFormat::bf16 ? NumberFormat::fp16 : base.weights_format);
-  const QString size = fmtSi(base.shape.params, "").trimmed();
+  const QString size = QString::number(base.shape.params / 1e9, 'g', 3) + QStringLiteral("B");
   if (b.weights <= card)
     m_weightsLabel->setText(tr("<b>%1 in %2:</b> weights %3, leaving %4 of the %5 card for the rest")
                                 .arg(size, fmt, gb(b.weights), gb(card - b.weights), gb(card)));
@@ -436,9 +436,13 @@ void VramPage::showLiveAbsent() {
   m_live->setBars({});
   m_live->setCapacity(0, {});
   const QString why = m_ctx.gpuReason().isEmpty() ? tr("no CUDA device was found") : m_ctx.gpuReason();
-  m_live->setEmptyText(tr("No GPU here: %1.\n\nThe estimate on the left needs no GPU. Open a recording made on a "
-                          "GPU (File → Open) to see its real memory bars.").arg(why));
-  m_liveStatus->setText(tr("No GPU here: %1").arg(why.toHtmlEscaped()));
+  m_live->setEmptyText(tr("No GPU here, so nothing real to fill.\n\nThe estimate on the left needs no GPU. Open a "
+                          "recording made on a GPU (File → Open) to see its real memory bars."));
+  m_live->setToolTip(why);
+  // The short reason on screen (the loader's search paths are for the tooltip, not for the class).
+  const QString shortWhy = why.section(QStringLiteral(" ("), 0, 0);
+  m_liveStatus->setText(tr("No GPU here: %1").arg(shortWhy.toHtmlEscaped()));
+  m_liveStatus->setToolTip(why);
   m_liveBadge->set(SourceBadge::Kind::Unavailable, tr("no GPU: live bars absent"));
 }
 

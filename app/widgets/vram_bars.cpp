@@ -85,10 +85,11 @@ void VramBars::setBars(const QVector<VramBar>& bars) {
   m_scaleTo = newScale;
   m_target = bars;
   m_from = from;
-  m_elapsedBeforePause = 0;
+  // Nobody watches a hidden widget: land on the new sizes at once; animate only what a class can see.
+  m_elapsedBeforePause = isVisible() ? 0 : m_durationMs;
   m_clock.restart();
   if (isVisible()) m_timer.start();
-  else m_timer.stop();  // hidden: animate when shown
+  else m_timer.stop();
   update();
 }
 
@@ -128,13 +129,16 @@ void VramBars::setEmptyText(const QString& text) {
 }
 
 void VramBars::tick() {
-  if (progress() >= 1.0) m_timer.stop();
+  if (progress() >= 1.0) {
+    m_elapsedBeforePause = m_durationMs;  // finished: progress() must stay at 1 once the timer stops
+    m_timer.stop();
+  }
   update();
 }
 
 void VramBars::showEvent(QShowEvent* e) {
   QWidget::showEvent(e);
-  if (m_elapsedBeforePause < m_durationMs) {
+  if (m_elapsedBeforePause < m_durationMs && !m_target.isEmpty()) {
     m_clock.restart();
     m_timer.start();
   }
@@ -213,7 +217,7 @@ void VramBars::paintEvent(QPaintEvent*) {
 
   const double scale = m_scaleFrom + (m_scaleTo - m_scaleFrom) * progress();
   const int axisW = fm.horizontalAdvance(QStringLiteral("000 GB")) + 10;
-  const int bottomText = fmb.height() + fm.height() + 8;
+  const int bottomText = fmb.height() + 2 * fms.height() + 10;
   const QRect plot(axisW, top + fm.height(), width() - axisW - 10, height() - top - fm.height() - bottomText - 4);
   if (plot.height() < 40 || plot.width() < 40) return;
   auto yOf = [&](double bytes) { return plot.bottom() - bytes / scale * plot.height(); };
@@ -283,7 +287,7 @@ void VramBars::paintEvent(QPaintEvent*) {
     p.drawText(QRectF(cx - slot / 2, plot.bottom() + 4, slot, fmb.height()), Qt::AlignCenter, bar.label);
     p.setFont(small);
     p.setPen(bar.good ? t.good : t.bad);
-    p.drawText(QRectF(cx - slot / 2, plot.bottom() + 4 + fmb.height(), slot, fm.height() + 4),
+    p.drawText(QRectF(cx - slot / 2, plot.bottom() + 4 + fmb.height(), slot, 2 * fms.height() + 4),
                Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, bar.caption);
   }
 

@@ -1,0 +1,66 @@
+// The decode page: the lesson's ceilings at 3,350 GB/s and at 50 GB/s, and a tiny chain run that completes.
+#include "app_context.h"
+#include "pages/decode_page.h"
+
+#include "qcustomplot.h"
+
+#include <QApplication>
+#include <QTest>
+#include <gtest/gtest.h>
+
+namespace {
+AppContext::Options noGpu() {
+  AppContext::Options o;
+  o.loadCuda = false;
+  return o;
+}
+}  // namespace
+
+TEST(DecodePage, LessonCeilingsAt3350) {
+  AppContext ctx(noGpu());
+  DecodePage page(ctx);
+  page.initialize();
+  page.setParamsBillions(7);
+  page.setWhatIfBandwidthGBs(3350);
+  EXPECT_NEAR(page.whatIfCeiling(QStringLiteral("FP16")), 239.29, 0.01);
+  EXPECT_NEAR(page.whatIfCeiling(QStringLiteral("INT8")), 478.57, 0.01);
+  EXPECT_NEAR(page.whatIfCeiling(QStringLiteral("INT4")), 957.14, 0.01);
+  const QStringList labels = page.ceilingBarLabels();
+  for (const char* v : {"239", "479", "957"}) EXPECT_TRUE(labels.contains(QLatin1String(v))) << v;
+  EXPECT_TRUE(page.ceilingText().contains(QStringLiteral("239"))) << page.ceilingText().toStdString();
+  // The H100 SXM datasheet (3,350 GB/s) gives the same bars.
+  page.setCard(QStringLiteral("H100 SXM"));
+  EXPECT_GE(page.ceilingBarLabels().count(QStringLiteral("239")), 2);
+}
+
+TEST(DecodePage, DesktopMemoryExercise) {
+  AppContext ctx(noGpu());
+  DecodePage page(ctx);
+  page.initialize();
+  page.setWhatIfBandwidthGBs(50);
+  EXPECT_NEAR(page.whatIfCeiling(QStringLiteral("FP16")), 3.57, 0.01);
+  EXPECT_TRUE(page.ceilingText().contains(QStringLiteral("3.6"))) << page.ceilingText().toStdString();
+  const LessonContent l = page.lesson();
+  ASSERT_GE(l.exercises.size(), 2);
+  EXPECT_NEAR(l.exercises[0].compute(), 3.57, 0.01);
+  EXPECT_NEAR(l.exercises[1].compute(), 957.14, 0.01);
+  EXPECT_GE(l.questions.size(), 1);
+}
+
+TEST(DecodePage, TinyChainRunCompletesOffscreen) {
+  AppContext ctx(noGpu());
+  DecodePage page(ctx);
+  page.initialize();
+  page.setChainShape(QStringLiteral("tiny"));
+  page.setMaxUsers(4);
+  page.run();
+  ASSERT_TRUE(ctx.runner().waitForIdle(120000));
+  QTest::qWait(100);
+  EXPECT_EQ(page.chainPointCount(), 3);  // batches 1, 2, 4
+  EXPECT_TRUE(page.chainText().contains(QStringLiteral("batch 1"))) << page.chainText().toStdString();
+  EXPECT_TRUE(page.chainText().contains(QStringLiteral("FP32"))) << page.chainText().toStdString();
+  EXPECT_GE(page.batchPlot()->graphCount(), 3);  // total, per user, ceiling
+  const auto plots = page.plots();
+  ASSERT_EQ(plots.size(), 2);
+  EXPECT_TRUE(plots[1].csv().contains(QStringLiteral("cpu,FP32,1")));
+}

@@ -1,0 +1,56 @@
+// The PCIe page: without a GPU it says there is no PCIe hop, measures host memcpy, and still prices a token
+// whose weights stream over the datasheet link.
+#include "app_context.h"
+#include "pages/pcie_page.h"
+
+#include "qcustomplot.h"
+
+#include <QApplication>
+#include <QTest>
+#include <gtest/gtest.h>
+
+namespace {
+AppContext::Options noGpu() {
+  AppContext::Options o;
+  o.loadCuda = false;
+  return o;
+}
+}  // namespace
+
+TEST(PciePage, NoGpuNoteAndDatasheetLines) {
+  AppContext ctx(noGpu());
+  PciePage page(ctx);
+  page.initialize();
+  EXPECT_TRUE(page.noteText().contains(QStringLiteral("no PCIe hop"))) << page.noteText().toStdString();
+  page.setCard(QStringLiteral("H100 SXM"));
+  // The link and the HBM datasheet lines are drawn even before anything is measured.
+  EXPECT_GE(page.bandwidthPlot()->graphCount(), 2);
+  EXPECT_TRUE(page.summaryText().contains(QStringLiteral("64.0 GB/s"))) << page.summaryText().toStdString();
+}
+
+TEST(PciePage, TokenCostWhenWeightsDoNotFit) {
+  AppContext ctx(noGpu());
+  PciePage page(ctx);
+  page.initialize();
+  page.setCard(QStringLiteral("RTX 4090"));
+  page.setModel(7e9, 4.0);  // 28 GB of FP32 weights on a 24 GB card
+  EXPECT_TRUE(page.tokenText().contains(QStringLiteral("slower"))) << page.tokenText().toStdString();
+  EXPECT_GE(page.tokenPlot()->plottableCount(), 1);
+  page.setModel(7e9, 0.5);  // INT4: 3.5 GB fits
+  EXPECT_TRUE(page.tokenText().contains(QStringLiteral("fits"))) << page.tokenText().toStdString();
+}
+
+TEST(PciePage, HostMemcpySweepRunsOffscreen) {
+  AppContext ctx(noGpu());
+  PciePage page(ctx);
+  page.initialize();
+  page.setSweepSizes({64.0 * 1024, 1024.0 * 1024});
+  page.run();
+  ASSERT_TRUE(ctx.runner().waitForIdle(60000));
+  QTest::qWait(100);  // queued results and the coalesced replot
+  EXPECT_EQ(page.measuredPointCount(), 2);
+  EXPECT_TRUE(page.summaryText().contains(QStringLiteral("Host memcpy here"))) << page.summaryText().toStdString();
+  const auto plots = page.plots();
+  ASSERT_EQ(plots.size(), 2);
+  EXPECT_TRUE(plots[0].csv().contains(QStringLiteral("h2h")));
+}

@@ -1,0 +1,161 @@
+// The VRAM page: presets move the bars, the lesson's 24 GB card verdicts come out, and without a GPU the live
+// panel says why it is empty.
+#include "app_context.h"
+#include "pages/vram_page.h"
+#include "widgets/vram_bars.h"
+
+#include <QApplication>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace gpulab::models;
+
+namespace {
+AppContext::Options noGpu() {
+  AppContext::Options o;
+  o.loadCuda = false;
+  return o;
+}
+double barTotal(VramPage& p, const QString& label) {
+  for (const VramBar& b : p.calculatorBars()->bars())
+    if (b.label == label) return b.total();
+  return -1;
+}
+}  // namespace
+
+TEST(VramPage, PresetsChangeTheBars) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  page.choosePreset(QStringLiteral("llama-3.2-1b"));
+  const double small = barTotal(page, QStringLiteral("FP16/BF16"));
+  page.choosePreset(QStringLiteral("llama-3-70b"));
+  const double big = barTotal(page, QStringLiteral("FP16/BF16"));
+  EXPECT_GT(small, 0);
+  EXPECT_GT(big, 10 * small);
+  EXPECT_EQ(page.calculatorBars()->bars().size(), 5);
+}
+
+TEST(VramPage, LessonWeightsForSevenB) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  page.choosePreset(QStringLiteral("lesson-7b"));
+  const struct { NumberFormat f; double gb; } cases[] = {
+      {NumberFormat::fp32, 28.0}, {NumberFormat::fp16, 14.0}, {NumberFormat::int8, 7.0}, {NumberFormat::int4, 3.5}};
+  for (const auto& c : cases) {
+    page.setFormat(c.f);
+    EXPECT_DOUBLE_EQ(page.budget().weights, c.gb * 1e9);
+  }
+  page.setMode(VramMode::train);
+  page.setFormat(NumberFormat::fp16);
+  const VramBudget b = page.budget();
+  EXPECT_DOUBLE_EQ(b.weights + b.gradients + b.master_weights + b.optimizer, 112e9);
+  // Training breaks the state down: weights, gradients, FP32 master, Adam m and v are separate segments.
+  QStringList names;
+  for (const VramBar& bar : page.calculatorBars()->bars())
+    if (bar.label == QLatin1String("FP16/BF16"))
+      for (const VramSegment& s : bar.segments) names << s.name;
+  for (const char* part : {"Weights", "Gradients", "FP32 master", "Adam m", "Adam v"})
+    EXPECT_TRUE(names.contains(QLatin1String(part))) << part << " missing from " << names.join(',').toStdString();
+}
+
+TEST(VramPage, ShopCardFp16FitsWithTenGigabytesFp32DoesNot) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  page.choosePreset(QStringLiteral("lesson-7b"));
+  page.setCard(QStringLiteral("Shop card"));
+  EXPECT_DOUBLE_EQ(page.cardBytes(), 24e9);
+  page.setFormat(NumberFormat::fp16);
+  EXPECT_TRUE(page.budget().fits);
+  EXPECT_DOUBLE_EQ(page.budget().free_after_weights(), 10e9);
+  EXPECT_TRUE(page.weightsText().contains(QStringLiteral("10.0 GB"))) << page.weightsText().toStdString();
+  EXPECT_TRUE(page.verdictText().contains(QStringLiteral("fits"))) << page.verdictText().toStdString();
+
+  page.setFormat(NumberFormat::fp32);
+  const VramBudget b = page.budget();
+  EXPECT_FALSE(b.fits);
+  // Short by 4 GB on weights alone, more once overhead and the KV cache are added.
+  EXPECT_TRUE(page.weightsText().contains(QStringLiteral("4.00 GB more"))) << page.weightsText().toStdString();
+  EXPECT_GT(b.short_by(), 4e9 + b.overhead - 1);
+  EXPECT_TRUE(page.verdictText().contains(QStringLiteral("short by"))) << page.verdictText().toStdString();
+  // The FP32 bar is marked as not fitting, the FP16 one as fitting.
+  for (const VramBar& bar : page.calculatorBars()->bars()) {
+    if (bar.label == QLatin1String("FP32")) EXPECT_FALSE(bar.good);
+    if (bar.label == QLatin1String("FP16/BF16")) EXPECT_TRUE(bar.good);
+  }
+}
+
+TEST(VramPage, BarsAnimateToTheirNewSize) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  page.resize(1400, 800);
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  QTest::qWait(400);  // settle the first animation
+  page.setUsers(1);
+  page.choosePreset(QStringLiteral("lesson-7b"));
+  QTest::qWait(400);
+  VramBars* bars = page.calculatorBars();
+  bars->setAnimationMs(3000);  // slow, so a loaded test machine still catches it mid-way
+  const double before = bars->displayedTotal(1);
+  page.setUsers(64);  // 64 KV caches: much taller
+  const double target = bars->bars()[1].total();
+  EXPECT_GT(target, before);
+  EXPECT_TRUE(bars->isAnimating());
+  QTest::qWait(100);
+  const double mid = bars->displayedTotal(1);
+  EXPECT_LT(mid, target);
+  EXPECT_GT(mid, before);
+  page.hide();  // paused while hidden: the timer stops
+  EXPECT_FALSE(bars->isAnimating());
+  page.show();
+  QTest::qWait(3500);
+  EXPECT_NEAR(bars->displayedTotal(1), target, 1e6);
+  EXPECT_FALSE(bars->isAnimating());
+}
+
+TEST(VramPage, LongestContextAndMostUsers) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  page.choosePreset(QStringLiteral("lesson-7b"));
+  page.setCard(QStringLiteral("Shop card"));
+  page.setFormat(NumberFormat::fp16);
+  const auto maxCtx = max_context_that_fits(page.inputs(), page.cardBytes());
+  EXPECT_GT(maxCtx, 4096);
+  VramInputs in = page.inputs();
+  in.context = double(maxCtx);
+  EXPECT_TRUE(vram_budget(in, 24e9).fits);
+  in.context = double(maxCtx + 1);
+  EXPECT_FALSE(vram_budget(in, 24e9).fits);
+}
+
+TEST(VramPage, WithoutGpuTheLivePanelSaysWhy) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  EXPECT_TRUE(page.liveText().startsWith(QStringLiteral("No GPU here:"))) << page.liveText().toStdString();
+  EXPECT_TRUE(page.liveBars()->bars().isEmpty());
+  EXPECT_TRUE(page.liveBars()->emptyText().contains(QStringLiteral("No GPU here")));
+  page.run();  // Space without a GPU: no job, the reason again
+  EXPECT_FALSE(ctx.runner().isBusy());
+  EXPECT_TRUE(page.liveText().startsWith(QStringLiteral("No GPU here:")));
+}
+
+TEST(VramPage, LessonAndExports) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  const LessonContent l = page.lesson();
+  EXPECT_FALSE(l.intro.isEmpty());
+  ASSERT_GE(l.exercises.size(), 2);
+  EXPECT_NEAR(l.exercises[0].compute(), 3.5, 1e-9);
+  EXPECT_NEAR(l.exercises[1].compute(), 10.0, 1e-9);
+  const auto plots = page.plots();
+  ASSERT_EQ(plots.size(), 2);
+  EXPECT_TRUE(plots[0].csv().startsWith(QStringLiteral("bar,part,bytes")));
+  EXPECT_TRUE(plots[0].csv().contains(QStringLiteral("FP32,Weights")));
+}
