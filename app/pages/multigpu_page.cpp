@@ -44,7 +44,7 @@ QVector<MultiGpuPage::Link> MultiGpuPage::catalogueLinks() {
   }
   QVector<Link> out;
   for (const auto& [kind, v] : gpuLinks)
-    out.push_back({QStringLiteral("%1 (%2)").arg(kind, v.second.mid(0, 2).join(QStringLiteral(", "))), v.first, true});
+    out.push_back({QStringLiteral("%1 (%2)").arg(kind, v.second.front()), v.first, true});
   for (const auto& [kind, gbs] : hostLinks) out.push_back({kind, gbs, false});
   std::stable_sort(out.begin(), out.end(), [](const Link& a, const Link& b) { return a.gbs > b.gbs; });
   return out;
@@ -62,6 +62,7 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   auto* col = new QVBoxLayout(visual);
   col->setContentsMargins(0, 0, 0, 0);
   m_view = new ParallelismView(visual);
+  m_view->setMinimumHeight(260);
   col->addWidget(m_view, 3);
   m_linkPlot = new QCustomPlot(visual);
   m_linkPlot->setToolTip(tr("Interconnect bandwidth from the datasheets (per direction for PCIe, total for NVLink as "
@@ -147,6 +148,11 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   m_link = new QComboBox(calc);
   for (const Link& l : m_links) m_link->addItem(tr("%1 · %2").arg(l.name, fmtSi(l.gbs * 1e9, "B/s")), l.gbs);
   m_link->setToolTip(tr("The link the gradients cross (datasheet figure)"));
+  // Long link names must not widen the controls column: the combo shows what fits, the list shows all.
+  for (QComboBox* c : {m_link, m_gradFormat, m_viewLink}) {
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(10);
+  }
   form->addRow(tr("Link"), m_link);
   controls()->addWidget(calc);
 
@@ -214,7 +220,11 @@ void MultiGpuPage::updateCalculator() {
   // The same gradients over the slowest and the fastest links of the catalogue, for scale.
   if (!m_links.isEmpty()) {
     const Link& fast = m_links.front();
-    const Link& slow = m_links.back();
+    // The lesson's PCIe figure (Gen5 x16, 64 GB/s) when the catalogue has it, else the slowest link.
+    const Link* slowest = &m_links.back();
+    for (const Link& l : m_links)
+      if (l.name.contains(QStringLiteral("Gen5 x16"))) slowest = &l;
+    const Link& slow = *slowest;
     m_compare->setText(tr("Over %1: %2 · over %3: %4")
                            .arg(fast.name, fmtSeconds(ringAllReduceSeconds(bytes, n, fast.gbs * 1e9)), slow.name,
                                 fmtSeconds(ringAllReduceSeconds(bytes, n, slow.gbs * 1e9))));
@@ -249,6 +259,9 @@ void MultiGpuPage::applyTheme(const Theme& t) {
     bars->setPen(QPen(c.darker(130), 1.5, Qt::DashLine));
   }
   m_linkPlot->yAxis->setTicker(ticker);
+  // Nine named rows: a smaller font than the other axes so they stay apart on a projector.
+  QFont rowFont(QStringLiteral("DejaVu Sans"), std::max(8, t.plotFontPt * 6 / 10));
+  m_linkPlot->yAxis->setTickLabelFont(rowFont);
   m_linkPlot->yAxis->setRange(0.4, m_links.size() + 0.6);
   m_linkPlot->xAxis->setRange(0, 1000);
   m_linkPlot->xAxis->setLabel(tr("GB/s (datasheet)"));

@@ -97,7 +97,7 @@ QString StackPage::describe(const Result& r) {
   QString what;
   if (r.experiment == "gemm") {
     const auto m = qint64(r.param("m")), n = qint64(r.param("n")), k = qint64(r.param("k"));
-    what = (m == n && n == k) ? tr("GEMM %1³").arg(m) : tr("GEMM %1×%2×%3").arg(m).arg(n).arg(k);
+    what = tr("GEMM %1×%2×%3").arg(m).arg(n).arg(k);
     what += QStringLiteral(" ") + QString::fromUtf8(display_name(r.precision).data(), int(display_name(r.precision).size()));
   } else {
     what = QString::fromStdString(r.experiment);
@@ -154,10 +154,10 @@ void StackPage::selectExperiment(int row) {
   }
   const Entry& e = m_entries[row];
   const unsigned mask = StackDiagram::layersFor(e.result);
-  const QString device = e.result.provenance.count("device")
-                             ? QString::fromStdString(e.result.provenance.at("device"))
-                             : backendWord(e.result.backend);
-  m_diagram->setLit(mask, tr("Lit: %1 on %2 (%3)").arg(describe(e.result), device, e.source));
+  const auto dev = e.result.provenance.find("device");
+  m_diagram->setLit(mask, dev != e.result.provenance.end()
+                              ? tr("Lit: %1 on %2 (%3)").arg(describe(e.result), QString::fromStdString(dev->second), e.source)
+                              : tr("Lit: %1 (%2)").arg(describe(e.result), e.source));
   QString note;
   if (mask & StackDiagram::bit(StackDiagram::Library)) note = tr("A library call: cuBLAS chose and launched its own kernels.");
   else if (mask & StackDiagram::bit(StackDiagram::Kernels)) note = tr("Our own kernel: launched directly, no library layer.");

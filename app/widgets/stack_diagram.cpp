@@ -151,9 +151,10 @@ void StackDiagram::paintEvent(QPaintEvent*) {
   const Theme& t = m_theme;
   p.fillRect(rect(), t.surface);
 
-  QFont titleFont(QStringLiteral("DejaVu Sans"), t.baseFontPt + 2);
+  // Sized for the back of the room: the boxes are big, so is their text.
+  QFont titleFont(QStringLiteral("DejaVu Sans"), t.baseFontPt + 5);
   titleFont.setBold(true);
-  QFont subFont(QStringLiteral("DejaVu Sans"), std::max(8, t.baseFontPt - 1));
+  QFont subFont(QStringLiteral("DejaVu Sans"), t.baseFontPt + 1);
   QFont capFont(QStringLiteral("DejaVu Sans"), t.baseFontPt + 1);
 
   // Which experiment is lit, in words.
@@ -179,14 +180,17 @@ void StackDiagram::paintEvent(QPaintEvent*) {
     const QColor ink = on ? QColor(0, 0, 0) : t.mutedText;
     p.setPen(ink);
     p.setFont(titleFont);
-    const QRectF inner = box.adjusted(10, 4, -10, -4);
-    const QFontMetricsF fm(titleFont);
+    const QRectF inner = box.adjusted(12, 4, -12, -4);
+    const QFontMetricsF fm(titleFont), fs(subFont);
     const double titleH = fm.height();
-    p.drawText(QRectF(inner.left(), inner.top(), inner.width(), std::min(inner.height(), titleH * 1.2)),
-               Qt::AlignLeft | Qt::AlignVCenter, layerName(l));
-    if (inner.height() > titleH * 1.6) {
+    const bool both = inner.height() > titleH * 1.2 + fs.height();
+    // Title and examples as one block, centred vertically in the box.
+    const double blockH = both ? titleH * 1.15 + fs.height() * 2.2 : titleH;
+    const double y0 = inner.top() + std::max(0.0, (inner.height() - blockH) / 2);
+    p.drawText(QRectF(inner.left(), y0, inner.width(), titleH * 1.15), Qt::AlignLeft | Qt::AlignVCenter, layerName(l));
+    if (both) {
       p.setFont(subFont);
-      p.drawText(QRectF(inner.left(), inner.top() + titleH * 1.15, inner.width(), inner.height() - titleH * 1.15),
+      p.drawText(QRectF(inner.left(), y0 + titleH * 1.15, inner.width(), inner.bottom() - y0 - titleH * 1.15),
                  Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, layerExamples(l));
     }
   };

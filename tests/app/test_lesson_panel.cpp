@@ -7,7 +7,10 @@
 #include "widgets/glossary_dialog.h"
 #include "widgets/lesson_panel.h"
 
+#include <QApplication>
 #include <QLabel>
+#include <QTest>
+#include <QTimer>
 #include <QTabWidget>
 #include <gtest/gtest.h>
 
@@ -125,4 +128,25 @@ TEST(Glossary, HasTheLessonsTerms) {
   d.setFilter(QStringLiteral("NVLink"));
   EXPECT_GT(d.visibleCount(), 0);
   EXPECT_LT(d.visibleCount(), all);
+}
+
+TEST(Glossary, F1OpensIt) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  MainWindow w(ctx);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  w.activateWindow();
+  bool seen = false;
+  QTimer::singleShot(200, [&] {
+    for (QWidget* top : QApplication::topLevelWidgets())
+      if (auto* d = qobject_cast<GlossaryDialog*>(top); d && d->isVisible()) {
+        seen = true;
+        d->reject();
+      }
+  });
+  QTest::keyClick(&w, Qt::Key_F1);
+  QTest::qWait(300);
+  EXPECT_TRUE(seen);
 }
