@@ -21,6 +21,8 @@ Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   auto* titles = new QVBoxLayout;
   m_title = new QLabel(this);
   m_title->setObjectName(QStringLiteral("pageTitle"));
+  // Wraps rather than widening the window: at the projector's 30 pt a long title alone passed 1300 px.
+  m_title->setWordWrap(true);
   m_takeaway = new QLabel(this);
   m_takeaway->setObjectName(QStringLiteral("pageTakeaway"));
   m_takeaway->setWordWrap(true);
