@@ -44,6 +44,7 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   leftLay->addWidget(m_nav, 1);
   m_devicePanel = new DevicePanel(ctx, left);
   leftLay->addWidget(m_devicePanel);
+  left->setObjectName(QStringLiteral("lessonSidebar"));
   left->setMinimumWidth(250);
   left->setMaximumWidth(330);
 
@@ -209,6 +210,10 @@ void MainWindow::setProjectorMode(bool on, bool remember) {
   m_projector = on;
   if (m_projectorAction) m_projectorAction->setChecked(on);
   if (!on && m_blank) m_blank->hide();
+  // The room needs the page, not the navigator and device panel: the page gets the whole width (the keys
+  // and each page's "Next: …" hint still step through the lesson) and the status bar goes.
+  if (auto* sidebar = findChild<QWidget*>(QStringLiteral("lessonSidebar"))) sidebar->setVisible(!on);
+  statusBar()->setVisible(!on);
   m_ctx.setTheme(on ? Theme::projector(m_projectorDark) : Theme::normal());
   if (on) showFullScreen();
   else showNormal();
