@@ -25,7 +25,7 @@ gpulab::Result recordedGemm(gpulab::Precision p, long long m, double tflops) {
   r.stats.median_s = r.flops / (tflops * 1e12);
   r.stats.min_s = r.stats.max_s = r.stats.mean_s = r.stats.median_s;
   r.stats.n = 5;
-  r.samples_s = {r.stats.median_s};
+  r.samples_s.assign(5, r.stats.median_s);
   r.check.passed = true;
   r.check.checked = 4096;
   r.provenance = {{"device", "NVIDIA H200"}, {"date", "2026-11-30T10:00:00Z"}, {"backend", "cuda"}};
@@ -80,7 +80,9 @@ TEST(RooflinePage, RecordingPointsAndCeilingsAppear) {
   bw.bytes = 3.0 * (1 << 30);
   bw.flops = 2.0 * (1 << 27);
   bw.stats.median_s = bw.bytes / 4.3e12;
+  bw.stats.min_s = bw.stats.max_s = bw.stats.mean_s = bw.stats.median_s;
   bw.stats.n = 3;
+  bw.samples_s.assign(3, bw.stats.median_s);
   bw.check.passed = true;
   bw.provenance = {{"device", "NVIDIA H200"}, {"date", "2026-11-30T10:01:00Z"}};
   gpulab::finalize_rates(bw);
