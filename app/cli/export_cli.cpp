@@ -38,6 +38,15 @@ void say(const char* fmt, const QString& a = {}, const QString& b = {}) {
   std::fprintf(stderr, fmt, qPrintable(a), qPrintable(b));
 }
 
+// The offscreen platform reports each widget resized for an export ("does not support propagateSizeHints");
+// it is noise in a script's log, so that one message is dropped and everything else passes through.
+QtMessageHandler g_previousHandler = nullptr;
+void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+  if (message.contains(QLatin1String("propagateSizeHints"))) return;
+  if (g_previousHandler) g_previousHandler(type, context, message);
+  else std::fprintf(stderr, "%s\n", qPrintable(message));
+}
+
 int usageError(const QString& message) {
   std::fprintf(stderr, "gpulab export: %s\n(`gpulab export --help` lists the options)\n", qPrintable(message));
   return kUsage;
@@ -172,6 +181,7 @@ int runExportCli(int argc, char** argv) {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
       qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
+  g_previousHandler = qInstallMessageHandler(quietOffscreen);
   // Qt sees only the program name: our flags are not Qt's (-platform, -style …).
   int qtArgc = 1;
   QApplication app(qtArgc, argv);
