@@ -735,7 +735,7 @@ QString PrecisionPage::csvSummary() const {
 
 QString PrecisionPage::csvUnderflow() const {
   QString out = QStringLiteral("bin_lo,bin_hi,gradients");
-  for (const auto& m : m_underflow.methods) out += QStringLiteral(",lost: %1").arg(QString::fromStdString(m.name));
+  for (const auto& m : m_underflow.methods) out += QStringLiteral(",\"lost: %1\"").arg(QString::fromStdString(m.name));
   out += QLatin1Char('\n');
   for (std::size_t b = 0; b < m_underflow.bin_center.size(); ++b) {
     out += QStringLiteral("%1,%2,%3").arg(m_underflow.bin_lo[b], 0, 'g', 4).arg(m_underflow.bin_hi[b], 0, 'g', 4)
