@@ -98,7 +98,7 @@ ExportDialog::ExportDialog(Mode mode, const QString& pageId, const QList<PlotExp
   browseButton->setToolTip(tr("Choose where to write"));
   pathRow->addWidget(m_path, 1);
   pathRow->addWidget(browseButton);
-  form->addRow(mode == Mode::OnePlot ? tr("&File:") : tr("F&older:"), pathRow);
+  form->addRow(mode == Mode::OnePlot ? tr("File:") : tr("Folder:"), pathRow);  // a layout row has no buddy for a mnemonic
 
   m_note = new QLabel(this);
   m_note->setWordWrap(true);
