@@ -485,6 +485,9 @@ void BatchPage::replot() {
   m_plot->yAxis->setLabel(tr("Achieved FLOP/s"));
   m_plot->legend->setVisible(true);
   m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  QFont legendFont = m_plot->legend->font();
+  legendFont.setPointSize(std::max(8, theme.plotFontPt * 7 / 10));  // the legend must not hide the points
+  m_plot->legend->setFont(legendFont);
 
   const bool onGpu = m_sweep.isEmpty() ? m_backend->currentData().toString() == QStringLiteral("cuda") : m_sweepOnGpu;
   const QColor hw = onGpu ? theme.gpu : theme.cpu;

@@ -23,10 +23,10 @@ class BatchPage : public Page {
   explicit BatchPage(AppContext& ctx);
 
   QString pageId() const override { return QStringLiteral("batch"); }
-  QString title() const override { return tr("Batch-size sweep: from memory-bound to compute-bound"); }
+  QString title() const override { return tr("Batch size: memory-bound to compute-bound"); }
   QString takeaway() const override {
-    return tr("One weight matrix, more rows of input: each weight read from memory is reused B times, so FLOPs "
-              "per byte climb with the batch until the compute roof is reached.");
+    return tr("Every row of the batch reuses the same weights: FLOPs per byte, and speed, climb with B until the "
+              "compute roof.");
   }
   LessonContent lesson() const override;
   QList<PlotExport> plots() override;

@@ -19,6 +19,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSlider>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
@@ -82,9 +83,9 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
 
   m_views = new QTabWidget(this);
   m_views->setObjectName(QStringLiteral("precisionViews"));
-  auto* summary = new QWidget(m_views);
-  auto* sl = new QVBoxLayout(summary);
-  sl->setContentsMargins(0, 0, 0, 0);
+  // The chart above, the table with every number and reason below; the teacher can drag the divider.
+  auto* summary = new QSplitter(Qt::Vertical, m_views);
+  summary->setChildrenCollapsible(true);
   m_plot = new QCustomPlot(summary);
   m_plot->setObjectName(QStringLiteral("precisionPlot"));
   m_plot->setMinimumHeight(230);
@@ -94,14 +95,18 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->horizontalHeader()->setStretchLastSection(true);
-  m_table->setWordWrap(true);
+  m_table->setWordWrap(false);
+  m_table->setTextElideMode(Qt::ElideRight);  // one line per format; the full reason is the row's tooltip
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSelectionMode(QAbstractItemView::NoSelection);
   m_table->setToolTip(tr("Each format: measured throughput, the kernel's own check against FP64 (max abs error "
                          "at the checked cells), the emulated GEMM's relative error, and why a format cannot "
                          "run here."));
-  sl->addWidget(m_plot, 1);
-  sl->addWidget(m_table, 1);
+  m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  summary->addWidget(m_plot);
+  summary->addWidget(m_table);
+  summary->setStretchFactor(0, 3);
+  summary->setStretchFactor(1, 2);
   m_views->addTab(summary, tr("Speed · size · error"));
 
   auto* under = new QWidget(m_views);
@@ -174,6 +179,11 @@ void PrecisionPage::buildControls() {
                               .arg(m_ctx.gpuReason()));
   }
   form->addRow(tr("Device"), m_backend);
+  // Why formats are greyed, in full, beside the device that decides it: the class reads it, nobody hovers.
+  m_reasons = new QLabel(this);
+  m_reasons->setWordWrap(true);
+  m_reasons->setTextFormat(Qt::RichText);
+  m_reasons->setToolTip(tr("What the backend said when asked whether it can run each format."));
 
   auto* sizeRow = new QHBoxLayout;
   m_size = new QSlider(Qt::Horizontal, this);
@@ -189,6 +199,7 @@ void PrecisionPage::buildControls() {
   sizeRow->addWidget(m_sizeLabel);
   form->addRow(tr("GEMM size"), sizeRow);
   controls()->addLayout(form);
+  controls()->addWidget(m_reasons);
 
   auto* ug = new QGroupBox(tr("Underflow demo"), this);
   auto* uf = new QFormLayout(ug);
@@ -430,6 +441,9 @@ void PrecisionPage::replotUnderflow() {
   p->yAxis->setLabel(tr("Updates lost (%)"));
   p->legend->setVisible(true);
   p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  QFont legendFont = p->legend->font();
+  legendFont.setPointSize(std::max(8, theme.plotFontPt * 7 / 10));  // five methods: keep the curves visible
+  p->legend->setFont(legendFont);
 
   struct Style {
     gpulab::UnderflowMethod m;
@@ -555,7 +569,7 @@ void PrecisionPage::replot() {
     QCPAxis* x = rThr->axis(QCPAxis::atBottom);
     QCPAxis* y = rThr->axis(QCPAxis::atLeft);
     logAxis(x);
-    x->setLabel(tr("Throughput (FLOP/s; INT8: OP/s)"));
+    x->setLabel(tr("FLOP/s (INT8: OP/s)"));
     double lo = 1e300, hi = 0;
     for (const Row& r : m_rows)
       for (double v : {r.flopsPerS, r.recordedFlops})
@@ -590,7 +604,11 @@ void PrecisionPage::replot() {
         label(rThr, r.flopsPerS, yh, fmtSi(r.flopsPerS, r.precision == Precision::int8 ? "OP/s" : "FLOP/s"),
               theme.text, Qt::AlignLeft);
       } else if (!r.supported) {
-        label(rThr, xlo, yh, tr("not on this device"), theme.mutedText, Qt::AlignLeft);
+        // The backend's reason, cut to what fits: the table below (and the tooltip) has it whole.
+        const QFontMetrics fm(valueFont);
+        const int room = std::max(60, rThr->width() - 12);
+        label(rThr, xlo, yh, fm.elidedText(tr("not here: %1").arg(r.reason), Qt::ElideRight, room),
+              theme.mutedText, Qt::AlignLeft);
       } else {
         label(rThr, xlo, yh, tr("runs here: press Run"), theme.mutedText, Qt::AlignLeft);
       }
@@ -608,8 +626,8 @@ void PrecisionPage::replot() {
     x->setScaleType(QCPAxis::stLinear);
     x->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     x->setNumberFormat(QStringLiteral("g"));
-    x->setLabel(tr("Bytes per parameter"));
-    x->setRange(0, 20);
+    x->setLabel(tr("Bytes each · 7B model"));
+    x->setRange(0, 28);
     x->ticker()->setTickCount(4);
     for (int i = 0; i < n; ++i) {
       const Row& r = m_rows[i];
@@ -621,7 +639,7 @@ void PrecisionPage::replot() {
       bar->setBrush(r.supported ? c : QColor(c.red(), c.green(), c.blue(), 90));
       bar->addData(i, b);
       label(rBytes, b, i,
-            tr("%1 B · 7B: %2").arg(fmtFixed(b, 0), fmtBytes(gpulab::models::weight_bytes(7e9, gpulab::models::format_of(r.precision)))),
+            tr("%1 B · %2").arg(fmtFixed(b, 0), fmtBytes(gpulab::models::weight_bytes(7e9, gpulab::models::format_of(r.precision)))),
             theme.text, Qt::AlignLeft);
     }
   }
@@ -630,8 +648,8 @@ void PrecisionPage::replot() {
     QCPAxis* x = rErr->axis(QCPAxis::atBottom);
     QCPAxis* y = rErr->axis(QCPAxis::atLeft);
     logAxis(x);
-    x->setLabel(tr("Relative error vs FP64 (‖ΔC‖/‖C‖)"));
-    const double xlo = 1e-18, xhi = 10;
+    x->setLabel(tr("Error vs FP64 (rel.)"));
+    const double xlo = 1e-18, xhi = 1e4;  // room right of the worst bar for its label
     x->setRange(xlo, xhi);
     for (int i = 0; i < n; ++i) {
       const Row& r = m_rows[i];
@@ -658,10 +676,17 @@ void PrecisionPage::replot() {
   const Row* best = nullptr;
   for (const Row& r : m_rows)
     if (r.flopsPerS > 0 && (!best || r.flopsPerS > best->flopsPerS)) best = &r;
-  if (best && f32.flopsPerS > 0)
+  const Row& f64 = row(Precision::fp64);
+  if (best && f32.flopsPerS > 0 && best->precision != Precision::fp32)
     m_speedLabel->setText(tr("<b>Fastest here: %1</b> at %2, %3× FP32.")
                               .arg(precName(best->precision), fmtSi(best->flopsPerS, "FLOP/s"),
                                    fmtFixed(best->flopsPerS / f32.flopsPerS, 1)));
+  else if (best && f64.flopsPerS > 0)
+    m_speedLabel->setText(tr("<b>Fastest here: FP32</b> at %1; FP64 runs at %2 of it (twice the bytes, half the "
+                             "SIMD lanes).")
+                              .arg(fmtSi(f32.flopsPerS, "FLOP/s"), fmtFixed(f64.flopsPerS / f32.flopsPerS, 2)));
+  else if (best)
+    m_speedLabel->setText(tr("<b>Fastest here: %1</b> at %2.").arg(precName(best->precision), fmtSi(best->flopsPerS, "FLOP/s")));
   else
     m_speedLabel->setText(tr("Press <b>Run all formats</b> (Space) to time each format this device runs."));
   const Row& e16 = row(Precision::fp16);
@@ -680,7 +705,7 @@ void PrecisionPage::fillTable() {
     const Row& r = m_rows[i];
     const QString unit = r.precision == Precision::int8 ? QStringLiteral("OP/s") : QStringLiteral("FLOP/s");
     QString status;
-    if (!r.supported) status = tr("not here: %1").arg(r.reason);
+    if (!r.supported) status = tr("not here (why: at the right)");
     else if (r.flopsPerS > 0) status = tr("ran (%1), checked against FP64").arg(r.variant);
     else status = tr("runs here through %1").arg(r.variant);
     if (r.precision == Precision::fp32 && r.supported) status += tr("; TF32 off");
@@ -703,11 +728,23 @@ void PrecisionPage::fillTable() {
     }
   }
   m_table->resizeRowsToContents();
+  m_table->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
+  // Exactly as tall as its rows: the space below goes to the reasons.
+  int h = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth() + 2;
+  for (int i = 0; i < m_table->rowCount(); ++i) h += m_table->rowHeight(i);
+  m_table->setFixedHeight(h);
+  QStringList why;
+  for (const Row& r : m_rows)
+    if (!r.supported)
+      why << tr("<b style='color:%1'>%2</b> — %3")
+                 .arg(theme.mutedText.name(), precName(r.precision), r.reason.toHtmlEscaped());
+  m_reasons->setText(why.isEmpty() ? tr("Every format runs on this device.")
+                                    : tr("<b>Greyed on this device:</b><br>") + why.join(QStringLiteral("<br>")));
 }
 
 void PrecisionPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
-  for (QLabel* l : {m_speedLabel, m_errorLabel, m_tf32Label, m_ulabel})
+  for (QLabel* l : {m_speedLabel, m_errorLabel, m_tf32Label, m_ulabel, m_reasons})
     l->setStyleSheet(QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt));
   replot();
   replotUnderflow();

@@ -22,10 +22,10 @@ class PrecisionPage : public Page {
   explicit PrecisionPage(AppContext& ctx);
 
   QString pageId() const override { return QStringLiteral("precision"); }
-  QString title() const override { return tr("Precision: speed, size and error of each number format"); }
+  QString title() const override { return tr("Precision: speed, size and error"); }
   QString takeaway() const override {
-    return tr("Fewer bits per number mean faster tensor cores, half the bytes to move and a little more error — "
-              "and FP16's narrow range loses tiny gradients unless the loss is scaled.");
+    return tr("Fewer bits: faster tensor cores, fewer bytes, a little more error — and FP16 loses tiny gradients "
+              "unless the loss is scaled.");
   }
   LessonContent lesson() const override;
   QList<PlotExport> plots() override;
@@ -81,6 +81,7 @@ class PrecisionPage : public Page {
   QCustomPlot* m_uplot = nullptr;
   QTableWidget* m_table = nullptr;
   QLabel* m_ulabel = nullptr;
+  QLabel* m_reasons = nullptr;
   QLabel* m_speedLabel = nullptr;
   QLabel* m_errorLabel = nullptr;
   QLabel* m_tf32Label = nullptr;

@@ -19,10 +19,10 @@ class RooflinePage : public Page {
   explicit RooflinePage(AppContext& ctx);
 
   QString pageId() const override { return QStringLiteral("roofline"); }
-  QString title() const override { return tr("The roofline: bandwidth roof and compute roof"); }
+  QString title() const override { return tr("Roofline: the memory roof and the compute roof"); }
   QString takeaway() const override {
-    return tr("Below the ridge point a kernel waits for memory; above it, for arithmetic. Where a workload sits "
-              "depends on its FLOPs per byte, not on the chip's headline number.");
+    return tr("Left of the ridge point a kernel waits for memory, right of it for arithmetic: its FLOPs per byte "
+              "decide, not the headline number.");
   }
   LessonContent lesson() const override;
   QList<PlotExport> plots() override;

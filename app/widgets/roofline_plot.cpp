@@ -125,6 +125,22 @@ void RooflinePlot::rebuild() {
   }
   stylePlot(m_plot, m_theme);
   m_plot->legend->setVisible(!m_compact);
+  {
+    // The legend lists many roofs: a size below the axis text keeps it off the points. A compact chart beside
+    // another one gets smaller tick labels too, so a projector's large fonts leave room for the data.
+    QFont lf = m_plot->legend->font();
+    lf.setPointSize(std::max(8, m_theme.plotFontPt * 7 / 10));
+    m_plot->legend->setFont(lf);
+    if (m_compact)
+      for (QCPAxis* axis : m_plot->axisRect()->axes()) {
+        QFont tf = axis->tickLabelFont();
+        tf.setPointSize(std::max(8, m_theme.plotFontPt * 3 / 4));
+        axis->setTickLabelFont(tf);
+        QFont af = axis->labelFont();
+        af.setPointSize(std::max(8, m_theme.plotFontPt * 3 / 4));
+        axis->setLabelFont(af);
+      }
+  }
 
   // Ranges: wide enough for every roof's corner and every point, with a decade of air; at least 0.01 … 1000 FLOP/B
   // so the lesson's 1.0 (batch 1) and 227.6 (batch 256) always fit.
@@ -136,7 +152,7 @@ void RooflinePlot::rebuild() {
     }
     if (r.peakFlops > 0) {
       yhi = std::max(yhi, r.peakFlops);
-      ylo = std::min(ylo, r.peakFlops / 1000);
+      ylo = std::min(ylo, r.peakFlops / 300);
     }
   }
   for (const Point& p : m_points) {
@@ -249,8 +265,10 @@ void RooflinePlot::rebuild() {
     if (!m_hiLabel.isEmpty()) {
       auto* t = new QCPItemText(m_plot);
       t->position->setCoords(m_hiX, m_hiY);
-      t->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-      t->setPadding(QMargins(10, 8, 2, 2));
+      // Below the point, on whichever side has room, so the label never runs off the chart.
+      const bool rightHalf = std::log(m_hiX) > 0.5 * (std::log(xlo) + std::log(xhi));
+      t->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+      t->setPadding(rightHalf ? QMargins(2, 10, 12, 2) : QMargins(12, 10, 2, 2));
       t->setText(m_hiLabel);
       t->setFont(labelFont);
       t->setColor(m_theme.text);

@@ -64,18 +64,19 @@ PrecisionError emulated_gemm_error(const PrecisionErrorSpec& spec) {
   fill_random(a.data(), a.size(), spec.seed);
   fill_random(b.data(), b.size(), spec.seed ^ 0xB0B0'B0B0'B0B0'B0B0ULL);
 
-  // The exact answer (to FP64 accuracy), from the unrounded inputs. B is transposed once so both loops stream.
+  // The exact answer (beyond FP64 accuracy), from the unrounded inputs. B is transposed once so both loops stream.
   std::vector<double> bt(static_cast<std::size_t>(k * n));
   for (long long kk = 0; kk < k; ++kk)
     for (long long j = 0; j < n; ++j) bt[j * k + kk] = b[kk * n + j];
   std::vector<double> ref(static_cast<std::size_t>(m * n));
   for (long long i = 0; i < m; ++i)
     for (long long j = 0; j < n; ++j) {
-      double s = 0;
+      // Summed in long double (x86: a 64-bit mantissa), so even FP64's own rounding shows as an error.
+      long double s = 0;
       const double* ai = &a[i * k];
       const double* bj = &bt[j * k];
-      for (long long kk = 0; kk < k; ++kk) s += ai[kk] * bj[kk];
-      ref[i * n + j] = s;
+      for (long long kk = 0; kk < k; ++kk) s += static_cast<long double>(ai[kk]) * bj[kk];
+      ref[i * n + j] = static_cast<double>(s);
     }
 
   // Inputs as the format holds them.
@@ -134,7 +135,7 @@ PrecisionError emulated_gemm_error(const PrecisionErrorSpec& spec) {
   e.rel_frobenius = relative_frobenius(out.data(), ref.data(), static_cast<long long>(out.size()));
   e.cells = m * n;
   switch (p) {
-    case Precision::fp64: e.method = "FP64 inputs, FP64 sum (the reference's own format: only summation order differs)"; break;
+    case Precision::fp64: e.method = "FP64 inputs, FP64 sum (the reference sums in extended precision)"; break;
     case Precision::fp32: e.method = "inputs rounded to FP32, FP32 sum"; break;
     case Precision::tf32: e.method = "inputs rounded to TF32 (10-bit mantissa), FP32 sum, FP32 result"; break;
     case Precision::fp16: e.method = "inputs rounded to FP16, FP32 sum, result rounded to FP16"; break;

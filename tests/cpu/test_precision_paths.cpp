@@ -66,7 +66,7 @@ TEST(CpuPrecisionPaths, EmulatedFormatsAgainstFp64) {
     double lo, hi;
   };
   const Case cases[] = {
-      {Precision::fp64, 0, 1e-14},     {Precision::fp32, 1e-8, 2e-6},  {Precision::tf32, 1e-4, 2e-3},
+      {Precision::fp64, 1e-18, 1e-14},     {Precision::fp32, 1e-8, 2e-6},  {Precision::tf32, 1e-4, 2e-3},
       {Precision::fp16, 1e-4, 2e-3},   {Precision::bf16, 1e-3, 1e-2},  {Precision::fp8, 1e-2, 1.5e-1},
       {Precision::int8, 1e-3, 2e-2},
   };

@@ -3,7 +3,7 @@
 // computed here on the CPU in software, the way the hardware paths treat the numbers: inputs rounded to the
 // format, products accumulated in FP32 (as tensor cores do; FP64 and FP32 accumulate in their own format; INT8
 // quantises each matrix with one scale and sums exactly in integers), the result stored in the output format.
-// It is compared with an FP64 product of the *unrounded* inputs, so the error includes the rounding of the
+// It is compared with a product of the *unrounded* inputs summed in extended precision (the FP64 reference), so the error includes the rounding of the
 // inputs: that is what a model sees when its FP32 weights are cast down. Timing is not the point here; the
 // backends' own runs say how fast each format goes, and their checks bound their own errors.
 #include "gpulab/precision.hpp"
