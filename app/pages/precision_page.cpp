@@ -478,6 +478,20 @@ void PrecisionPage::replotUnderflow() {
     g->setPen(pen);
     g->setScatterStyle(QCPScatterStyle(st.shape, st.color, st.color, theme.markerSize));
   }
+  // FP16's subnormals keep a gradient but round it coarsely: show where more than 10 % of it is wrong.
+  if (const auto* plain = u.find(gpulab::UnderflowMethod::fp16_plain)) {
+    QVector<double> xs, ys;
+    for (std::size_t b = 0; b < u.bin_center.size(); ++b) {
+      if (u.per_bin[b] == 0) continue;
+      xs << u.bin_center[b];
+      ys << 100.0 * double(plain->damaged[b]) / double(u.per_bin[b]);
+    }
+    QCPGraph* g = p->addGraph();
+    g->setName(tr("FP16, no loss scaling: arrived but > 10 % off (%1 %)")
+                   .arg(fmtFixed(100.0 * double(plain->total_damaged) / double(u.spec.count), 1)));
+    g->setData(xs, ys, true);
+    g->setPen(QPen(theme.precision(Precision::fp16), std::max(1, theme.lineWidth / 2), Qt::DashLine));
+  }
   const double lo = u.spec.min_grad / 2, hi = u.spec.max_grad * 2;
   p->xAxis->setRange(lo, hi);
   p->yAxis->setRange(-5, 105);
