@@ -9,6 +9,7 @@
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -84,6 +85,8 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   m_plot->yAxis->setTickLength(0, 0);
   m_plot->yAxis->setSubTicks(false);
   m_plot->yAxis->grid()->setVisible(false);
+  // The chart takes the first focus so Space runs the page instead of being swallowed by the size slider.
+  m_plot->setFocusPolicy(Qt::StrongFocus);
   setVisual(m_plot);
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("solid bars"));
@@ -231,8 +234,9 @@ void MatmulPage::buildControls() {
     m_rowChecks.push_back(c);
   }
   if (!m_ctx.hasGpu()) {
-    auto* note = new QLabel(tr("GPU: %1. Open a recording (File → Open) to see a GPU's ladder as hollow bars.")
-                                .arg(m_ctx.gpuReason().isEmpty() ? tr("not available") : m_ctx.gpuReason()));
+    // The device panel gives the full reason; here one line says what to do about it.
+    auto* note = new QLabel(tr("No GPU here. Open a recording (File → Open) to see a GPU's kernel ladder as hollow bars."));
+    note->setToolTip(m_ctx.gpuReason());
     note->setWordWrap(true);
     vl->addWidget(note);
   }
@@ -877,6 +881,14 @@ LessonContent MatmulPage::lesson() const {
        tr("137 GFLOPs divided by the naive loop's rate — which is why the page asks before running it."), 0.25},
   };
   return c;
+}
+
+void MatmulPage::showEvent(QShowEvent* e) {
+  Page::showEvent(e);
+  // Keyboard focus left on a button outside the page (the device panel's) would turn Space into a click there;
+  // the page's own visual takes it, so Space runs this page's experiment.
+  QWidget* focus = QApplication::focusWidget();
+  if (!focus || !isAncestorOf(focus)) m_plot->setFocus(Qt::OtherFocusReason);
 }
 
 GPULAB_REGISTER_PAGE(20, MatmulPage);

@@ -77,6 +77,7 @@ class MatmulPage : public Page {
   void setTooLongAnswer(int answer) { m_tooLongAnswer = answer; }
 
  protected:
+  void showEvent(QShowEvent* e) override;
   void onResult(const gpulab::Result& r) override;
   void onRunFinished(bool cancelled) override;
 

@@ -9,6 +9,7 @@
 #include "widgets/source_badge.h"
 #include "widgets/stadium_view.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -301,7 +302,7 @@ void StadiumPage::updateCounters() {
   const auto clerk = models::clerk_model(double(m_workers), 1.0 / p.studentCellS, m_clerk);
   const QString unit = m_rates.model ? tr("sheets per cell-time") : QStringLiteral("cells/s");
   auto rate = [&](double v) {
-    return m_rates.model ? tr("%1 %2").arg(fmtSi(v, "", 3).trimmed(), unit) : fmtSi(v, "cells/s");
+    return m_rates.model ? tr("%1 %2").arg(fmtCount(std::llround(v)), unit) : fmtSi(v, "cells/s");
   };
   if (m_clerk <= 0) {
     m_clerkValue->setText(tr("<b>no limit</b> · students could use %1").arg(rate(clerk.demand_rate)));
@@ -321,7 +322,7 @@ void StadiumPage::updateCounters() {
   if (m_rates.model) {
     m_scale->setText(tr("<b>1 s on screen = %1 rounds</b> (lesson's model: every worker fills one cell per round; "
                         "press Run to measure)<br>professor %2 rounds (%3 on screen) · stadium %4 rounds (%5)")
-                         .arg(fmtSi(k, "", 3).trimmed(), fmtCount(std::int64_t(prof.finishS)),
+                         .arg(fmtFixed(k, k < 10 ? 2 : 0), fmtCount(std::int64_t(prof.finishS)),
                               shortSeconds(prof.finishS / k), fmtCount(std::int64_t(stad.finishS)),
                               shortSeconds(stad.finishS / k)));
   } else {
@@ -558,6 +559,14 @@ LessonContent StadiumPage::lesson() const {
        tr("50 %: the stadium can only go as fast as the sheets arrive."), 0.02},
   };
   return c;
+}
+
+void StadiumPage::showEvent(QShowEvent* e) {
+  Page::showEvent(e);
+  // Keyboard focus left on a button outside the page (the device panel's) would turn Space into a click there;
+  // the page's own visual takes it, so Space runs this page's experiment.
+  QWidget* focus = QApplication::focusWidget();
+  if (!focus || !isAncestorOf(focus)) m_view->setFocus(Qt::OtherFocusReason);
 }
 
 GPULAB_REGISTER_PAGE(10, StadiumPage);

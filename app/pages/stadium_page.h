@@ -70,6 +70,7 @@ class StadiumPage : public Page {
   static constexpr int kClerkSteps = 1000;  // the last position is "no limit"
 
  protected:
+  void showEvent(QShowEvent* e) override;
   void onResult(const gpulab::Result& r) override;
   void onRunFinished(bool cancelled) override;
 

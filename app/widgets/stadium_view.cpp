@@ -302,6 +302,7 @@ void StadiumView::prepareText() {
   m_cpuPen = QPen(m_theme.cpu.darker(m_theme.dark ? 70 : 125));
   m_gpuPen = QPen(m_theme.gpu.darker(m_theme.dark ? 70 : 125));
   m_memPen = QPen(m_theme.memory.darker(m_theme.dark ? 80 : 135));
+  m_markerPen = QPen(m_theme.cpu.darker(m_theme.dark ? 60 : 130), 2.5);
   m_counter.reserve(160);
 }
 
@@ -363,6 +364,17 @@ void StadiumView::paintLane(QPainter& p, const QRectF& g, const LaneState& s, co
         }
       }
   }
+  // A single working cell is invisible at the whole-grid zoom: ring it so the class can find the professor.
+  if (s.busyHi - s.busyLo == 1 && px < 8) {
+    const std::int64_t i = s.busyLo, row = i / d, c = i % d;
+    const double cx = double(row % m_tilesX) * stepX + double(c % m_tileW) + 0.5;
+    const double cy = double(row / m_tilesX) * stepY + double(c / m_tileW) + 0.5;
+    const QPointF at(g.left() + (cx - m_pan.x()) * px, g.top() + (cy - m_pan.y()) * px);
+    p.setPen(m_markerPen);
+    p.setBrush(Qt::NoBrush);
+    p.drawEllipse(at, 9.0, 9.0);
+    p.fillRect(QRectF(at.x() - 2, at.y() - 2, 4, 4), color.darker(130));
+  }
   p.restore();
   p.setPen(m_borderPen);
   p.setBrush(Qt::NoBrush);
@@ -403,7 +415,7 @@ void StadiumView::paintEvent(QPaintEvent*) {
   appendCount(m_counter, std::min(stad.roundsTotal, stad.roundsDone + (stad.finished() ? 0 : 1)));
   m_counter.append(QLatin1String(" of "));
   appendCount(m_counter, stad.roundsTotal);
-  m_counter.append(QLatin1String(" · "));
+  m_counter.append(QStringLiteral(" \u00b7 "));  // UTF-16 literal: no allocation, and not Latin-1
   appendCount(m_counter, stad.done);
   m_counter.append(QLatin1String(" cells done"));
   paintLane(p, m_gridRect[1], stad, m_theme.gpu, m_gpuPen, m_titleStadium, m_counter);

@@ -124,5 +124,5 @@ class StadiumView : public QWidget {
   double m_lineH = 14, m_ascent = 11;
   QString m_titleProfessor, m_titleStadium, m_waitText, m_doneText, m_counter;
   QSizeF m_waitSize, m_doneSize;
-  QPen m_gridPenThin, m_gridPenThick, m_borderPen, m_textPen, m_cpuPen, m_gpuPen, m_memPen;
+  QPen m_gridPenThin, m_gridPenThick, m_borderPen, m_textPen, m_cpuPen, m_gpuPen, m_memPen, m_markerPen;
 };

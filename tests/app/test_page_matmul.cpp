@@ -2,7 +2,11 @@
 // variant; a big naive size is estimated as too long (the function, not the dialog); recorded results are
 // hollow bars.
 #include "app_context.h"
+#include "main_window.h"
 #include "pages/matmul_page.h"
+
+#include <QAbstractButton>
+#include <QApplication>
 
 #include <QTest>
 #include <gtest/gtest.h>
@@ -133,4 +137,25 @@ TEST(MatmulPage, LessonAnswers) {
   EXPECT_NEAR(c.exercises[1].compute(), 1.073741824, 1e-9);
   // Measured on the spot at n = 60: BLAS beats the loop.
   EXPECT_GT(c.exercises[2].compute(), 1.0);
+}
+
+TEST(MatmulPage, SpaceInTheWindowRunsThePage) {
+  AppContext ctx(noGpu());
+  MainWindow w(ctx);
+  w.resize(1600, 900);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  ASSERT_TRUE(w.showPage(QStringLiteral("matmul")));
+  auto* page = qobject_cast<MatmulPage*>(w.currentPage());
+  ASSERT_NE(page, nullptr);
+  page->setSquare(32);
+  w.activateWindow();
+  QWidget* focus = QApplication::focusWidget();
+  ASSERT_NE(focus, nullptr);
+  ASSERT_EQ(qobject_cast<QAbstractButton*>(focus), nullptr) << "Space would press " << focus->metaObject()->className();
+  QTest::keyClick(focus, Qt::Key_Space);
+  ASSERT_TRUE(ctx.runner().waitForIdle(120000));
+  QCoreApplication::processEvents();
+  EXPECT_EQ(page->passedCheckCount(), 4) << "focus: "
+                                         << (QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
 }
