@@ -89,6 +89,8 @@ int runGui(int argc, char** argv) {
   else if (parser.isSet(themeOpt)) ctx.setTheme(Theme::byName(parser.value(themeOpt)));
   else if (!parser.isSet(shotOpt)) window.restoreProjectorMode();
   window.show();
+  window.raise();
+  window.activateWindow();  // without a window manager nobody else gives it the keyboard
 
   if (parser.isSet(shotOpt)) {
     const QString out = parser.value(shotOpt);

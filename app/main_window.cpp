@@ -244,7 +244,11 @@ void MainWindow::applyTheme() {
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-  if (event->type() != QEvent::KeyPress || !isActiveWindow()) return QMainWindow::eventFilter(watched, event);
+  // Only keys meant for this window (not a dialog's). isActiveWindow() is not used: without a window
+  // manager (a bare X server, a kiosk) the window may never be marked active though it has the keyboard.
+  auto* target = qobject_cast<QWidget*>(watched);
+  if (event->type() != QEvent::KeyPress || !target || target->window() != this)
+    return QMainWindow::eventFilter(watched, event);
   auto* key = static_cast<QKeyEvent*>(event);
   if (screenBlanked()) {
     // Any key brings the lesson back, and does nothing else: the class sees the slide it left.
@@ -269,7 +273,10 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
       previousPage();
       return true;
     case Qt::Key_Space:
-      if (editing || qobject_cast<QAbstractButton*>(focus)) break;
+      // Space is the lesson's "run" key even when a button has focus; only text entry keeps it.
+      if (qobject_cast<QLineEdit*>(focus) || qobject_cast<QAbstractSpinBox*>(focus) ||
+          qobject_cast<QTextEdit*>(focus) || qobject_cast<QPlainTextEdit*>(focus))
+        break;
       if (auto* p = currentPage(); p && p->canRun()) p->run();
       return true;
     case Qt::Key_B:

@@ -311,7 +311,7 @@ void RooflinePage::refresh() {
   QStringList recs;
   for (const auto& rec : store.recordings()) recs << rec.label;
   m_recordedBadge->setVisible(showRecorded && !recs.isEmpty());
-  if (!recs.isEmpty()) m_recordedBadge->set(SourceBadge::Kind::Recorded, tr("recorded on %1").arg(recs.join(", ")));
+  if (!recs.isEmpty()) m_recordedBadge->set(SourceBadge::Kind::Recorded, recs.join(QStringLiteral(" · ")));
 }
 
 void RooflinePage::run() {

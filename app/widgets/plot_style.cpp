@@ -41,7 +41,11 @@ QPen seriesPen(const Theme& theme, const QColor& color, SeriesKind kind) {
     case SeriesKind::Measured: pen.setWidthF(theme.lineWidth); break;
     case SeriesKind::Recorded: pen.setWidthF(theme.lineWidth); pen.setStyle(Qt::SolidLine); break;
     case SeriesKind::Datasheet: pen.setWidthF(theme.lineWidth); pen.setStyle(Qt::DashLine); break;
-    case SeriesKind::Model: pen.setWidthF(std::max(1.0, theme.lineWidth * 0.6)); pen.setStyle(Qt::DotLine); break;
+    case SeriesKind::Model:
+      // Thinner than measured lines, but never under 3 px on a projector, where thin lines vanish.
+      pen.setWidthF(std::max(theme.isProjector() ? 3.0 : 1.0, theme.lineWidth * 0.6));
+      pen.setStyle(Qt::DotLine);
+      break;
   }
   return pen;
 }

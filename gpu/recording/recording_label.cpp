@@ -20,7 +20,8 @@ std::string recording_label(const Recording& rec) {
   if (device.empty()) device = "an unknown device";
   std::string date = context_value(rec, "date");
   if (date.size() > 10) date.resize(10);  // "2026-11-30T07:40:00Z" -> the day is enough on a badge
-  return date.empty() ? device + " (recorded)" : device + " (recorded " + date + ")";
+  // DESIGN's badge wording: "recorded on <device>, <date>".
+  return date.empty() ? "recorded on " + device : "recorded on " + device + ", " + date;
 }
 
 }  // namespace gpulab

@@ -404,9 +404,9 @@ TEST(RecordingValidation, SizeCaps) {
 
 TEST(RecordingLabel, NamesTheDeviceAndDay) {
   Recording rec = sample_recording();
-  EXPECT_EQ(gpulab::recording_label(rec), "NVIDIA H200 (recorded 2026-11-30)");
+  EXPECT_EQ(gpulab::recording_label(rec), "recorded on NVIDIA H200, 2026-11-30");
   rec.context["gpu"] = "none";
-  EXPECT_EQ(gpulab::recording_label(rec), "Test CPU (recorded 2026-11-30)");
+  EXPECT_EQ(gpulab::recording_label(rec), "recorded on Test CPU, 2026-11-30");
   rec.context.clear();
-  EXPECT_EQ(gpulab::recording_label(rec), "an unknown device (recorded)");
+  EXPECT_EQ(gpulab::recording_label(rec), "recorded on an unknown device");
 }

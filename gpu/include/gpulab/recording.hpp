@@ -32,7 +32,7 @@ Recording load_recording(const std::string& path);       // throws RecordingErro
 void save_recording(const Recording& rec, const std::string& path);
 void write_file_atomically(const std::string& path, const std::string& bytes);
 
-// A short label for the device a recording was made on: "NVIDIA H200 (recorded 2026-11-30)".
+// A short label for the device a recording was made on: "recorded on NVIDIA H200, 2026-11-30".
 std::string recording_label(const Recording& rec);
 
 }  // namespace gpulab
