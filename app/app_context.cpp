@@ -8,7 +8,7 @@ AppContext::AppContext(Options options, QObject* parent) : QObject(parent) {
   if (options.loadCuda) {
     m_cuda = gpulab::load_cuda_backend();
   } else {
-    m_cuda.reason = "GPU disabled for this session (--no-gpu)";
+    m_cuda.reason = "the GPU is switched off for this session by --no-gpu";
   }
   if (m_cuda.backend) {
     try {
@@ -25,6 +25,16 @@ AppContext::~AppContext() {
   // Stop any experiment before the backends it uses are destroyed.
   m_runner.cancel();
   m_runner.waitForIdle(30000);
+}
+
+QString AppContext::gpuReasonShort() const {
+  QString r = gpuReason();
+  // Cut at the first explanation in brackets or after a semicolon: "this gpulab has no CUDA module (… paths …)".
+  for (const QString& cut : {QStringLiteral(" ("), QStringLiteral("; "), QStringLiteral(": /")}) {
+    const int at = r.indexOf(cut);
+    if (at > 20) r.truncate(at);
+  }
+  return r;
 }
 
 void AppContext::setTheme(const Theme& theme) {

@@ -25,7 +25,10 @@ class AppContext : public QObject {
   gpulab::Backend& cpu() { return *m_cpu; }
   gpulab::Backend* cuda() { return m_cuda.backend.get(); }  // null without a GPU
   bool hasGpu() const { return m_cuda.backend != nullptr; }
-  QString gpuReason() const { return QString::fromStdString(m_cuda.reason); }  // why there is no GPU
+  QString gpuReason() const { return QString::fromStdString(m_cuda.reason); }  // why there is no GPU, in full
+  // The reason's first clause, for places with room for one line ("no CUDA module in this build"); the full
+  // text (search paths, loader messages) belongs in tooltips and the details dialog.
+  QString gpuReasonShort() const;
   QString cudaModulePath() const { return QString::fromStdString(m_cuda.module_path); }
   const gpulab::DeviceInfo& cpuInfo() const { return m_cpuInfo; }
   const gpulab::DeviceInfo* gpuInfo() const { return hasGpu() ? &m_gpuInfo : nullptr; }

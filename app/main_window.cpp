@@ -41,6 +41,9 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   m_nav->setObjectName(QStringLiteral("lessonNavigator"));
   m_nav->setToolTip(tr("The lesson, one idea per page. ←/→ or Page Up/Down step through it."));
   m_nav->setFocusPolicy(Qt::NoFocus);  // arrow keys belong to the lesson, not the list
+  m_nav->setWordWrap(true);            // long titles wrap instead of hiding behind a scroll bar
+  m_nav->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  m_nav->setSpacing(2);
   leftLay->addWidget(m_nav, 1);
   m_devicePanel = new DevicePanel(ctx, left);
   leftLay->addWidget(m_devicePanel);
@@ -88,7 +91,7 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   });
   statusBar()->showMessage(ctx.hasGpu() ? tr("GPU ready: %1").arg(QString::fromStdString(ctx.gpuInfo()->name))
                                         : tr("No GPU here (%1): the CPU measures for real; GPU figures come from "
-                                             "recordings or the datasheet.").arg(ctx.gpuReason()));
+                                             "recordings or the datasheet.").arg(ctx.gpuReasonShort()));
   qApp->installEventFilter(this);
 
   auto settings = appSettings();

@@ -16,7 +16,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
@@ -36,15 +35,15 @@ constexpr int k_squareCount = int(sizeof k_squares / sizeof k_squares[0]);
 
 QString gpuName(const std::string& v) {
   // The ladder in its numbered order (gpu/cuda/kernels/0N_*.cu): what each step adds is in its file header.
-  if (v == "naive") return QObject::tr("GPU 1 · naive kernel");
-  if (v == "coalesced") return QObject::tr("GPU 2 · coalesced loads");
-  if (v == "smem") return QObject::tr("GPU 3 · shared-memory tiles");
-  if (v == "blocktile1d") return QObject::tr("GPU 4 · 1D register blocking");
-  if (v == "blocktile2d") return QObject::tr("GPU 5 · 2D register blocking");
-  if (v == "vectorized") return QObject::tr("GPU 6 · vectorised loads");
-  if (v == "warptile") return QObject::tr("GPU 7 · warp tiling");
-  if (v == "cublas") return QObject::tr("GPU · cuBLAS (NVIDIA's library)");
-  return QObject::tr("GPU · %1").arg(QString::fromStdString(v));
+  if (v == "naive") return QObject::tr("GPU 1 naive");
+  if (v == "coalesced") return QObject::tr("GPU 2 coalesced");
+  if (v == "smem") return QObject::tr("GPU 3 smem tiles");
+  if (v == "blocktile1d") return QObject::tr("GPU 4 1D blocking");
+  if (v == "blocktile2d") return QObject::tr("GPU 5 2D blocking");
+  if (v == "vectorized") return QObject::tr("GPU 6 vectorised");
+  if (v == "warptile") return QObject::tr("GPU 7 warp tiles");
+  if (v == "cublas") return QObject::tr("GPU cuBLAS");
+  return QObject::tr("GPU %1").arg(QString::fromStdString(v));
 }
 
 QString rowKey(const std::string& backend, const std::string& variant, int threads) {
@@ -89,12 +88,13 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   m_plot->setFocusPolicy(Qt::StrongFocus);
   setVisual(m_plot);
 
-  m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("solid bars"));
-  addBadge(m_measuredBadge);
-  m_recordedBadge = new SourceBadge(SourceBadge::Kind::Recorded, tr("hollow bars"));
-  addBadge(m_recordedBadge);
-  m_peakBadge = new SourceBadge(SourceBadge::Kind::Model, tr("peak lines"));
-  addBadge(m_peakBadge);
+  m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, {});
+  m_recordedBadge = new SourceBadge(SourceBadge::Kind::Recorded, {});
+  // The peak lines say on the chart whether they are measured or a model, so they need no badge of their own.
+  for (SourceBadge* b : {m_measuredBadge, m_recordedBadge}) {
+    b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // a badge, not a banner, when the title wraps
+    addBadge(b);
+  }
 
   m_summary = new QLabel(this);
   m_check = new QLabel(this);
@@ -125,10 +125,10 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
 void MatmulPage::buildRows() {
   m_rows.clear();
   const int threads = std::max(1, m_ctx.cpuInfo().threads > 0 ? m_ctx.cpuInfo().threads : m_ctx.cpuInfo().compute_units);
-  m_rows.push_back({rowKey("cpu", "naive", -1), tr("CPU · naive loop (the professor)"), "cpu", "naive", -1, true});
-  m_rows.push_back({rowKey("cpu", "reordered", -1), tr("CPU · loop reordered (i-k-j)"), "cpu", "reordered", -1, true});
-  m_rows.push_back({rowKey("cpu", "blas", 1), tr("CPU · BLAS, 1 thread"), "cpu", "blas", 1, true});
-  m_rows.push_back({rowKey("cpu", "blas", 0), tr("CPU · BLAS, all %1 threads").arg(threads), "cpu", "blas", 0, true});
+  m_rows.push_back({rowKey("cpu", "naive", -1), tr("CPU naive loop (professor)"), "cpu", "naive", -1, true});
+  m_rows.push_back({rowKey("cpu", "reordered", -1), tr("CPU reordered loop"), "cpu", "reordered", -1, true});
+  m_rows.push_back({rowKey("cpu", "blas", 1), tr("CPU BLAS, 1 thread"), "cpu", "blas", 1, true});
+  m_rows.push_back({rowKey("cpu", "blas", 0), tr("CPU BLAS, %1 threads").arg(threads), "cpu", "blas", 0, true});
   if (Backend* gpu = m_ctx.cuda())
     for (const std::string& v : gpu->gemm_variants()) m_rows.push_back({rowKey("cuda", v, -1), gpuName(v), "cuda", v, -1, true});
   // A recording made on a GPU machine brings its ladder even where there is no GPU.
@@ -183,13 +183,13 @@ void MatmulPage::buildControls() {
       {tr("4096³"), tr("A 4096-class square product (137 GFLOPs): the naive loop would take minutes"), 4096, 4096, 4096},
   };
   int col = 0;
-  auto* presetRow = new QHBoxLayout;
+  auto* presetRow = new QGridLayout;  // 2×2: four buttons in a row do not fit the projector font
   for (const Preset& p : presets) {
     auto* b = new QPushButton(p.text);
     b->setToolTip(p.tip);
     const long long m = p.m, k = p.k, n = p.n;
     connect(b, &QPushButton::clicked, this, [this, m, k, n] { setSize(m, k, n); });
-    presetRow->addWidget(b);
+    presetRow->addWidget(b, col / 2, col % 2);
     ++col;
   }
   sl->addLayout(presetRow, 2, 0, 1, 6);
@@ -441,7 +441,8 @@ void MatmulPage::onRunFinished(bool cancelled) {
   scheduleReplot();
   if (!cancelled) {
     replot();
-    runBar()->showStatus(summaryText().remove(QRegularExpression(QStringLiteral("<[^>]*>"))));
+    const int wrong = wrongAnswerCount();
+    runBar()->showStatus(wrong ? tr("Done: %1 variant(s) gave a wrong answer").arg(wrong) : tr("Done: every answer checked"));
   }
   updateEstimate();  // the naive rate just measured makes the estimate better
 }
@@ -594,16 +595,18 @@ void MatmulPage::replot() {
         // A wrong answer is never a bar: its speed means nothing.
         notes.push_back({i, tr("✗ wrong answer: max rel err %1").arg(res->check.max_rel_err, 0, 'e', 1), th.bad});
       } else if (res->gflops > 0) {
-        QStringList parts{fmtSi(res->gflops * 1e9, "FLOP/s")};
+        // Two short lines read better on a projector than one long one: the rate and speed-up, then the shares.
+        QStringList parts{fmtSi(res->gflops * 1e9, "FLOP/s")}, shares;
         if (row.backend == "cpu" && row.variant == "naive") parts << tr("the professor");
         else if (naiveRef > 0)
           parts << tr("%1%2× the professor").arg(naive > 0 ? QString() : QStringLiteral("≈"), fmtSi(res->gflops / naiveRef, "", 3).trimmed());
         const double lib = gpu ? cublas : blasAll;
         const bool isLib = gpu ? row.variant == "cublas" : (row.variant == "blas" && row.threads == 0);
-        if (lib > 0 && !isLib) parts << tr("%1 % of %2").arg(fmtFixed(100 * res->gflops / lib, res->gflops / lib < 0.1 ? 1 : 0), gpu ? tr("cuBLAS") : tr("BLAS"));
+        if (lib > 0 && !isLib) shares << tr("%1 % of %2").arg(fmtFixed(100 * res->gflops / lib, res->gflops / lib < 0.1 ? 1 : 0), gpu ? tr("cuBLAS") : tr("BLAS"));
         const double peak = gpu ? gpuPeak : cpuPeak;
-        if (peak > 0) parts << tr("%1 % of peak").arg(fmtFixed(100 * res->gflops / peak, res->gflops / peak < 0.1 ? 1 : 0));
-        bars.push_back({i, res->gflops, false, gpu, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · "))});
+        if (peak > 0) shares << tr("%1 % of peak").arg(fmtFixed(100 * res->gflops / peak, res->gflops / peak < 0.1 ? 1 : 0));
+        bars.push_back({i, res->gflops, false, gpu, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · ")) +
+                                                      (shares.isEmpty() ? QString() : QLatin1Char('\n') + shares.join(QStringLiteral(" · ")))});
         vmax = std::max(vmax, res->gflops);
         vmin = std::min(vmin, res->gflops);
         (gpu ? anyGpu : anyCpu) = true;
@@ -616,7 +619,7 @@ void MatmulPage::replot() {
     if (rec) {
       anyRecorded = true;
       recordedLabel = m_ctx.results().sourceLabel(src);
-      bars.push_back({i, rec->gflops, true, gpu, tr("%1 · %2").arg(fmtSi(rec->gflops * 1e9, "FLOP/s"), recordedLabel)});
+      bars.push_back({i, rec->gflops, true, gpu, tr("%1\n%2").arg(fmtSi(rec->gflops * 1e9, "FLOP/s"), recordedLabel)});
       vmax = std::max(vmax, rec->gflops);
       vmin = std::min(vmin, rec->gflops);
     }
@@ -629,11 +632,30 @@ void MatmulPage::replot() {
     vmin = 0.1;
   }
 
+  QFont labelFont(QStringLiteral("DejaVu Sans"));
+  labelFont.setPointSize(th.plotFontPt);
+  m_plot->yAxis->setTickLabelFont(labelFont);
+  const QFontMetrics labelMetrics(labelFont);
+  // The axis rect's width is only known after a layout; the widget width minus the row names is close enough.
+  const double plotPx = std::max(300.0, double(m_plot->width()) - 260.0);
+  auto textFrac = [&](const QString& t) {
+    int w = 0;
+    for (const QString& line : t.split(QLatin1Char('\n'))) w = std::max(w, labelMetrics.horizontalAdvance(line));
+    return (w + 16) / plotPx;
+  };
+
+  // Stretch the value axis so every label fits to the right of its bar; a label longer than ~60 % of the plot
+  // goes inside its bar instead.
   double lo, hi;
   if (logAxis) {
     useLogAxis(m_plot, true);
     lo = std::pow(10.0, std::floor(std::log10(std::max(1e-3, vmin / 2))));
-    hi = vmax * 40;  // room for the labels right of the bars
+    double span = std::log10(vmax * 1.3) - std::log10(lo);
+    for (const Bar& b : bars) {
+      const double f = textFrac(b.text);
+      if (f < 0.6) span = std::max(span, (std::log10(b.value) - std::log10(lo)) / (0.97 - f));
+    }
+    hi = lo * std::pow(10.0, span);
   } else {
     m_plot->xAxis->setScaleType(QCPAxis::stLinear);
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
@@ -641,13 +663,12 @@ void MatmulPage::replot() {
     m_plot->xAxis->setNumberPrecision(6);
     lo = 0;
     hi = vmax * 1.08;
+    for (const Bar& b : bars) {
+      const double f = textFrac(b.text);
+      if (f < 0.6) hi = std::max(hi, b.value / (0.97 - f));
+    }
   }
   m_plot->xAxis->setRange(lo, hi);
-
-  QFont labelFont(QStringLiteral("DejaVu Sans"));
-  labelFont.setPointSize(th.plotFontPt);
-  QFont tickFont = labelFont;
-  m_plot->yAxis->setTickLabelFont(tickFont);
 
   auto makeBars = [&](bool recorded, bool gpu) {
     auto* b = new QCPBars(m_plot->yAxis, m_plot->xAxis);
@@ -683,9 +704,7 @@ void MatmulPage::replot() {
     t->position->setCoords(b.value, key);
     const double fracAlong = logAxis ? (std::log10(b.value) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
                                      : (b.value - lo) / (hi - lo);
-    const QFontMetrics fm(labelFont);
-    const double textFrac = double(fm.horizontalAdvance(b.text) + 16) / std::max(100, m_plot->axisRect()->width());
-    const bool inside = fracAlong > textFrac + 0.02 && (fracAlong + textFrac > 0.98 || !logAxis);
+    const bool inside = fracAlong + textFrac(b.text) > 0.985;
     if (inside && !b.recorded) {
       t->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
       t->setPadding(QMargins(0, 0, 8, 0));
@@ -734,14 +753,14 @@ void MatmulPage::replot() {
   m_plot->replot(QCustomPlot::rpQueuedReplot);
 
   m_recordedBadge->setVisible(anyRecorded);
-  if (anyRecorded) m_recordedBadge->set(SourceBadge::Kind::Recorded, tr("hollow bars: %1").arg(recordedLabel));
-  m_peakBadge->setVisible(anyCpu || anyGpu);
-  m_peakBadge->set(SourceBadge::Kind::Model,
-                   tr("peak lines: CPU %1%2")
-                       .arg(QString::fromStdString(m_ctx.cpuInfo().peak_source).section(QLatin1Char(':'), 0, 0),
-                            m_ctx.hasGpu() ? tr(", GPU model") : QString()));
-  m_measuredBadge->set(SourceBadge::Kind::MeasuredHere,
-                       anyCpu || anyGpu ? tr("solid bars, %1").arg(shape(m_m, m_k, m_n)) : tr("press Run"));
+  // Badges stay short (they share the title row, and the projector font is large); the detail is in the tooltip.
+  if (anyRecorded) {
+    m_recordedBadge->set(SourceBadge::Kind::Recorded, recordedLabel);
+    m_recordedBadge->setToolTip(tr("Hollow bars: results from the opened recording (%1)").arg(recordedLabel));
+  }
+  m_measuredBadge->setVisible(anyCpu || anyGpu || !anyRecorded);
+  m_measuredBadge->set(SourceBadge::Kind::MeasuredHere);
+  m_measuredBadge->setToolTip(tr("Solid bars: measured on this machine now, at %1").arg(shape(m_m, m_k, m_n)));
 
   // The results strip: the ratios a class should remember.
   QStringList s;

@@ -107,7 +107,6 @@ class MatmulPage : public Page {
   QLabel* m_shapeInfo = nullptr;
   SourceBadge* m_measuredBadge = nullptr;
   SourceBadge* m_recordedBadge = nullptr;
-  SourceBadge* m_peakBadge = nullptr;
   QVector<Row> m_rows;
   QVector<QCheckBox*> m_rowChecks;
   QSet<QString> m_pending;  // rows the running job has yet to report

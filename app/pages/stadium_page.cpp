@@ -51,10 +51,13 @@ StadiumPage::StadiumPage(AppContext& ctx) : Page(ctx) {
   m_view = new StadiumView;
   setVisual(m_view);
 
-  m_badge = new SourceBadge(SourceBadge::Kind::Model, tr("pace: the lesson's model"));
-  addBadge(m_badge);
-  m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("rounds = ⌈cells ÷ workers⌉"));
-  addBadge(m_modelBadge);
+  m_badge = new SourceBadge(SourceBadge::Kind::Model, tr("pace"));
+  m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("rounds"));
+  m_modelBadge->setToolTip(tr("Rounds come from the model: ⌈cells ÷ workers⌉, one cell per worker per round"));
+  for (SourceBadge* b : {m_badge, m_modelBadge}) {
+    b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // short and one line, beside the title
+    addBadge(b);
+  }
 
   m_rounds = new QLabel(this);
   m_idle = new QLabel(this);
@@ -74,9 +77,9 @@ StadiumPage::StadiumPage(AppContext& ctx) : Page(ctx) {
   buildControls();
   runBar()->setRunText(tr("Measure the pace"));
   runBar()->runButton()->setToolTip(
-      m_ctx.hasGpu() ? tr("Time the naive loop (the professor) and BLAS on all cores at 256³ on the CPU, and cuBLAS "
+      m_ctx.hasGpu() ? tr("Time the naive loop (the professor) and BLAS on all cores at 512³ on the CPU, and cuBLAS "
                           "at 2048³ on the GPU (the stadium), then race at those rates (Space)")
-                     : tr("Time the naive loop (the professor) and BLAS on all cores (the stadium) at 256³ on this "
+                     : tr("Time the naive loop (the professor) and BLAS on all cores (the stadium) at 512³ on this "
                           "CPU, a few seconds, then race at those rates (Space)"));
   rebuildSources();
 }
@@ -94,9 +97,9 @@ void StadiumPage::buildControls() {
   m_workersValue->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   wl->addWidget(m_workersSlider, 0, 0, 1, 3);
   wl->addWidget(m_workersValue, 0, 3);
-  auto* w8 = new QPushButton(tr("8 (CPU cores)"));
+  auto* w8 = new QPushButton(tr("8 · CPU"));
   w8->setToolTip(tr("Eight fast cores, like a desktop CPU: the lesson's 16,384 rounds"));
-  auto* w4096 = new QPushButton(tr("4,096 (GPU)"));
+  auto* w4096 = new QPushButton(tr("4,096 · GPU"));
   w4096->setToolTip(tr("4,096 simple cores, like a GPU: the lesson's 32 rounds"));
   auto* w10k = new QPushButton(tr("10,000"));
   w10k->setToolTip(tr("The lesson's stadium of 10,000 students"));
@@ -123,11 +126,11 @@ void StadiumPage::buildControls() {
   m_batchValue->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   cl->addWidget(m_batchSlider, 0, 0, 1, 3);
   cl->addWidget(m_batchValue, 1, 0, 1, 3);
-  auto* b1 = new QPushButton(tr("1 × 4096"));
+  auto* b1 = new QPushButton(tr("1×4096"));
   b1->setToolTip(tr("Batch 1 (one token): 4,096 cells — the practice's \"now change it\""));
-  auto* b32 = new QPushButton(tr("32 × 4096"));
+  auto* b32 = new QPushButton(tr("32×4096"));
   b32->setToolTip(tr("The lesson's layer: batch 32, 131,072 cells"));
-  auto* b64 = new QPushButton(tr("64 × 4096"));
+  auto* b64 = new QPushButton(tr("64×4096"));
   b64->setToolTip(tr("Batch 64: 262,144 cells"));
   cl->addWidget(b1, 2, 0);
   cl->addWidget(b32, 2, 1);
@@ -170,6 +173,9 @@ void StadiumPage::buildControls() {
   auto* viewBox = new QGroupBox(tr("Pace and view"));
   auto* vl = new QGridLayout(viewBox);
   m_source = new QComboBox;
+  // Long source names must not widen the controls column: the combo shows what fits, the list shows all.
+  m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_source->setMinimumContentsLength(12);
   m_source->setToolTip(tr("Where the professor's and the students' speeds come from: the lesson's model (every "
                           "worker one cell per round), timings measured here, or a recording"));
   vl->addWidget(new QLabel(tr("Pace from")), 0, 0);
@@ -339,7 +345,7 @@ void StadiumPage::rebuildSources() {
   Rates model;
   model.label = tr("the lesson's model (1 cell per worker per round)");
   model.badgeKind = int(SourceBadge::Kind::Model);
-  model.badgeDetail = tr("pace: the lesson's model");
+  model.badgeDetail = tr("pace");
   list.push_back(model);
 
   auto makeRates = [](const Result& naive, const Result& par, const QString& label, SourceBadge::Kind kind,
@@ -376,11 +382,11 @@ void StadiumPage::rebuildSources() {
     if (blas)
       list.push_back(makeRates(*naive, *blas,
                                tr("%1: CPU naive %2 vs BLAS all cores %3").arg(where, cube(naive->param("n")), cube(blas->param("n"))),
-                               kind, src < 0 ? tr("pace: naive loop vs BLAS") : where));
+                               kind, src < 0 ? tr("pace") : where));
     if (cublas)
       list.push_back(makeRates(*naive, *cublas,
                                tr("%1: CPU naive %2 vs GPU cuBLAS %3").arg(where, cube(naive->param("n")), cube(cublas->param("n"))),
-                               kind, src < 0 ? tr("pace: CPU naive vs GPU cuBLAS") : where));
+                               kind, src < 0 ? tr("pace") : where));
   }
 
   QString want = !m_preferSource.isEmpty() ? m_preferSource
@@ -406,7 +412,10 @@ void StadiumPage::applySource() {
   const int clerkPos = m_clerkSlider->value();  // keep the clerk where it was relative to the students
   m_rates = m_sources[i];
   m_badge->set(SourceBadge::Kind(m_rates.badgeKind), m_rates.badgeDetail);
-  if (!m_rates.model)
+  if (m_rates.model)
+    m_badge->setToolTip(tr("The pace is the lesson's model until something is measured: professor and students alike "
+                           "fill one cell per round"));
+  else
     m_badge->setToolTip(tr("Professor: naive loop %1; stadium: %2 shared by %3 students (so each student is %4× "
                            "slower than the professor)")
                             .arg(fmtSi(m_rates.professorGflops * 1e9, "FLOP/s"), fmtSi(m_rates.stadiumGflops * 1e9, "FLOP/s"),
@@ -440,7 +449,7 @@ void StadiumPage::run() {
           return sub;
         };
         GemmSpec s;
-        s.m = s.n = s.k = 256;
+        s.m = s.n = s.k = 512;  // big enough that the loop strides through memory as the lesson's long dot products do
         s.variant = "naive";
         run_gemm(*cpu, s, part(0));
         if (ctx.cancelled()) return;
@@ -464,11 +473,11 @@ void StadiumPage::onResult(const Result& r) {
 
 void StadiumPage::onRunFinished(bool cancelled) {
   if (cancelled) return;
-  m_preferSource = m_ctx.hasGpu() ? tr("measured here: CPU naive %1 vs GPU cuBLAS %2").arg(cube(256), cube(2048))
-                                  : tr("measured here: CPU naive %1 vs BLAS all cores %2").arg(cube(256), cube(256));
+  m_preferSource = m_ctx.hasGpu() ? tr("measured here: CPU naive %1 vs GPU cuBLAS %2").arg(cube(512), cube(2048))
+                                  : tr("measured here: CPU naive %1 vs BLAS all cores %2").arg(cube(512), cube(512));
   rebuildSources();
   if (!m_rates.model)
-    runBar()->showStatus(tr("Professor %1, stadium %2: the race now runs at these rates.")
+    runBar()->showStatus(tr("Measured: professor %1, stadium %2")
                              .arg(fmtSi(m_rates.professorGflops * 1e9, "FLOP/s"), fmtSi(m_rates.stadiumGflops * 1e9, "FLOP/s")));
 }
 
@@ -544,7 +553,7 @@ LessonContent StadiumPage::lesson() const {
   };
   c.exercises = {
       {tr("Cells = 32 × 4096 (the lesson's layer). Predict the rounds for 8 workers."), tr("rounds"),
-       rounds(32 * 4096, 8), tr("131,072 ÷ 8 = 16,384: press \"8 (CPU cores)\" and read the rounds counter."), 0.0},
+       rounds(32 * 4096, 8), tr("131,072 ÷ 8 = 16,384: press \"8 · CPU\" and read the rounds counter."), 0.0},
       {tr("Same layer, 4,096 workers: how many rounds?"), tr("rounds"), rounds(32 * 4096, 4096),
        tr("131,072 ÷ 4,096 = 32 rounds."), 0.0},
       {tr("Set cells = 1 × 4096 (batch 1, one token). How many rounds for 8 workers?"), tr("rounds"),

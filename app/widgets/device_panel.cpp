@@ -26,7 +26,7 @@ QString describeGpu(AppContext& ctx) {
     return s;
   }
   return QObject::tr("<b>GPU: not available</b> — %1<br><i>GPU figures come from recordings or the datasheet model.</i>")
-      .arg(ctx.gpuReason().toHtmlEscaped());
+      .arg(ctx.gpuReasonShort().toHtmlEscaped());
 }
 QString detailLines(const gpulab::DeviceInfo& d) {
   QString s;
@@ -46,8 +46,8 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
   m_gpu->setWordWrap(true);
   m_gpu->setObjectName(QStringLiteral("deviceGpu"));
   m_gpu->setToolTip(ctx.hasGpu() ? tr("Experiments run on this GPU through the CUDA module")
-                                 : tr("Why there is no GPU here. Every page still works: the CPU measures for real, "
-                                      "and GPU figures come from a recording (File → Open) or the datasheet."));
+                                 : tr("%1\n\nEvery page still works: the CPU measures for real, and GPU figures come "
+                                      "from a recording (File → Open) or the datasheet.").arg(ctx.gpuReason()));
   auto* more = new QPushButton(tr("Device details…"), this);
   more->setToolTip(tr("Everything detected: caches, clocks, library versions, the CUDA module that was tried"));
   lay->addWidget(m_cpu);
