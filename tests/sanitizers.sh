@@ -16,9 +16,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 echo "== sanitizers: TSan (experiment runner)"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGPULAB_CUDA=OFF -DGPULAB_TSAN=ON
-cmake --build build-tsan -j "$jobs" --target app_test_runner
+cmake --build build-tsan -j "$jobs" --target runner_test_runner
 TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" QT_QPA_PLATFORM=offscreen GPULAB_NO_SETTINGS=1 \
-  build-tsan/tests/app_test_runner
+  build-tsan/tests/runner_test_runner
 
 fuzz_probe=$(mktemp -d)
 echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' >"$fuzz_probe/p.cpp"

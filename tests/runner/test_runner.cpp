@@ -17,7 +17,9 @@ TEST(Runner, DeliversResultsOnGuiThread) {
   std::vector<double> got;
   QThread* guiThread = QThread::currentThread();
   bool onGui = true;
-  QObject::connect(&runner, &ExperimentRunner::resultReady, [&](const QString& owner, const gpulab::Result& r) {
+  // A receiver context on the GUI thread, as every page connects: the runner's signals are then queued.
+  QObject receiver;
+  QObject::connect(&runner, &ExperimentRunner::resultReady, &receiver, [&](const QString& owner, const gpulab::Result& r) {
     EXPECT_EQ(owner, QStringLiteral("t"));
     onGui = onGui && QThread::currentThread() == guiThread;
     got.push_back(r.flops);
