@@ -604,7 +604,9 @@ void MatmulPage::replot() {
         const bool isLib = gpu ? row.variant == "cublas" : (row.variant == "blas" && row.threads == 0);
         if (lib > 0 && !isLib) shares << tr("%1 % of %2").arg(fmtFixed(100 * res->gflops / lib, res->gflops / lib < 0.1 ? 1 : 0), gpu ? tr("cuBLAS") : tr("BLAS"));
         const double peak = gpu ? gpuPeak : cpuPeak;
-        if (peak > 0) shares << tr("%1 % of peak").arg(fmtFixed(100 * res->gflops / peak, res->gflops / peak < 0.1 ? 1 : 0));
+        // Above 100 % means the peak itself was measured low (a busy shared machine): say so, not "140 %".
+        if (peak > 0 && res->gflops > peak * 1.02) shares << tr("above the measured peak");
+        else if (peak > 0) shares << tr("%1 % of peak").arg(fmtFixed(100 * res->gflops / peak, res->gflops / peak < 0.1 ? 1 : 0));
         bars.push_back({i, res->gflops, false, gpu, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · ")) +
                                                       (shares.isEmpty() ? QString() : QLatin1Char('\n') + shares.join(QStringLiteral(" · ")))});
         vmax = std::max(vmax, res->gflops);
@@ -635,9 +637,14 @@ void MatmulPage::replot() {
   QFont labelFont(QStringLiteral("DejaVu Sans"));
   labelFont.setPointSize(th.plotFontPt);
   m_plot->yAxis->setTickLabelFont(labelFont);
-  const QFontMetrics labelMetrics(labelFont);
-  // The axis rect's width is only known after a layout; the widget width minus the row names is close enough.
-  const double plotPx = std::max(300.0, double(m_plot->width()) - 260.0);
+  // Bar labels a little smaller than the row names: they carry more text and must fit beside the bars.
+  QFont rowFont = labelFont;
+  labelFont.setPointSize(std::max(9, th.plotFontPt - 2));
+  const QFontMetrics labelMetrics(labelFont), rowMetrics(rowFont);
+  // The axis rect's width is only known after a layout: the widget's width less the row names and margins.
+  int namesPx = 0;
+  for (const Row& r : m_rows) namesPx = std::max(namesPx, rowMetrics.horizontalAdvance(r.name));
+  const double plotPx = std::max(250.0, double(m_plot->width()) - namesPx - 50.0);
   auto textFrac = [&](const QString& t) {
     int w = 0;
     for (const QString& line : t.split(QLatin1Char('\n'))) w = std::max(w, labelMetrics.horizontalAdvance(line));
@@ -653,8 +660,10 @@ void MatmulPage::replot() {
     double span = std::log10(vmax * 1.3) - std::log10(lo);
     for (const Bar& b : bars) {
       const double f = textFrac(b.text);
-      if (f < 0.6) span = std::max(span, (std::log10(b.value) - std::log10(lo)) / (0.97 - f));
+      if (f < 0.9) span = std::max(span, (std::log10(b.value) - std::log10(lo)) / (0.97 - f));
     }
+    // ...but never so far that the longest bar shrinks below about a third of the plot.
+    span = std::min(span, std::max(std::log10(vmax * 1.3) - std::log10(lo), (std::log10(vmax) - std::log10(lo)) / 0.33));
     hi = lo * std::pow(10.0, span);
   } else {
     m_plot->xAxis->setScaleType(QCPAxis::stLinear);
@@ -665,8 +674,9 @@ void MatmulPage::replot() {
     hi = vmax * 1.08;
     for (const Bar& b : bars) {
       const double f = textFrac(b.text);
-      if (f < 0.6) hi = std::max(hi, b.value / (0.97 - f));
+      if (f < 0.9) hi = std::max(hi, b.value / (0.97 - f));
     }
+    hi = std::min(hi, std::max(vmax * 1.08, vmax / 0.3));  // the longest bar keeps at least ~30 % of the width
   }
   m_plot->xAxis->setRange(lo, hi);
 
@@ -704,7 +714,9 @@ void MatmulPage::replot() {
     t->position->setCoords(b.value, key);
     const double fracAlong = logAxis ? (std::log10(b.value) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
                                      : (b.value - lo) / (hi - lo);
-    const bool inside = fracAlong + textFrac(b.text) > 0.985;
+    // Outside when it fits there; else inside when the bar is long enough to hold it; else outside regardless.
+    const bool inside = fracAlong + textFrac(b.text) > 0.985 && fracAlong >= textFrac(b.text);
+    t->setTextAlignment(inside ? Qt::AlignRight : Qt::AlignLeft);
     if (inside && !b.recorded) {
       t->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
       t->setPadding(QMargins(0, 0, 8, 0));
@@ -744,8 +756,10 @@ void MatmulPage::replot() {
     t->position->setTypeX(QCPItemPosition::ptPlotCoords);
     t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     t->position->setCoords(peak, 0.0);
-    t->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    t->setPadding(QMargins(2, 2, 6, 2));
+    // Beside the line on the side with room, so a low peak's label is not cut off at the axis.
+    const double at = logAxis ? (std::log10(peak) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (peak - lo) / (hi - lo);
+    t->setPositionAlignment((at < 0.5 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    t->setPadding(QMargins(6, 2, 6, 2));
     t->setBrush(QBrush(th.surface));
   };
   if (anyCpu && cpuPeak > 0) peakLine(cpuPeak, th.cpu, tr("CPU"), m_ctx.cpuInfo().peak_source);
