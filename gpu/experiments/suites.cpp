@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <sstream>
@@ -205,11 +206,27 @@ class Planner {
       }
     }
     direct_blas(cpu, 1024, 0);
+    // The matmul page's presets beyond the squares above: the lesson's n = 60 practice and its layer, batch 32
+    // times 4096×4096 (m = 32, k = n = 4096; the naive loop there is ~1 GFLOP, seconds, not minutes), so a
+    // recording shows bars at both.
+    auto lesson_shapes = [this](Backend& b, bool cpu_side) {
+      for (const auto& [m, k, n] : {std::array<long long, 3>{60, 60, 60}, std::array<long long, 3>{32, 4096, 4096}})
+        for (const auto& v : b.gemm_variants()) {
+          if (cpu_side && v == "blas") {
+            gemm(b, m, n, k, v, Precision::fp32, 1);
+            gemm(b, m, n, k, v, Precision::fp32, 0);
+          } else {
+            gemm(b, m, n, k, v, Precision::fp32);
+          }
+        }
+    };
+    lesson_shapes(cpu, true);
     if (m_b.cuda) {
       Backend& gpu = *m_b.cuda;
       for (long long n : {256, 1024, 2048, 4096})
         for (const auto& v : gpu.gemm_variants()) gemm(gpu, n, n, n, v, Precision::fp32);
       if (offers(gpu, "cublas")) gemm(gpu, 8192, 8192, 8192, "cublas", Precision::fp32);
+      lesson_shapes(gpu, false);
     }
   }
 
