@@ -326,8 +326,9 @@ void StadiumPage::updateCounters() {
   const auto stad = StadiumView::laneAt(cells(), m_workers, p.studentCellS, m_clerk, 0);
   const double k = p.simPerScreenS;
   if (m_rates.model) {
-    m_scale->setText(tr("<b>1 s on screen = %1 rounds</b> (lesson's model: every worker fills one cell per round; "
-                        "press Run to measure)<br>professor %2 rounds (%3 on screen) · stadium %4 rounds (%5)")
+    // In the model the unit of time is a cell-time: what any worker needs for one cell (one round without a clerk).
+    m_scale->setText(tr("<b>1 s on screen = %1 cell-times</b> (lesson's model: every worker needs one cell-time per "
+                        "cell; press Run to measure)<br>professor needs %2 cell-times (%3 on screen) · stadium %4 (%5)")
                          .arg(fmtFixed(k, k < 10 ? 2 : 0), fmtCount(std::int64_t(prof.finishS)),
                               shortSeconds(prof.finishS / k), fmtCount(std::int64_t(stad.finishS)),
                               shortSeconds(stad.finishS / k)));

@@ -188,12 +188,9 @@ double StadiumView::cellPx() const {
 void StadiumView::setZoom(double zoom01) {
   zoom01 = std::clamp(zoom01, 0.0, 1.0);
   if (std::abs(zoom01 - m_zoom) < 1e-9) return;
-  // Keep the centre of the view where it is.
-  const double oldPx = cellPx();
-  const QPointF centre = m_pan + QPointF(m_gridRect[0].width(), m_gridRect[0].height()) / (2 * oldPx);
+  // The view's top-left cell stays put (the pan is in cell units): zooming from the whole grid lands on the
+  // first cells, where the professor is working. The wheel zooms about the cursor instead.
   m_zoom = zoom01;
-  const double px = cellPx();
-  m_pan = centre - QPointF(m_gridRect[0].width(), m_gridRect[0].height()) / (2 * px);
   if (m_zoom == 0) m_pan = {};
   clampPan();
   update();

@@ -170,3 +170,46 @@ TEST(StadiumPage, LessonExercisesGiveTheLessonsNumbers) {
   EXPECT_TRUE(csv.contains(QStringLiteral("\n8,131072,16384,")));
   EXPECT_TRUE(csv.contains(QStringLiteral("\n4096,131072,32,")));
 }
+
+TEST(StadiumView, ZoomGoesFromTilesToCells) {
+  AppContext ctx(noGpu());
+  StadiumPage page(ctx);
+  page.initialize();
+  page.resize(1400, 800);
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  QTest::qWait(300);
+  StadiumView* v = page.view();
+  const QImage whole = v->grab().toImage();
+  v->setZoom(1.0);
+  EXPECT_DOUBLE_EQ(v->zoom(), 1.0);
+  QTest::qWait(50);
+  const QImage cells = v->grab().toImage();
+  EXPECT_NE(whole, cells);
+  // Set GPULAB_SHOT_DIR to look at the two pictures.
+  if (const QString dir = qEnvironmentVariable("GPULAB_SHOT_DIR"); !dir.isEmpty()) {
+    whole.save(dir + QStringLiteral("/stadium-whole.png"));
+    cells.save(dir + QStringLiteral("/stadium-cells.png"));
+  }
+  v->setZoom(0.0);
+  EXPECT_DOUBLE_EQ(v->zoom(), 0.0);
+}
+
+TEST(StadiumView, SlowClerkMakesStudentsWait) {
+  AppContext ctx(noGpu());
+  StadiumPage page(ctx);
+  page.initialize();
+  page.resize(1400, 800);
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  page.setClerkRate(0.25 * page.studentsDemandRate());  // rounds take 4× as long, 3/4 of it waiting
+  EXPECT_NEAR(page.idleShare(), 0.75, 1e-9);
+  bool sawWaiting = false;
+  for (int i = 0; i < 40 && !sawWaiting; ++i) {
+    QTest::qWait(20);
+    sawWaiting = page.view()->stadium().waiting;
+  }
+  EXPECT_TRUE(sawWaiting);
+  if (const QString dir = qEnvironmentVariable("GPULAB_SHOT_DIR"); !dir.isEmpty())
+    page.grab().save(dir + QStringLiteral("/stadium-clerk.png"));
+}
