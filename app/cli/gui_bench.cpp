@@ -121,13 +121,15 @@ int runGuiBench(int argc, char** argv) {
 
   // 1. Every page's experiment, with the probe watching the event loop.
   LatencyProbe probe(&app);
-  probe.start();
+  std::vector<double> allRun;
+  nlohmann::json perPageRun = nlohmann::json::object();
   int pagesRun = 0;
   for (int i = 0; i < window.pages().size(); ++i) {
     Page* page = window.pages()[i];
     if (!page->canRun()) continue;
     window.showPageIndex(i);
     spin(50);
+    probe.start();
     page->run();
     QElapsedTimer t;
     t.start();
@@ -137,18 +139,25 @@ int runGuiBench(int argc, char** argv) {
       ctx.runner().waitForIdle(30000);
     }
     ++pagesRun;
-    std::fprintf(stderr, "[bench-gui] ran %s\n", qPrintable(page->pageId()));
+    const std::vector<double> d = probe.stop();
+    perPageRun[page->pageId().toStdString()] = summarize(d);
+    allRun.insert(allRun.end(), d.begin(), d.end());
+    std::fprintf(stderr, "[bench-gui] ran %s: p99 %.1f ms, max %.1f ms\n", qPrintable(page->pageId()),
+                 percentile(d, 0.99), d.empty() ? 0.0 : *std::max_element(d.begin(), d.end()));
   }
-  report["while_experiments_run"] = summarize(probe.stop());
+  report["while_experiments_run"] = summarize(allRun);
+  report["while_experiments_run"]["per_page"] = perPageRun;
   report["while_experiments_run"]["pages"] = pagesRun;
 
   // 2. Sliders dragged fast: each slider sweeps its range in 100 steps, one step every 4 ms (faster than
   // a mouse reports moves), so replots must coalesce or the loop falls behind.
-  probe.start();
+  std::vector<double> allDrag;
+  nlohmann::json perPageDrag = nlohmann::json::object();
   int slidersMoved = 0;
   for (int i = 0; i < window.pages().size(); ++i) {
     window.showPageIndex(i);
     spin(30);
+    probe.start();
     for (QSlider* s : window.pages()[i]->findChildren<QSlider*>()) {
       if (!s->isEnabled() || !s->isVisible()) continue;
       const int start = s->value();
@@ -159,9 +168,16 @@ int runGuiBench(int argc, char** argv) {
       s->setValue(start);
       ++slidersMoved;
     }
+    spin(60);
+    const std::vector<double> d = probe.stop();
+    const QString id = window.pages()[i]->pageId();
+    perPageDrag[id.toStdString()] = summarize(d);
+    allDrag.insert(allDrag.end(), d.begin(), d.end());
+    std::fprintf(stderr, "[bench-gui] dragged sliders on %s: p99 %.1f ms, max %.1f ms\n", qPrintable(id),
+                 percentile(d, 0.99), d.empty() ? 0.0 : *std::max_element(d.begin(), d.end()));
   }
-  spin(100);
-  report["while_sliders_drag"] = summarize(probe.stop());
+  report["while_sliders_drag"] = summarize(allDrag);
+  report["while_sliders_drag"]["per_page"] = perPageDrag;
   report["while_sliders_drag"]["sliders"] = slidersMoved;
   if (ctx.runner().isBusy()) {
     ctx.runner().cancel();
