@@ -92,7 +92,8 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   m_recordedBadge = new SourceBadge(SourceBadge::Kind::Recorded, {});
   // The peak lines say on the chart whether they are measured or a model, so they need no badge of their own.
   for (SourceBadge* b : {m_measuredBadge, m_recordedBadge}) {
-    b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // a badge, not a banner, when the title wraps
+    b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    b->setWordWrap(false);  // a badge, not a banner, when the title wraps
     addBadge(b);
   }
 
@@ -621,7 +622,18 @@ void MatmulPage::replot() {
     if (rec) {
       anyRecorded = true;
       recordedLabel = m_ctx.results().sourceLabel(src);
-      bars.push_back({i, rec->gflops, true, gpu, tr("%1\n%2").arg(fmtSi(rec->gflops * 1e9, "FLOP/s"), recordedLabel)});
+      // The share of the same recording's library run: the ladder's "% of cuBLAS" is the number to judge it by.
+      QString share;
+      const QString libKey = gpu ? rowKey("cuda", "cublas", -1) : rowKey("cpu", "blas", 0);
+      if (row.key != libKey)
+        for (const Row& lr : m_rows)
+          if (lr.key == libKey) {
+            int lsrc = -1;
+            if (const Result* lib = recordedFor(lr, &lsrc); lib && lsrc == src && lib->gflops > 0)
+              share = tr(" · %1 % of %2").arg(fmtFixed(100 * rec->gflops / lib->gflops, 0), gpu ? tr("cuBLAS") : tr("BLAS"));
+          }
+      bars.push_back({i, rec->gflops, true, gpu,
+                      tr("%1%2\n%3").arg(fmtSi(rec->gflops * 1e9, "FLOP/s"), share, recordedLabel)});
       vmax = std::max(vmax, rec->gflops);
       vmin = std::min(vmin, rec->gflops);
     }
@@ -705,7 +717,8 @@ void MatmulPage::replot() {
     const double key = b.row + (both ? (b.recorded ? 0.2 : -0.2) : 0.0);
     const double width = both ? 0.38 : 0.62;
     target->setWidth(width);
-    target->addData(key, b.value);
+    // QCPBars draws from the base value to base + value, so on the log axis (base = lo) the length is value - lo.
+    target->addData(key, b.value - (logAxis ? lo : 0.0));
 
     // The label goes inside a long bar (right-aligned, in the bar's contrast colour) and after a short one.
     auto* t = new QCPItemText(m_plot);

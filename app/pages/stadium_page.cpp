@@ -55,7 +55,8 @@ StadiumPage::StadiumPage(AppContext& ctx) : Page(ctx) {
   m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("rounds"));
   m_modelBadge->setToolTip(tr("Rounds come from the model: ⌈cells ÷ workers⌉, one cell per worker per round"));
   for (SourceBadge* b : {m_badge, m_modelBadge}) {
-    b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // short and one line, beside the title
+    b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    b->setWordWrap(false);  // short and one line, beside the title
     addBadge(b);
   }
 
@@ -333,7 +334,7 @@ void StadiumPage::updateCounters() {
                               shortSeconds(prof.finishS / k), fmtCount(std::int64_t(stad.finishS)),
                               shortSeconds(stad.finishS / k)));
   } else {
-    m_scale->setText(tr("<b>1 s on screen = %1 measured</b> (%2)<br>professor %3 (%4 on screen) · stadium %5 (%6)")
+    m_scale->setText(tr("<b>1 s on screen = %1 of real time</b> (%2)<br>professor %3 (%4 on screen) · stadium %5 (%6)")
                          .arg(fmtSeconds(k), m_rates.label, fmtSeconds(prof.finishS), shortSeconds(prof.finishS / k),
                               fmtSeconds(stad.finishS), shortSeconds(stad.finishS / k)));
   }
@@ -390,8 +391,9 @@ void StadiumPage::rebuildSources() {
                                kind, src < 0 ? tr("pace") : where));
   }
 
+  // Keep the user's choice of a measured or recorded pace; the model gives way as soon as there is evidence.
   QString want = !m_preferSource.isEmpty() ? m_preferSource
-                 : m_source->currentIndex() >= 0 ? m_source->currentText() : QString();
+                 : m_source->currentIndex() > 0 ? m_source->currentText() : QString();
   m_preferSource.clear();
   m_sources = list;
   int pick = -1;

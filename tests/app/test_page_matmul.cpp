@@ -124,6 +124,13 @@ TEST(MatmulPage, RecordedResultsAreHollowBars) {
   EXPECT_EQ(page.recordedBarCount(), 2);
   EXPECT_EQ(page.measuredBarCount(), 0);
   EXPECT_TRUE(page.plots()[0].csv().contains(QStringLiteral("H200")));
+  if (const QString dir = qEnvironmentVariable("GPULAB_SHOT_DIR"); !dir.isEmpty()) {
+    page.resize(1500, 850);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    QTest::qWait(100);
+    page.grab().save(dir + QStringLiteral("/matmul-recorded.png"));
+  }
 }
 
 TEST(MatmulPage, LessonAnswers) {
