@@ -103,7 +103,8 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_plot->xAxis->setRange(1, k_maxWorkers * 1.15);
   m_plot->yAxis->setRange(0.8, 14000);
   m_plot->legend->setVisible(true);
-  m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  // Top left: above the N× diagonal nothing is ever drawn; bottom right would hide the tracer and the curve.
+  m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
   m_ideal = m_plot->addGraph();
   m_ideal->setName(tr("no serial part: N×"));
   m_curve = m_plot->addGraph();
@@ -428,12 +429,11 @@ void AmdahlPage::replot() {
   for (double v : my) top = std::max(top, v * 1.15);
   m_scalePlot->yAxis->setRange(0, top);
   if (mx.isEmpty() && rx.isEmpty())
-    m_scaleNote->setText(tr("Space: time this CPU on 1…%1 threads")
-                             .arg(m_maxThreads->value()));
+    m_scaleNote->setText(tr("Space: measure"));
   else if (mx.isEmpty())
-    m_scaleNote->setText(tr("hollow: %1").arg(m_recordedLabel));
+    m_scaleNote->setText(tr("hollow: recorded"));
   else
-    m_scaleNote->setText(tr("serial share of the run: %1").arg(fmtPercent(runShare)));
+    m_scaleNote->setText(tr("run at s = %1").arg(fmtPercent(runShare)));
 
   // Data loading, before and after: two stacked horizontal bars in units of the old job's time.
   m_barPlot->clearPlottables();
@@ -467,7 +467,7 @@ void AmdahlPage::replot() {
   tf.setBold(true);
   total->setFont(tf);
   m_barPlot->legend->setVisible(true);
-  m_barPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignVCenter | Qt::AlignRight);
+  placeLegendAbove(m_barPlot, 2);  // the bars and their total fill the axis rect: the key goes above it
 
   m_plot->replot();
   m_scalePlot->replot();
@@ -495,7 +495,7 @@ void AmdahlPage::applyTheme(const Theme& t) {
   styleGraph(m_runRecorded, t, t.cpu, SeriesKind::Recorded);
   m_runRecorded->setName(tr("recorded"));
   m_scalePlot->legend->setVisible(true);
-  m_scalePlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  placeLegendAbove(m_scalePlot, 2);  // a small plot: any corner of it would hide a line
   m_tracer->setPen(QPen(t.accent, t.lineWidth));
   m_tracer->setBrush(t.surface);
   m_tracer->setSize(t.markerSize + 4);
@@ -505,7 +505,7 @@ void AmdahlPage::applyTheme(const Theme& t) {
   m_tracerText->setColor(t.accent);
   m_limitText->setFont(f);
   m_limitText->setColor(t.bad);
-  QFont small(QStringLiteral("DejaVu Sans"), std::max(8, t.plotFontPt - 2));
+  QFont small(QStringLiteral("DejaVu Sans"), legendFontPt(t));
   m_scaleNote->setFont(small);
   m_scaleNote->setColor(t.mutedText);
   updateReadouts();

@@ -127,6 +127,9 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
 void BatchPage::buildControls() {
   auto* form = new QFormLayout;
   m_backend = new QComboBox(this);
+  // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
+  m_backend->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_backend->setMinimumContentsLength(10);
   m_backend->addItem(tr("CPU · OpenBLAS, all cores"), QStringLiteral("cpu"));
   if (m_ctx.hasGpu())
     m_backend->addItem(tr("GPU · %1").arg(QString::fromStdString(m_ctx.gpuInfo()->name)), QStringLiteral("cuda"));
@@ -152,7 +155,6 @@ void BatchPage::buildControls() {
     (*s)->setPageStep(1);
     (*s)->setToolTip(tip);
     *label = new QLabel(this);
-    (*label)->setMinimumWidth(60);
     (*label)->setToolTip(tip);
     row->addWidget(*s, 1);
     row->addWidget(*label);
@@ -485,9 +487,6 @@ void BatchPage::replot() {
   m_plot->yAxis->setLabel(tr("Achieved FLOP/s"));
   m_plot->legend->setVisible(true);
   m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-  QFont legendFont = m_plot->legend->font();
-  legendFont.setPointSize(std::max(8, theme.plotFontPt * 7 / 10));  // the legend must not hide the points
-  m_plot->legend->setFont(legendFont);
 
   const bool onGpu = m_sweep.isEmpty() ? m_backend->currentData().toString() == QStringLiteral("cuda") : m_sweepOnGpu;
   const QColor hw = onGpu ? theme.gpu : theme.cpu;
@@ -532,11 +531,13 @@ void BatchPage::replot() {
 
   // Recorded sweeps of the same shape: hollow marks, so a laptop class sees what a datacentre GPU does.
   QMap<QString, QPair<QVector<double>, QVector<double>>> recorded;
+  QMap<QString, QColor> recordedColor;  // by the result's backend: a recorded CPU sweep is orange, not green
   for (const auto& s : m_ctx.results().all()) {
     const auto& r = s.result;
     if (s.source < 0 || !r.ok() || r.experiment != "gemm" || r.param("k") != di || r.param("n") != dout) continue;
     if (r.param("m") == r.param("k")) continue;  // a square GEMM is a ceiling run, not part of a sweep
     const QString key = tr("%1 %2 · %3").arg(shortDeviceName(r), precName(r.precision), m_ctx.results().sourceLabel(s.source));
+    recordedColor[key] = r.backend == "cuda" ? theme.gpu : theme.cpu;
     recorded[key].first << r.param("m");
     recorded[key].second << r.gflops * 1e9;
   }
@@ -546,7 +547,7 @@ void BatchPage::replot() {
     QCPGraph* g = m_plot->addGraph();
     g->setName(it.key());
     g->setData(it.value().first, it.value().second);
-    styleGraph(g, theme, theme.gpu, SeriesKind::Recorded);
+    styleGraph(g, theme, recordedColor.value(it.key(), theme.gpu), SeriesKind::Recorded);
     for (double y : it.value().second) {
       ylo = std::min(ylo, y);
       yhi = std::max(yhi, y);
@@ -618,6 +619,18 @@ void BatchPage::replot() {
     t->setTextAlignment(Qt::AlignRight);
   }
 
+  if (m_sweep.isEmpty() && recorded.isEmpty()) {
+    // Nothing measured yet: say what will appear here rather than leave an empty grid.
+    auto* hint = new QCPItemText(m_plot);
+    hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    hint->position->setCoords(0.5, 0.45);
+    hint->setText(tr("Run sweep (Space):\none point per batch size"));
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setPointSize(theme.plotFontPt);
+    hint->setFont(f);
+    hint->setColor(theme.mutedText);
+    hint->setTextAlignment(Qt::AlignCenter);
+  }
   if (!std::isfinite(ylo) || yhi <= 0) {
     ylo = onGpu ? 1e11 : 1e9;
     yhi = onGpu ? 1e15 : 1e11;
@@ -669,6 +682,15 @@ void BatchPage::applyTheme(const Theme& theme) {
   m_roof->applyTheme(theme);
   for (QLabel* l : {m_modelLabel, m_crossLabel, m_lastLabel})
     l->setStyleSheet(QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt));
+  // Slider values keep room for their widest text ("8,192", "(list)") at the theme's font size.
+  QFont valueFont = font();
+  valueFont.setPointSize(theme.baseFontPt);
+  const QFontMetrics fm(valueFont);
+  const int valueW = std::max(fm.horizontalAdvance(QStringLiteral("8,192")), fm.horizontalAdvance(tr("(list)"))) + 8;
+  for (QLabel* l : {m_dInLabel, m_dOutLabel, m_maxBLabel}) {
+    l->setFont(valueFont);
+    l->setMinimumWidth(valueW);
+  }
   replot();
 }
 

@@ -42,7 +42,7 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   m_ceilingPlot = new QCustomPlot(visual);
   m_ceilingPlot->setToolTip(tr("The most tokens per second one user can get: bandwidth ÷ bytes of weights per token, "
                                "for three weight formats and three bandwidths (datasheet card, measured, what-if)"));
-  m_ceilingPlot->yAxis->setLabel(tr("ceiling, tokens/s per user"));
+  m_ceilingPlot->yAxis->setLabel(tr("tokens/s per user"));
   m_ceilingPlot->legend->setVisible(true);
   m_ceilingPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
   useLogAxis(m_ceilingPlot, false);
@@ -53,7 +53,7 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   useLogAxis(m_batchPlot, true);
   useLogAxis(m_batchPlot, false);
   m_batchPlot->xAxis->setLabel(tr("users batched together"));
-  m_batchPlot->yAxis->setLabel(tr("tokens/s (32-layer 7B shape)"));
+  m_batchPlot->yAxis->setLabel(tr("tokens/s, 7B shape"));
   m_batchPlot->legend->setVisible(true);
   m_batchPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
   col->addWidget(m_batchPlot, 1);
@@ -101,6 +101,9 @@ void DecodePage::buildControls() {
                           "try 50 GB/s, a desktop CPU's memory)"));
   form->addRow(tr("What-if"), m_whatIf);
   m_card = new QComboBox;
+  // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
+  m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_card->setMinimumContentsLength(10);
   for (const GpuSpec& g : catalogue())
     if (g.bandwidth_gbs > 0) m_card->addItem(tr("%1 (%2 GB/s)").arg(QString::fromStdString(g.name)).arg(g.bandwidth_gbs), QString::fromStdString(g.name));
   const GpuSpec* detected = m_ctx.gpuInfo() ? find_gpu(m_ctx.gpuInfo()->name) : nullptr;
@@ -112,6 +115,9 @@ void DecodePage::buildControls() {
   auto* cbox = new QGroupBox(tr("Measured chain"));
   auto* cform = new QFormLayout(cbox);
   m_shape = new QComboBox;
+  // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
+  m_shape->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_shape->setMinimumContentsLength(10);
   m_shape->addItem(tr("7B layer (4096 / 11008)"), QStringLiteral("7b"));
   m_shape->addItem(tr("7B with GQA (8 KV heads)"), QStringLiteral("7b-gqa"));
   m_shape->addItem(tr("small (1024 / 2816), quick"), QStringLiteral("small"));
@@ -293,7 +299,7 @@ void DecodePage::replot() {
     }
   }
   for (int fi = 0; fi < 3; ++fi)
-    ticker->addTick(fi + 1, tr("%1 (%2 per token)").arg(QLatin1String(k_formats[fi].first),
+    ticker->addTick(fi + 1, tr("%1\n%2 per token").arg(QLatin1String(k_formats[fi].first),
                                                         fmtBytes(decode_bytes_per_token(params, k_formats[fi].second))));
   m_ceilingPlot->xAxis->setTicker(ticker);
   m_ceilingPlot->xAxis->setRange(0.4, 3.6);
@@ -381,8 +387,9 @@ void DecodePage::replot() {
     auto* msg = new QCPItemText(m_batchPlot);
     msg->position->setType(QCPItemPosition::ptAxisRectRatio);
     msg->position->setCoords(0.5, 0.5);
-    msg->setText(tr("Press Run (Space): measures the bandwidth, then a chain of 7B-shaped layers at 1, 2, 4 … users"));
-    msg->setFont(QFont(QStringLiteral("DejaVu Sans"), t.plotFontPt + 1));
+    msg->setText(tr("Press Run (Space): measures the bandwidth,\nthen a chain of 7B-shaped layers at 1, 2, 4 … users"));
+    msg->setTextAlignment(Qt::AlignCenter);
+    msg->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
     msg->setColor(t.mutedText);
   }
   m_batchPlot->legend->setVisible(!bySource.empty());

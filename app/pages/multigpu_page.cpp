@@ -242,7 +242,10 @@ void MultiGpuPage::applyTheme(const Theme& t) {
   QVector<double> gk, gv, hk, hv;
   for (int i = 0; i < m_links.size(); ++i) {
     const double key = m_links.size() - i;  // fastest on top
-    ticker->addTick(key, m_links[i].name);
+    // The axis names the link only ("NVLink4"); the card that has it is in the calculator and the CSV.
+    QString name = m_links[i].name;
+    if (const int cut = name.indexOf(QStringLiteral(" (")); cut > 0) name.truncate(cut);
+    ticker->addTick(key, name);
     (m_links[i].gpuToGpu ? gk : hk) << key;
     (m_links[i].gpuToGpu ? gv : hv) << m_links[i].gbs;
   }
@@ -259,9 +262,8 @@ void MultiGpuPage::applyTheme(const Theme& t) {
     bars->setPen(QPen(c.darker(130), 1.5, Qt::DashLine));
   }
   m_linkPlot->yAxis->setTicker(ticker);
-  // Nine named rows: a smaller font than the other axes so they stay apart on a projector.
-  QFont rowFont(QStringLiteral("DejaVu Sans"), std::max(8, t.plotFontPt * 6 / 10));
-  m_linkPlot->yAxis->setTickLabelFont(rowFont);
+  // Nine named rows at the theme's plot font: the plot is tall enough for them (minimum height below).
+  m_linkPlot->setMinimumHeight(t.isProjector() ? 330 : 150);
   m_linkPlot->yAxis->setRange(0.4, m_links.size() + 0.6);
   m_linkPlot->xAxis->setRange(0, 1000);
   m_linkPlot->xAxis->setLabel(tr("GB/s (datasheet)"));

@@ -31,6 +31,7 @@ Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   header->addLayout(titles, 1);
   m_badges = new QHBoxLayout;
   m_badges->setSpacing(6);
+  m_badges->setAlignment(Qt::AlignTop);
   header->addLayout(m_badges);
   outer->addLayout(header);
 
@@ -155,7 +156,7 @@ RunBar* Page::runBar() {
 
 void Page::addBadge(SourceBadge* badge) {
   badge->setParent(this);
-  m_badges->addWidget(badge);
+  m_badges->addWidget(badge, 0, Qt::AlignTop);
 }
 
 bool Page::startJob(const QString& label, std::function<void(const gpulab::RunContext&)> job,

@@ -112,6 +112,9 @@ void PciePage::buildControls() {
   auto* box = new QGroupBox(tr("Card (datasheet lines)"));
   auto* form = new QVBoxLayout(box);
   m_card = new QComboBox;
+  // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
+  m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_card->setMinimumContentsLength(10);
   const GpuSpec* detected = m_ctx.gpuInfo() ? find_gpu(m_ctx.gpuInfo()->name) : nullptr;
   for (const GpuSpec& g : catalogue())
     if (g.bandwidth_gbs > 0 && g.host_link_gbs > 0)
@@ -127,6 +130,9 @@ void PciePage::buildControls() {
   auto* tbox = new QGroupBox(tr("One token over PCIe"));
   auto* tform = new QFormLayout(tbox);
   m_model = new QComboBox;
+  // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
+  m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_model->setMinimumContentsLength(10);
   for (const ModelShape& s : model_presets())
     m_model->addItem(QString::fromUtf8(s.label.data(), int(s.label.size())), s.params);
   m_model->setCurrentIndex(std::max(0, m_model->findText(QStringLiteral("7B (lesson example)"))));
@@ -305,8 +311,8 @@ void PciePage::replot() {
 
   QString note;
   if (!m_ctx.hasGpu()) {
-    note = tr("No GPU here: there is no PCIe hop to measure.\nRun times host memcpy (orange): RAM to RAM on "
-              "this CPU, no bus crossed.\nDashed: the chosen card's datasheet link and memory.");
+    note = tr("No GPU here: there is no PCIe hop to measure.\nRun: host memcpy (orange), RAM to RAM, no bus.\n"
+              "Dashed: the card's datasheet link and memory.");
     m_plot->setToolTip(m_ctx.gpuReason());
     if (measuredGpu > 0) note += tr("\nHollow marks: GPU transfers from the open recording.");
   } else {
@@ -314,7 +320,10 @@ void PciePage::replot() {
               "pinned staging buffer.");
   }
   m_note->setText(note);
-  m_note->setFont(QFont(QStringLiteral("DejaVu Sans"), t.plotFontPt));
+  // The note sits at the top of the plot, above the highest line: legend-sized, with decades of room above
+  // the HBM line (more on a projector, where the text is taller).
+  m_note->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
+  m_plot->yAxis->setRange(0.3, t.isProjector() ? 3e5 : 3e4);
   m_note->setColor(t.text);
   m_note->setBrush(QBrush(t.surface));
   m_note->setPen(QPen(t.border));
@@ -361,11 +370,11 @@ void PciePage::updateToken() {
                          tr("%1 read at %2").arg(fmtBytes(weights), fmtSi(hbm, "B/s"))});
   const OffloadCost sheet = offload_cost(weights, vramForWeights, hbm, sheetLink);
   if (sheet.streamed_bytes > 0) {
-    m_tokenRows.push_back({tr("rest over PCIe (datasheet %1)").arg(fmtSi(sheetLink, "B/s")), sheet.seconds_per_token,
+    m_tokenRows.push_back({tr("rest over PCIe\n(datasheet %1)").arg(fmtSi(sheetLink, "B/s")), sheet.seconds_per_token,
                            tr("%1 streamed").arg(fmtBytes(sheet.streamed_bytes))});
     if (linkSource != tr("datasheet")) {
       const OffloadCost meas = offload_cost(weights, vramForWeights, hbm, measuredLink);
-      m_tokenRows.push_back({tr("rest over PCIe (%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
+      m_tokenRows.push_back({tr("rest over PCIe\n(%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
                              meas.seconds_per_token, tr("%1 streamed").arg(fmtBytes(meas.streamed_bytes))});
     }
   }
@@ -383,10 +392,12 @@ void PciePage::updateToken() {
     txt->position->setCoords(m_tokenRows[i].seconds, i + 1);
     txt->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     txt->setPadding(QMargins(6, 0, 0, 0));
-    txt->setText(tr("%1/token = %2 tokens/s  (%3)")
+    // The detail (bytes read or streamed) on a second line, so the text stays inside the plot.
+    txt->setText(tr("%1/token = %2 tokens/s\n%3")
                      .arg(fmtSeconds(m_tokenRows[i].seconds), fmtSi(1.0 / m_tokenRows[i].seconds, "", 3).trimmed(),
                           m_tokenRows[i].detail));
-    txt->setFont(QFont(QStringLiteral("DejaVu Sans"), t.plotFontPt));
+    txt->setTextAlignment(Qt::AlignLeft);
+    txt->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
     txt->setColor(t.text);
   }
   bars->setPen(QPen(t.memory.darker(130)));
@@ -444,7 +455,7 @@ QString PciePage::csvBandwidth() const {
 QString PciePage::csvToken() const {
   QString out = QStringLiteral("case,seconds_per_token,tokens_per_s,detail\n");
   for (const TokenRow& r : m_tokenRows)
-    out += QStringLiteral("\"%1\",%2,%3,\"%4\"\n").arg(r.label).arg(r.seconds, 0, 'g', 6).arg(1.0 / r.seconds, 0, 'g', 6).arg(r.detail);
+    out += QStringLiteral("\"%1\",%2,%3,\"%4\"\n").arg(QString(r.label).replace(QLatin1Char('\n'), QLatin1Char(' '))).arg(r.seconds, 0, 'g', 6).arg(1.0 / r.seconds, 0, 'g', 6).arg(r.detail);
   return out;
 }
 

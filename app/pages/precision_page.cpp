@@ -167,6 +167,9 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
 void PrecisionPage::buildControls() {
   auto* form = new QFormLayout;
   m_backend = new QComboBox(this);
+  // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
+  m_backend->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_backend->setMinimumContentsLength(10);
   m_backend->addItem(tr("CPU · OpenBLAS"), QStringLiteral("cpu"));
   if (m_ctx.hasGpu()) {
     m_backend->addItem(tr("GPU · %1").arg(QString::fromStdString(m_ctx.gpuInfo()->name)), QStringLiteral("cuda"));
@@ -441,9 +444,6 @@ void PrecisionPage::replotUnderflow() {
   p->yAxis->setLabel(tr("Updates lost (%)"));
   p->legend->setVisible(true);
   p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-  QFont legendFont = p->legend->font();
-  legendFont.setPointSize(std::max(8, theme.plotFontPt * 7 / 10));  // five methods: keep the curves visible
-  p->legend->setFont(legendFont);
 
   struct Style {
     gpulab::UnderflowMethod m;
@@ -490,7 +490,9 @@ void PrecisionPage::replotUnderflow() {
     g->setName(tr("FP16, no loss scaling: arrived but > 10 % off (%1 %)")
                    .arg(fmtFixed(100.0 * double(plain->total_damaged) / double(u.spec.count), 1)));
     g->setData(xs, ys, true);
-    g->setPen(QPen(theme.precision(Precision::fp16), std::max(1, theme.lineWidth / 2), Qt::DashLine));
+    // Thinner than the five methods, but never under 3 px on a projector.
+    g->setPen(QPen(theme.precision(Precision::fp16), std::max(theme.isProjector() ? 3.0 : 1.0, theme.lineWidth * 0.6),
+                   Qt::DashLine));
   }
   const double lo = u.spec.min_grad / 2, hi = u.spec.max_grad * 2;
   p->xAxis->setRange(lo, hi);

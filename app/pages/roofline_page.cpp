@@ -88,6 +88,9 @@ void RooflinePage::buildControls() {
   form->addRow(tr("Datasheet precision"), m_precision);
 
   m_catalogue = new QComboBox(this);
+  // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
+  m_catalogue->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_catalogue->setMinimumContentsLength(10);
   m_catalogue->addItem(tr("(none)"), QString());
   for (const auto& g : gpulab::models::catalogue())
     m_catalogue->addItem(QString::fromStdString(g.name), QString::fromStdString(g.name));

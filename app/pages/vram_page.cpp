@@ -207,6 +207,9 @@ void VramPage::buildControls() {
   auto* cardBox = new QGroupBox(tr("Card"));
   auto* cform = new QVBoxLayout(cardBox);
   m_card = new QComboBox;
+  // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
+  m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_card->setMinimumContentsLength(10);
   if (const DeviceInfo* g = m_ctx.gpuInfo())
     m_card->addItem(tr("Detected: %1 (%2)").arg(QString::fromStdString(g->name), gb(g->memory_total_bytes)),
                     g->memory_total_bytes);

@@ -108,9 +108,10 @@ void ParallelismView::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), t.surface);
   const double W = width(), H = height();
   const double margin = 12;
-  QFont big(QStringLiteral("DejaVu Sans"), t.baseFontPt + 1);
+  // On a projector the animation's text is read from the back of the room: plot-sized, like the axes.
+  QFont big(QStringLiteral("DejaVu Sans"), t.isProjector() ? t.plotFontPt : t.baseFontPt + 1);
   big.setBold(true);
-  QFont small(QStringLiteral("DejaVu Sans"), std::max(8, t.baseFontPt - 1));
+  QFont small(QStringLiteral("DejaVu Sans"), t.isProjector() ? std::max(16, t.plotFontPt - 4) : std::max(8, t.baseFontPt - 1));
   const QFontMetricsF fmBig(big), fmSmall(small);
 
   // Top: what is split and what crosses, in two lines.

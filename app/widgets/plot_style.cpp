@@ -2,13 +2,20 @@
 
 #include "qcustomplot.h"
 
+int legendFontPt(const Theme& theme) {
+  return theme.isProjector() ? std::max(16, theme.plotFontPt - 4) : std::max(8, theme.plotFontPt - 1);
+}
+
 void stylePlot(QCustomPlot* plot, const Theme& theme) {
   plot->setBackground(QBrush(theme.surface));
   QFont tick(QStringLiteral("DejaVu Sans"));
   tick.setPointSize(theme.plotFontPt);
   QFont label = tick;
   label.setBold(true);
-  for (QCPAxis* axis : plot->axisRect()->axes()) {
+  // Every axis rect: a plot with panels side by side (precision's three) styles them all alike.
+  QList<QCPAxis*> axes;
+  for (QCPAxisRect* rect : plot->axisRects()) axes += rect->axes();
+  for (QCPAxis* axis : axes) {
     axis->setBasePen(QPen(theme.text, 1));
     axis->setTickPen(QPen(theme.text, 1));
     axis->setSubTickPen(QPen(theme.mutedText, 1));
@@ -20,10 +27,14 @@ void stylePlot(QCustomPlot* plot, const Theme& theme) {
     axis->grid()->setSubGridPen(QPen(theme.grid.lighter(theme.dark ? 80 : 110), 1, Qt::DotLine));
   }
   if (plot->legend) {
-    plot->legend->setFont(tick);
+    QFont legend = tick;
+    legend.setPointSize(legendFontPt(theme));
+    plot->legend->setFont(legend);
     plot->legend->setTextColor(theme.text);
-    plot->legend->setBrush(QBrush(theme.surface));
-    plot->legend->setBorderPen(QPen(theme.border));
+    // A legend in a row of its own (placeLegendAbove) needs no box; one over the data does.
+    const bool outside = plot->legend->layout() == plot->plotLayout();
+    plot->legend->setBrush(outside ? QBrush(Qt::NoBrush) : QBrush(theme.surface));
+    plot->legend->setBorderPen(outside ? QPen(Qt::NoPen) : QPen(theme.border));
   }
   for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
     if (auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i))) {
@@ -61,6 +72,30 @@ void styleGraph(QCPGraph* graph, const Theme& theme, const QColor& color, Series
       break;
     default: graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone)); break;
   }
+}
+
+void placeLegendAbove(QCustomPlot* plot, int columns) {
+  QCPLegend* legend = plot->legend;
+  if (!legend) return;
+  // QCustomPlot's minimumSizeHint() is its layout's, legend row included: an explicit minimum width keeps a
+  // wide legend from widening the window (1366 px screens); the legend is clipped first instead.
+  plot->setMinimumWidth(std::max(plot->minimumWidth(), 160));
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setWrap(std::max(1, columns));
+  if (legend->layout() == plot->plotLayout()) return;  // moved already
+  if (auto* inset = plot->axisRect()->insetLayout(); inset && inset->elements(false).contains(legend))
+    inset->take(legend);
+  QCPLayoutGrid* grid = plot->plotLayout();
+  // Above the axis rect: find the axis rect's row (a title row may be above it).
+  int row = 0;
+  for (int r = 0; r < grid->rowCount(); ++r)
+    if (grid->element(r, 0) == plot->axisRect()) row = r;
+  grid->insertRow(row);
+  grid->addElement(row, 0, legend);
+  grid->setRowStretchFactor(row, 0.001);
+  legend->setMargins(QMargins(4, 2, 4, 0));
+  legend->setBorderPen(Qt::NoPen);
+  legend->setBrush(Qt::NoBrush);
 }
 
 void useLogAxis(QCustomPlot* plot, bool xAxis) {

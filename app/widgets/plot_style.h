@@ -11,6 +11,12 @@ class QCustomPlot;
 enum class SeriesKind { Measured, Recorded, Datasheet, Model };
 
 void stylePlot(QCustomPlot* plot, const Theme& theme);
+// Legends are smaller than the axis text so they hide less of the data: plotFontPt - 1 on a screen,
+// plotFontPt - 4 (never under 16 pt) on a projector. stylePlot() gives every legend this size.
+int legendFontPt(const Theme& theme);
+// Moves the plot's legend out of the axis rect into a row above it, `columns` entries a row: for small plots
+// where any corner of the data area would hide a curve. Safe to call again (it moves the legend once).
+void placeLegendAbove(QCustomPlot* plot, int columns);
 // The pen for a series of this kind in this colour (width from the theme).
 QPen seriesPen(const Theme& theme, const QColor& color, SeriesKind kind);
 // Line + scatter style for a graph of this kind.

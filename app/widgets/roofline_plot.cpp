@@ -126,20 +126,18 @@ void RooflinePlot::rebuild() {
   stylePlot(m_plot, m_theme);
   m_plot->legend->setVisible(!m_compact);
   {
-    // The legend lists many roofs: a size below the axis text keeps it off the points. A compact chart beside
-    // another one gets smaller tick labels too, so a projector's large fonts leave room for the data.
+    // The legend lists many roofs: a size below the axis text keeps it off the points (plot_style.h). A compact
+    // chart beside another one keeps the theme's tick and title sizes (a projector needs them) and gets fewer
+    // ticks instead, so the large labels do not collide.
     QFont lf = m_plot->legend->font();
-    lf.setPointSize(std::max(8, m_theme.plotFontPt * 7 / 10));
+    lf.setPointSize(legendFontPt(m_theme));
     m_plot->legend->setFont(lf);
-    if (m_compact)
-      for (QCPAxis* axis : m_plot->axisRect()->axes()) {
-        QFont tf = axis->tickLabelFont();
-        tf.setPointSize(std::max(8, m_theme.plotFontPt * 3 / 4));
-        axis->setTickLabelFont(tf);
-        QFont af = axis->labelFont();
-        af.setPointSize(std::max(8, m_theme.plotFontPt * 3 / 4));
-        axis->setLabelFont(af);
+    for (QCPAxis* axis : m_plot->axisRect()->axes()) {
+      if (auto log = axis->ticker().dynamicCast<QCPAxisTickerLog>()) {
+        log->setTickCount(m_compact ? 3 : 5);
+        log->setSubTickCount(m_compact ? 0 : 8);
       }
+    }
   }
 
   // Ranges: wide enough for every roof's corner and every point, with a decade of air; at least 0.01 … 1000 FLOP/B
@@ -177,7 +175,7 @@ void RooflinePlot::rebuild() {
   m_plot->yAxis->setRange(ylo, yhi);
 
   QFont labelFont(QStringLiteral("DejaVu Sans"));
-  labelFont.setPointSize(std::max(7, m_theme.plotFontPt - (m_compact ? 3 : 1)));
+  labelFont.setPointSize(m_compact ? legendFontPt(m_theme) : std::max(7, m_theme.plotFontPt - 1));
 
   QVector<double> rx, ry;
   QVector<QColor> rc;

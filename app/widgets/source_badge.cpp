@@ -1,8 +1,53 @@
 #include "widgets/source_badge.h"
 
-SourceBadge::SourceBadge(QWidget* parent) : QLabel(parent) { restyle(); }
+#include <QEvent>
+#include <QFontMetrics>
+#include <QStringList>
 
-SourceBadge::SourceBadge(Kind kind, const QString& detail, QWidget* parent) : QLabel(parent) { set(kind, detail); }
+SourceBadge::SourceBadge(QWidget* parent) : QLabel(parent) {
+  setup();
+  restyle();
+}
+
+SourceBadge::SourceBadge(Kind kind, const QString& detail, QWidget* parent) : QLabel(parent) {
+  setup();
+  set(kind, detail);
+}
+
+void SourceBadge::setup() {
+  // Badges sit beside the title: they keep their natural size (a tall, wrapped title must not stretch them
+  // into boxes) and break a long text onto more lines instead of widening the header.
+  setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+  setAlignment(Qt::AlignCenter);
+}
+
+void SourceBadge::changeEvent(QEvent* e) {
+  QLabel::changeEvent(e);
+  // The application font follows the theme (bigger on a projector): the line breaks follow the font.
+  if (e->type() == QEvent::FontChange || e->type() == QEvent::ApplicationFontChange) rewrap();
+}
+
+void SourceBadge::rewrap() {
+  // About 24 characters a line, broken at spaces by hand (a word-wrapping QLabel guesses its own shape and
+  // height badly): short badges stay on one line, long ones ("recorded on …, date") take two or three.
+  const QFontMetrics fm(font());
+  const int cap = fm.averageCharWidth() * 24;
+  const QStringList words = m_full.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+  QStringList lines;
+  QString line;
+  for (const QString& w : words) {
+    const QString next = line.isEmpty() ? w : line + QLatin1Char(' ') + w;
+    if (!line.isEmpty() && fm.horizontalAdvance(next) > cap) {
+      lines << line;
+      line = w;
+    } else {
+      line = next;
+    }
+  }
+  if (!line.isEmpty()) lines << line;
+  QLabel::setText(lines.join(QLatin1Char('\n')));
+  adjustSize();
+}
 
 QString SourceBadge::textFor(Kind kind, const QString& detail) {
   switch (kind) {
@@ -18,8 +63,9 @@ QString SourceBadge::textFor(Kind kind, const QString& detail) {
 void SourceBadge::set(Kind kind, const QString& detail) {
   m_kind = kind;
   m_detail = detail;
-  setText(textFor(kind, detail));
+  m_full = textFor(kind, detail);
   restyle();
+  rewrap();
 }
 
 void SourceBadge::restyle() {

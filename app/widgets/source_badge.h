@@ -14,8 +14,14 @@ class SourceBadge : public QLabel {
   Kind kind() const { return m_kind; }
   static QString textFor(Kind kind, const QString& detail);
 
+ protected:
+  void changeEvent(QEvent* e) override;
+
  private:
+  void setup();
   void restyle();
+  void rewrap();
   Kind m_kind = Kind::Model;
+  QString m_full;  // the text before line breaks
   QString m_detail;
 };

@@ -109,6 +109,12 @@ void StackDiagram::setSelected(int layer) {
   update();
 }
 
+namespace {
+// On a projector the boxes' text grows with the plots' (20 pt), not only with the base font.
+int titlePt(const Theme& t) { return t.isProjector() ? t.plotFontPt + 4 : t.baseFontPt + 5; }
+int textPt(const Theme& t) { return t.isProjector() ? t.plotFontPt - 2 : t.baseFontPt + 1; }
+}  // namespace
+
 void StackDiagram::setTheme(const Theme& theme) {
   m_theme = theme;
   layout();
@@ -125,7 +131,8 @@ void StackDiagram::resizeEvent(QResizeEvent*) { layout(); }
 
 void StackDiagram::layout() {
   const QRectF r = QRectF(rect()).adjusted(10, 8, -10, -8);
-  const double captionH = std::max(28.0, m_theme.baseFontPt * 2.6);
+  // Two lines of caption text (96 dpi: a point is 4/3 px).
+  const double captionH = std::max(28.0, textPt(m_theme) * 2 * 1.3 * 4.0 / 3.0);
   m_captionRect = QRectF(r.left(), r.top(), r.width(), captionH);
   const double top = r.top() + captionH + 6;
   const double rows = 5, gap = 10;
@@ -152,10 +159,10 @@ void StackDiagram::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), t.surface);
 
   // Sized for the back of the room: the boxes are big, so is their text.
-  QFont titleFont(QStringLiteral("DejaVu Sans"), t.baseFontPt + 5);
+  QFont titleFont(QStringLiteral("DejaVu Sans"), titlePt(t));
   titleFont.setBold(true);
-  QFont subFont(QStringLiteral("DejaVu Sans"), t.baseFontPt + 1);
-  QFont capFont(QStringLiteral("DejaVu Sans"), t.baseFontPt + 1);
+  QFont subFont(QStringLiteral("DejaVu Sans"), textPt(t));
+  QFont capFont(QStringLiteral("DejaVu Sans"), textPt(t));
 
   // Which experiment is lit, in words.
   p.setFont(capFont);

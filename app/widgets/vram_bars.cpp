@@ -173,9 +173,11 @@ void VramBars::paintEvent(QPaintEvent*) {
     tf.setPointSize(t.plotFontPt + 2);
     p.setFont(tf);
     p.setPen(t.text);
-    const int h = QFontMetrics(tf).height();
-    p.drawText(QRect(8, top, width() - 16, h), Qt::AlignLeft | Qt::AlignVCenter, m_title);
-    top += h + 4;
+    // Wraps onto a second line rather than running off a narrow widget (projector fonts).
+    const QRect room(8, top, width() - 16, 3 * QFontMetrics(tf).height());
+    const QRect used = QFontMetrics(tf).boundingRect(room, Qt::AlignLeft | Qt::TextWordWrap, m_title);
+    p.drawText(QRect(8, top, width() - 16, used.height()), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_title);
+    top += used.height() + 4;
   }
 
   if (m_target.isEmpty()) {
@@ -216,7 +218,12 @@ void VramBars::paintEvent(QPaintEvent*) {
   top = ly + fms.height() + 8;
 
   const double scale = m_scaleFrom + (m_scaleTo - m_scaleFrom) * progress();
-  const int axisW = fm.horizontalAdvance(QStringLiteral("000 GB")) + 10;
+  const double step = niceCeil(scale / 5) >= scale ? scale / 4 : niceCeil(scale / 5);
+  auto tickText = [](double v) { return fmtBytes(v, 3).replace(QStringLiteral(".00 "), QStringLiteral(" ")); };
+  // The axis is as wide as its widest tick label ("50.0 GB"), so none is clipped at the left edge.
+  int axisW = fm.horizontalAdvance(QStringLiteral("00 GB"));
+  for (double v = 0; v <= scale * 1.0001; v += step) axisW = std::max(axisW, fm.horizontalAdvance(tickText(v)));
+  axisW += 16;
   const int bottomText = fmb.height() + 2 * fms.height() + 10;
   const QRect plot(axisW, top + fm.height(), width() - axisW - 10, height() - top - fm.height() - bottomText - 4);
   if (plot.height() < 40 || plot.width() < 40) return;
@@ -224,14 +231,13 @@ void VramBars::paintEvent(QPaintEvent*) {
 
   // Axis with a few GB ticks.
   p.setFont(base);
-  const double step = niceCeil(scale / 5) >= scale ? scale / 4 : niceCeil(scale / 5);
   for (double v = 0; v <= scale * 1.0001; v += step) {
     const double y = yOf(v);
     p.setPen(QPen(t.grid, 1));
     p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     p.setPen(t.mutedText);
     p.drawText(QRectF(0, y - fm.height() / 2.0, axisW - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-               fmtBytes(v, 3).replace(QStringLiteral(".00 "), QStringLiteral(" ")));
+               tickText(v));
   }
 
   // Bars.
@@ -278,16 +284,24 @@ void VramBars::paintEvent(QPaintEvent*) {
       p.drawRect(QRectF(x0 - 3, yOf(stackTotal(bar) > 0 ? std::max(acc, 0.0) : 0) - 3, barW + 6,
                         yOf(0) - yOf(acc) + 6));
     }
-    // Total above the bar.
-    p.setFont(bold);
+    // Total above the bar; in the smaller font when the bold one would touch the neighbour's total.
+    const QString totalText = fmtBytes(solid, 3);
+    const bool fitsBold = fmb.horizontalAdvance(totalText) <= slot - 10;
+    p.setFont(fitsBold ? bold : small);
     p.setPen(t.text);
-    p.drawText(QRectF(cx - slot / 2, yOf(acc) - fmb.height() - 2, slot, fmb.height()), Qt::AlignCenter,
-               fmtBytes(solid, 3));
+    const int totalH = fitsBold ? fmb.height() : fms.height();
+    p.drawText(QRectF(cx - slot / 2, yOf(acc) - totalH - 2, slot, totalH), Qt::AlignCenter, totalText);
+    p.setFont(bold);
     // Label and caption under it.
-    p.drawText(QRectF(cx - slot / 2, plot.bottom() + 4, slot, fmb.height()), Qt::AlignCenter, bar.label);
+    // A gap between neighbours' texts: narrow bars wrap their caption ("fits," / "14 GB left") rather than
+    // running into the next one.
+    const double textW = std::max(20.0, slot - 12);
+    if (fmb.horizontalAdvance(bar.label) > textW) p.setFont(small);  // "FP16/BF16" on a narrow bar
+    p.drawText(QRectF(cx - textW / 2, plot.bottom() + 4, textW, fmb.height()), Qt::AlignCenter,
+               QFontMetrics(p.font()).elidedText(bar.label, Qt::ElideRight, int(textW)));
     p.setFont(small);
     p.setPen(bar.good ? t.good : t.bad);
-    p.drawText(QRectF(cx - slot / 2, plot.bottom() + 4 + fmb.height(), slot, 2 * fms.height() + 4),
+    p.drawText(QRectF(cx - textW / 2, plot.bottom() + 4 + fmb.height(), textW, 2 * fms.height() + 4),
                Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, bar.caption);
   }
 
