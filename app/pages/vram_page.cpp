@@ -147,6 +147,9 @@ void VramPage::buildControls() {
                           "byte per parameter. The results strip describes this format's bar."));
   mform->addRow(tr("Format"), m_format);
   m_mode = new QComboBox;
+  // "Full training (mixed-precision Adam)" must not widen the controls column at projector sizes.
+  m_mode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_mode->setMinimumContentsLength(10);
   m_mode->addItem(tr("Inference (serve)"), int(VramMode::inference));
   m_mode->addItem(tr("Full training (mixed-precision Adam)"), int(VramMode::train));
   m_mode->addItem(tr("LoRA fine-tune"), int(VramMode::lora));
