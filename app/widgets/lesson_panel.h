@@ -31,6 +31,8 @@ class LessonPanel : public QWidget {
   QString answerText(int question) const;
 
   void setPrediction(int exercise, const QString& text);
+  // The exercise's answer, computed or measured on first use and kept for later checks.
+  double answer(int exercise);
   // Computes the exercise's answer, compares it with the prediction and shows the outcome.
   void check(int exercise);
   Verdict verdict(int exercise) const;
@@ -51,6 +53,7 @@ class LessonPanel : public QWidget {
     QLabel* result = nullptr;
     Verdict verdict = Verdict::None;
     double answer = 0;
+    bool computed = false;
   };
   QVector<QuestionRow> m_questions;
   QVector<ExerciseRow> m_exercises;

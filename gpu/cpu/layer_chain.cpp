@@ -33,7 +33,7 @@ constexpr long long k_stream_max_batch = 8;
 // 8 batch rows × 4096 floats = 128 KiB of accumulators still sit in L2.
 constexpr long long k_stream_cols = 4096;
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(GPULAB_NO_TARGET_CLONES)
 #define GPULAB_CHAIN_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("O3")))
 #else
 #define GPULAB_CHAIN_KERNEL
