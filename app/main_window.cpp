@@ -24,6 +24,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -218,8 +219,16 @@ void MainWindow::setProjectorMode(bool on, bool remember) {
   if (auto* sidebar = findChild<QWidget*>(QStringLiteral("lessonSidebar"))) sidebar->setVisible(!on);
   statusBar()->setVisible(!on);
   m_ctx.setTheme(on ? Theme::projector(m_projectorDark) : Theme::normal());
-  if (on) showFullScreen();
-  else showNormal();
+  if (on) {
+    m_normalGeometry = geometry();
+    showFullScreen();
+    // Without a window manager (a bare X server, some kiosks) full-screen is only a hint nobody acts on:
+    // cover the screen ourselves.
+    if (const QScreen* s = screen()) setGeometry(s->geometry());
+  } else {
+    showNormal();
+    if (m_normalGeometry.isValid()) setGeometry(m_normalGeometry);
+  }
   if (remember) appSettings()->setValue(QStringLiteral("projector/on"), on);
 }
 

@@ -2,6 +2,7 @@
 // The window: a lesson navigator and the device panel on the left, the current page on the right, menus and
 // the keyboard layer a teacher drives the lesson with (←/→, Page Up/Down, Space, Esc, F5).
 #include <QMainWindow>
+#include <QRect>
 #include <QVector>
 
 class AppContext;
@@ -57,5 +58,6 @@ class MainWindow : public QMainWindow {
   QAction* m_projectorDarkAction = nullptr;
   QWidget* m_blank = nullptr;
   bool m_projector = false;
+  QRect m_normalGeometry;  // where the window was before projector mode
   bool m_projectorDark = false;
 };
