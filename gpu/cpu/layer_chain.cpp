@@ -4,6 +4,7 @@
 #include "layer_chain.hpp"
 
 #include "cpu_internal.hpp"
+#include "gpulab/layer_chain_plan.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/memory_hold.hpp"
 #include "gpulab/units.hpp"
@@ -72,70 +73,13 @@ void stream_gemm(const float* A, long long lda, const float* W, float* C, long l
   for (auto& th : pool) th.join();
 }
 
-// One product of the chain: out (batch×n) = in (batch×k, row stride lda) · W (k×n).
-struct Step {
-  std::size_t weight = 0;   // offset into the weight array
-  int in_buffer = -1;       // -1 = the chain's input x
-  long long lda = 0;
-  long long k = 0, n = 0;
-  int out_buffer = 0;
-};
 
-// Which activation feeds each matrix: the most recent one (in this layer, or the layer's input) whose width is
-// k; failing that, the first k columns of the most recent one at least k wide. For a transformer layer this
-// gives QKV <- x, O <- x (standing in for the attention output, same width), gate, up <- O's output, down <- up's
-// output, and the next layer <- down's output. Only the shapes matter for the time; the rule just has to be
-// fixed so the reference can follow it.
-std::vector<Step> plan_chain(const LayerChainSpec& spec, std::vector<long long>& buffer_width) {
-  std::vector<Step> steps;
-  const std::size_t per_layer = spec.matrices.size();
-  buffer_width.assign(2 * per_layer, 0);  // two sets, alternating by layer, so a layer never overwrites its input
-  std::size_t offset = 0;
-  int layer_input = -1;
-  long long layer_input_width = spec.matrices.front().k;
-  for (int l = 0; l < spec.layers; ++l) {
-    const int base = static_cast<int>((l % 2) * per_layer);
-    for (std::size_t j = 0; j < per_layer; ++j) {
-      const auto& m = spec.matrices[j];
-      Step s;
-      s.k = m.k;
-      s.n = m.n;
-      s.weight = offset;
-      offset += static_cast<std::size_t>(m.k * m.n);
-      s.out_buffer = base + static_cast<int>(j);
-      // Candidates, most recent first: this layer's outputs so far, then the layer's input.
-      int exact = -2, wide = -2;
-      long long wide_width = 0;
-      for (int c = static_cast<int>(j) - 1; c >= -1; --c) {
-        const int buf = c >= 0 ? base + c : layer_input;
-        const long long w = c >= 0 ? spec.matrices[static_cast<std::size_t>(c)].n : layer_input_width;
-        if (w == m.k) { exact = buf; break; }
-        if (w > m.k && wide == -2) { wide = buf; wide_width = w; }
-      }
-      if (exact != -2) {
-        s.in_buffer = exact;
-        s.lda = m.k;
-      } else if (wide != -2) {
-        s.in_buffer = wide;
-        s.lda = wide_width;
-      } else {
-        throw std::invalid_argument("Layer chain: no earlier activation is at least " + std::to_string(m.k) +
-                                    " wide to feed matrix " + std::to_string(j + 1) + " (" + std::to_string(m.k) +
-                                    " -> " + std::to_string(m.n) + ")");
-      }
-      buffer_width[static_cast<std::size_t>(s.out_buffer)] = m.n;
-      steps.push_back(s);
-    }
-    layer_input = base + static_cast<int>(per_layer) - 1;
-    layer_input_width = spec.matrices.back().n;
-  }
-  return steps;
-}
+using Step = ChainStep;  // the shared wiring rule, gpulab/layer_chain_plan.hpp
 
 class LayerChainOp final : public TimedOp {
  public:
   explicit LayerChainOp(const LayerChainSpec& spec) : m_batch(spec.batch), m_threads(resolve_threads(0)) {
-    m_steps = plan_chain(spec, m_width);
+    m_steps = plan_layer_chain(spec, m_width);
     std::size_t weights = 0;
     for (const auto& s : m_steps) weights += static_cast<std::size_t>(s.k * s.n);
     m_weights.resize(weights);

@@ -10,6 +10,7 @@
 // activations keep their size through any depth. The host recomputes any weight the same way, so verify() checks
 // every product of the chain at sampled columns against FP64 dot products without copying the weights back.
 #include "backend_internal.hpp"
+#include "gpulab/layer_chain_plan.hpp"
 #include "convert.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/kernels.hpp"
@@ -27,70 +28,14 @@ namespace {
 
 constexpr std::uint32_t kWeightSalt = 0x3E1A7u, kInputSalt = 0x1A9E7u;
 
-struct Step {
-  std::size_t weight = 0;  // element offset of this matrix in the weight buffer
-  int in_buffer = -1;      // -1 = the chain's input
-  long long lda = 0;       // row stride of the input activation
-  long long k = 0, n = 0;
-  int out_buffer = 0;
-};
-
-std::vector<Step> plan_chain(const LayerChainSpec& spec, std::vector<long long>& width) {
-  std::vector<Step> steps;
-  const std::size_t per_layer = spec.matrices.size();
-  width.assign(2 * per_layer, 0);  // two sets alternating by layer: a layer never overwrites its own input
-  std::size_t offset = 0;
-  int layer_input = -1;
-  long long layer_input_width = spec.matrices.front().k;
-  for (int l = 0; l < spec.layers; ++l) {
-    const int base = static_cast<int>((l % 2) * per_layer);
-    for (std::size_t j = 0; j < per_layer; ++j) {
-      const auto& m = spec.matrices[j];
-      Step s;
-      s.k = m.k;
-      s.n = m.n;
-      s.weight = offset;
-      offset += static_cast<std::size_t>(m.k * m.n);
-      s.out_buffer = base + static_cast<int>(j);
-      int exact = -2, wide = -2;
-      long long wide_width = 0;
-      for (int c = static_cast<int>(j) - 1; c >= -1; --c) {
-        const int buf = c >= 0 ? base + c : layer_input;
-        const long long w = c >= 0 ? spec.matrices[static_cast<std::size_t>(c)].n : layer_input_width;
-        if (w == m.k) {
-          exact = buf;
-          break;
-        }
-        if (w > m.k && wide == -2) {
-          wide = buf;
-          wide_width = w;
-        }
-      }
-      if (exact != -2) {
-        s.in_buffer = exact;
-        s.lda = m.k;
-      } else if (wide != -2) {
-        s.in_buffer = wide;
-        s.lda = wide_width;
-      } else {
-        throw std::invalid_argument("Layer chain: no earlier activation is at least " + std::to_string(m.k) +
-                                    " wide to feed matrix " + std::to_string(j + 1));
-      }
-      width[static_cast<std::size_t>(s.out_buffer)] = m.n;
-      steps.push_back(s);
-    }
-    layer_input = base + static_cast<int>(per_layer) - 1;
-    layer_input_width = spec.matrices.back().n;
-  }
-  return steps;
-}
+using Step = ChainStep;  // the shared wiring rule, gpulab/layer_chain_plan.hpp
 
 float weight_scale(long long k) { return static_cast<float>(std::sqrt(3.0 / static_cast<double>(k))); }
 
 class LayerChainOp final : public TimedOp {
  public:
   LayerChainOp(DeviceCtx ctx, const LayerChainSpec& spec) : m_ctx(std::move(ctx)), m_spec(spec) {
-    m_steps = plan_chain(spec, m_width);
+    m_steps = plan_layer_chain(spec, m_width);
     switch (spec.precision) {
       case Precision::fp16: m_format = kernels::Format::fp16; m_type = CUDA_R_16F; m_elem = 2; break;
       case Precision::bf16: m_format = kernels::Format::bf16; m_type = CUDA_R_16BF; m_elem = 2; break;

@@ -1,0 +1,28 @@
+#pragma once
+// How a layer chain (backend.hpp LayerChainSpec) is wired: which activation feeds each weight matrix. The CPU
+// backend and the CUDA module both follow this one plan, so they time the same chain and their references agree.
+#include "gpulab/backend.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace gpulab {
+
+// One product of the chain: out (batch×n) = in (batch×k, row stride lda) · W (k×n).
+struct ChainStep {
+  std::size_t weight = 0;  // element offset of this matrix in the weight array
+  int in_buffer = -1;      // -1 = the chain's input x
+  long long lda = 0;       // row stride of the input activation
+  long long k = 0, n = 0;
+  int out_buffer = 0;
+};
+
+// Which activation feeds each matrix: the most recent one (in this layer, or the layer's input) whose width is
+// k; failing that, the first k columns of the most recent one at least k wide. For a transformer layer this
+// gives QKV <- x, O <- x (standing in for the attention output, same width), gate, up <- O's output, down <- up's
+// output, and the next layer <- down's output. Only the shapes matter for the time; the rule just has to be
+// fixed so the reference can follow it. `buffer_width` receives each activation buffer's width (two sets,
+// alternating by layer). Throws std::invalid_argument when no activation is wide enough.
+std::vector<ChainStep> plan_layer_chain(const LayerChainSpec& spec, std::vector<long long>& buffer_width);
+
+}  // namespace gpulab
