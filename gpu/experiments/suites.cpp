@@ -2,6 +2,7 @@
 // fraction of the whole and the CLI can say what runs next; then the jobs run in order, each producing one Result.
 // Nothing here throws past run_suite except for an unknown suite name: a failing job becomes an error result.
 #include "gpulab/suites.hpp"
+#include "gpulab/decode_experiments.hpp"
 
 #include "gpulab/cli.hpp"
 #include "gpulab/precision_error.hpp"
@@ -320,6 +321,32 @@ class Planner {
     }
   }
 
+  // One decode step of a 7B-shaped model at 1…64 users — the decode page's measured chain — with as many layers
+  // as fit the budget (the page extrapolates to 32). CPU in FP32, GPU in FP16.
+  void decode() {
+    decode_on(*m_b.cpu, Precision::fp32, 2e9);
+    if (m_b.cuda) decode_on(*m_b.cuda, Precision::fp16, std::min(16e9, m_b.cuda->memory_info().free_bytes / 2));
+  }
+
+  void decode_on(Backend& b, Precision p, double budget_bytes) {
+    const TransformerShape shape;
+    const LayerChainSpec probe = layer_chain_for(shape, 1, 1, p);
+    const Support ok = b.supports(probe);
+    if (!ok.ok) {
+      note(b, "layer_chain", "gemm_chain", p, {{"batch", 1.0}}, ok.reason);
+      return;
+    }
+    const int layers = layer_chain_layers_that_fit(probe, budget_bytes, shape.layers);
+    for (long long users = 1; users <= 64; users *= 2)
+      m_jobs.push_back({"decode chain " + std::string(display_name(p)) + ", " + std::to_string(layers) + " of " +
+                            std::to_string(shape.layers) + " layers, " + std::to_string(users) + " users",
+                        1.0,
+                        [&b, shape, layers, users, p](const RunContext& ctx) {
+                          return run_layer_chain(b, layer_chain_for(shape, layers, users, p), ctx);
+                        },
+                        &b, "layer_chain", "gemm_chain", p});
+  }
+
   std::vector<Job>& jobs() { return m_jobs; }
 
  private:
@@ -334,6 +361,7 @@ const std::vector<SuiteInfo> suite_table{
     {"transfer", "host memcpy; on a GPU host→device, device→host (pinned and pageable) and device→device"},
     {"batch", "Y = X·W with d = 4096 and batch 1…1024: memory-bound to compute-bound"},
     {"precision", "GEMM in every precision each backend supports; the others recorded with the reason"},
+    {"decode", "a 7B-shaped decode step (GEMV chain) at 1…64 users, against the bandwidth ceiling"},
     {"all", "every suite above, one after another"},
 };
 
@@ -409,6 +437,7 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
   if (name == "transfer" || name == "all") plan.transfer_suite();
   if (name == "batch" || name == "all") plan.batch();
   if (name == "precision" || name == "all") plan.precision();
+  if (name == "decode" || name == "all") plan.decode();
 
   const auto& jobs = plan.jobs();
   double total = 0;
