@@ -8,16 +8,21 @@
 
 namespace gpulab::cuda {
 
-// Device memory (cudaMalloc: plain allocations, never managed memory).
-class DeviceBuffer {
+// Device and pinned host memory differ only in the allocate/free pair, so one owner serves both.
+namespace detail {
+
+template <class Kind>
+class CudaMemory {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t bytes) : m_bytes(bytes) {
-    if (bytes > 0) GPULAB_CUDA_CHECK(cudaMalloc(&m_ptr, bytes));
+  CudaMemory() = default;
+  explicit CudaMemory(std::size_t bytes) : m_bytes(bytes) {
+    if (bytes == 0) return;
+    const cudaError_t err = Kind::allocate(&m_ptr, bytes);
+    if (err != cudaSuccess) throw_cuda_error(err, Kind::allocate_call, __FILE__, __LINE__);
   }
-  ~DeviceBuffer() { reset(); }
-  DeviceBuffer(DeviceBuffer&& o) noexcept : m_ptr(std::exchange(o.m_ptr, nullptr)), m_bytes(std::exchange(o.m_bytes, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+  ~CudaMemory() { reset(); }
+  CudaMemory(CudaMemory&& o) noexcept : m_ptr(std::exchange(o.m_ptr, nullptr)), m_bytes(std::exchange(o.m_bytes, 0)) {}
+  CudaMemory& operator=(CudaMemory&& o) noexcept {
     if (this != &o) {
       reset();
       m_ptr = std::exchange(o.m_ptr, nullptr);
@@ -25,11 +30,11 @@ class DeviceBuffer {
     }
     return *this;
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  CudaMemory(const CudaMemory&) = delete;
+  CudaMemory& operator=(const CudaMemory&) = delete;
 
   void reset() noexcept {
-    if (m_ptr) GPULAB_CUDA_CHECK_NOTHROW(cudaFree(m_ptr));
+    if (m_ptr) GPULAB_CUDA_CHECK_NOTHROW(Kind::release(m_ptr));
     m_ptr = nullptr;
     m_bytes = 0;
   }
@@ -41,42 +46,26 @@ class DeviceBuffer {
  private:
   void* m_ptr = nullptr;
   std::size_t m_bytes = 0;
+};
+
+// Device memory (cudaMalloc: plain allocations, never managed memory).
+struct DeviceMemoryKind {
+  static constexpr const char* allocate_call = "cudaMalloc(&ptr, bytes)";
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+  static cudaError_t release(void* p) { return cudaFree(p); }
 };
 
 // Page-locked host memory: the DMA engines read it directly, so transfers run at the link's speed.
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t bytes) : m_bytes(bytes) {
-    if (bytes > 0) GPULAB_CUDA_CHECK(cudaMallocHost(&m_ptr, bytes));
-  }
-  ~PinnedBuffer() { reset(); }
-  PinnedBuffer(PinnedBuffer&& o) noexcept : m_ptr(std::exchange(o.m_ptr, nullptr)), m_bytes(std::exchange(o.m_bytes, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    if (this != &o) {
-      reset();
-      m_ptr = std::exchange(o.m_ptr, nullptr);
-      m_bytes = std::exchange(o.m_bytes, 0);
-    }
-    return *this;
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-  void reset() noexcept {
-    if (m_ptr) GPULAB_CUDA_CHECK_NOTHROW(cudaFreeHost(m_ptr));
-    m_ptr = nullptr;
-    m_bytes = 0;
-  }
-  void* get() const noexcept { return m_ptr; }
-  template <class T>
-  T* as() const noexcept { return static_cast<T*>(m_ptr); }
-  std::size_t bytes() const noexcept { return m_bytes; }
-
- private:
-  void* m_ptr = nullptr;
-  std::size_t m_bytes = 0;
+struct PinnedMemoryKind {
+  static constexpr const char* allocate_call = "cudaMallocHost(&ptr, bytes)";
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+  static cudaError_t release(void* p) { return cudaFreeHost(p); }
 };
+
+}  // namespace detail
+
+using DeviceBuffer = detail::CudaMemory<detail::DeviceMemoryKind>;
+using PinnedBuffer = detail::CudaMemory<detail::PinnedMemoryKind>;
 
 // A non-blocking stream: work on it never waits for the legacy default stream another library might use.
 class Stream {
