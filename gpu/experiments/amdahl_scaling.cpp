@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -112,6 +113,7 @@ double AmdahlJob::run_once() {
   run_parallel(m_serial_out);
   const auto t2 = clock::now();
   m_last_serial_s = std::chrono::duration<double>(t1 - t0).count();
+  m_serial_history.push_back(m_last_serial_s);
   return std::chrono::duration<double>(t2 - t0).count();
 }
 
@@ -136,6 +138,11 @@ Check AmdahlJob::verify() {
   return c;
 }
 
+std::vector<double> AmdahlJob::serial_seconds(std::size_t n) const {
+  n = std::min(n, m_serial_history.size());
+  return {m_serial_history.end() - static_cast<std::ptrdiff_t>(n), m_serial_history.end()};
+}
+
 double implied_serial_share(double speedup, double threads) {
   if (!(threads > 1) || !(speedup > 0)) return std::numeric_limits<double>::quiet_NaN();
   return (1.0 / speedup - 1.0 / threads) / (1.0 - 1.0 / threads);
@@ -143,11 +150,42 @@ double implied_serial_share(double speedup, double threads) {
 
 std::vector<Result> run_amdahl_scaling(Backend& cpu, const AmdahlScalingSpec& spec, const RunContext& ctx) {
   if (spec.threads.empty()) throw std::invalid_argument("no thread counts to run");
+  // Every thread count is prepared first (bad specs throw std::invalid_argument, as the other experiments do),
+  // then all are timed in the same rounds: the speed-up is a ratio, and on a shared machine a ratio of two
+  // runs taken seconds apart can say anything (a slow moment during the 1-thread run once gave 2.06× on two
+  // threads with 30 % serial work, above Amdahl's 1.54× limit).
+  std::vector<std::unique_ptr<AmdahlJob>> jobs;
+  std::vector<TimedOp*> ops;
+  for (int threads : spec.threads) {
+    jobs.push_back(std::make_unique<AmdahlJob>(spec, threads));
+    ops.push_back(jobs.back().get());
+  }
+  std::string counts;
+  for (int t : spec.threads) counts += (counts.empty() ? "" : ", ") + std::to_string(t);
+  const std::string label = "Amdahl job, serial " + format_fixed(spec.serial_share * 100, 1) + " %, " + counts +
+                            (spec.threads.size() == 1 && spec.threads[0] == 1 ? " thread" : " threads");
+  ctx.report(0, label + ": checking");
+  double spent = 0;
+  auto on_round = [&](int round, double seconds) {
+    spent += seconds;
+    const double by_time = ctx.policy.time_budget_s > 0 ? spent / ctx.policy.time_budget_s : 0;
+    const double by_count = double(round + 1) / std::max(1, ctx.policy.min_samples);
+    ctx.report(std::min(1.0, std::max(by_time, by_count)),
+               label + ": round " + std::to_string(round + 1) + ", " + format_seconds(seconds));
+  };
+  std::vector<Measurement> ms;
+  std::string failure;
+  try {
+    ms = measure_interleaved(ops, ctx.policy, ctx.stop, on_round);
+  } catch (const std::exception& e) {  // e.g. a thread that could not start
+    failure = e.what();
+  }
+
+  // The reference for every speed-up: the one-thread run's samples, paired round by round.
+  const auto one = std::find(spec.threads.begin(), spec.threads.end(), 1);
+  const std::size_t ref = static_cast<std::size_t>(one - spec.threads.begin());
   std::vector<Result> out;
-  double t1 = 0;  // median time on one thread: the reference for every speed-up
-  const double n_runs = static_cast<double>(spec.threads.size());
   for (std::size_t i = 0; i < spec.threads.size(); ++i) {
-    if (ctx.cancelled()) break;
     const int threads = spec.threads[i];
     Result r;
     r.experiment = "amdahl_scaling";
@@ -156,50 +194,31 @@ std::vector<Result> run_amdahl_scaling(Backend& cpu, const AmdahlScalingSpec& sp
     r.precision = Precision::fp64;  // not a float experiment; the field needs a value
     r.provenance = scaling_provenance(cpu, ctx.policy);
     r.provenance["job"] = "serial prefix: one dependent chain; parallel part: independent chains over std::threads";
+    r.provenance["timing"] = "all thread counts timed in the same rounds, alternating order; speed-up is the "
+                             "median of the per-round ratios to the 1-thread time";
     r.params = {{"threads", double(threads)}, {"serial_share", spec.serial_share},
-                {"total_steps", double(spec.total_steps)}};
-    const std::string label = "Amdahl job, serial " + format_fixed(spec.serial_share * 100, 1) + " %, " +
-                              std::to_string(threads) + (threads == 1 ? " thread" : " threads");
-    const double base = static_cast<double>(i) / n_runs;
-    ctx.report(base, label + ": checking");
-    AmdahlJob job(spec, threads);  // bad specs throw std::invalid_argument, as the other experiments do
-    r.params["serial_steps"] = double(job.serial_steps());
-    std::vector<double> serial_samples;
-    double spent = 0;
-    auto on_sample = [&](int sample, double seconds) {
-      serial_samples.push_back(job.last_serial_seconds());
-      spent += seconds;
-      const double by_time = ctx.policy.time_budget_s > 0 ? spent / ctx.policy.time_budget_s : 0;
-      const double by_count = double(sample + 1) / std::max(1, ctx.policy.min_samples);
-      ctx.report(base + std::min(1.0, std::max(by_time, by_count)) / n_runs,
-                 label + ": sample " + std::to_string(sample + 1) + ", " + format_seconds(seconds));
-    };
-    Measurement m;
-    try {
-      m = measure(job, ctx.policy, ctx.stop, on_sample);
-    } catch (const std::exception& e) {  // e.g. a thread that could not start
-      r.error = e.what();
-      if (ctx.on_result) ctx.on_result(r);
-      out.push_back(r);
-      continue;
-    }
-    r.check = m.check;
-    r.stats = m.stats;
-    r.samples_s = m.samples_s;
-    if (!m.check.passed && !m.cancelled) {
-      r.error = "Result check failed, so it was not timed: " + m.check.message;
-    } else if (m.cancelled && m.samples_s.empty()) {
-      r.error = "cancelled before any sample was timed";
-    } else if (m.cancelled) {
-      r.provenance["cancelled"] = "yes, after " + std::to_string(m.samples_s.size()) + " sample(s)";
-    }
-    if (r.error.empty()) {
-      r.params["serial_s"] = median_of(serial_samples);
-      if (threads == 1) t1 = r.stats.median_s;
-      if (t1 > 0 && r.stats.median_s > 0) {
-        const double s = t1 / r.stats.median_s;
-        r.params["speedup"] = s;
-        if (threads > 1) r.params["implied_serial_share"] = implied_serial_share(s, threads);
+                {"total_steps", double(spec.total_steps)}, {"serial_steps", double(jobs[i]->serial_steps())}};
+    if (!failure.empty()) {
+      r.error = failure;
+    } else {
+      const Measurement& m = ms[i];
+      r.check = m.check;
+      r.stats = m.stats;
+      r.samples_s = m.samples_s;
+      if (!m.check.passed && !m.cancelled) {
+        r.error = "Result check failed, so it was not timed: " + m.check.message;
+      } else if (m.samples_s.empty()) {
+        r.error = "cancelled before any sample was timed";
+      } else {
+        if (m.cancelled) r.provenance["cancelled"] = "yes, after " + std::to_string(m.samples_s.size()) + " round(s)";
+        r.params["serial_s"] = median_of(jobs[i]->serial_seconds(m.samples_s.size()));
+        if (ref < ms.size() && !ms[ref].samples_s.empty()) {
+          const double s = paired_median_ratio(ms[ref].samples_s, m.samples_s);
+          if (s > 0) {
+            r.params["speedup"] = s;
+            if (threads > 1) r.params["implied_serial_share"] = implied_serial_share(s, threads);
+          }
+        }
       }
     }
     if (ctx.on_result) ctx.on_result(r);

@@ -48,4 +48,80 @@ Measurement measure(TimedOp& op, const MeasurePolicy& policy, std::stop_token st
   return m;
 }
 
+std::vector<Measurement> measure_interleaved(const std::vector<TimedOp*>& ops, const MeasurePolicy& policy,
+                                             std::stop_token stop,
+                                             const std::function<void(int round, double seconds)>& on_round) {
+  std::vector<Measurement> out(ops.size());
+  std::vector<std::size_t> live;  // the ops that passed their check, in the order given
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (stop.stop_requested()) {
+      for (std::size_t j = i; j < ops.size(); ++j) {
+        out[j].cancelled = true;
+        out[j].check.message = "cancelled before the check";
+      }
+      return out;
+    }
+    out[i].check = ops[i]->verify();
+    if (out[i].check.passed) live.push_back(i);
+  }
+  for (int w = 0; w < policy.warmup_runs; ++w)
+    for (std::size_t i : live) {
+      if (stop.stop_requested()) {
+        for (std::size_t j : live) out[j].cancelled = true;
+        return out;
+      }
+      ops[i]->run_once();
+    }
+
+  const int min_samples = std::max(1, policy.min_samples);
+  const int max_samples = std::max(min_samples, policy.max_samples);
+  double spent = 0;
+  for (int round = 0; !live.empty(); ++round) {
+    bool cancelled = false;
+    double this_round = 0;
+    // Forward on even rounds, backward on odd ones: no op always runs first (cold) or right after another.
+    for (std::size_t k = 0; k < live.size(); ++k) {
+      if (stop.stop_requested()) {
+        cancelled = true;
+        break;
+      }
+      const std::size_t i = round % 2 == 0 ? live[k] : live[live.size() - 1 - k];
+      const double t = ops[i]->run_once();
+      out[i].samples_s.push_back(t);
+      this_round += t;
+    }
+    if (cancelled) {
+      // A half-done round would leave the ops with unequal samples: drop it, keep the complete rounds.
+      for (std::size_t i : live) {
+        out[i].cancelled = true;
+        out[i].samples_s.resize(static_cast<std::size_t>(round));
+      }
+      break;
+    }
+    spent += this_round;
+    if (on_round) on_round(round, this_round);
+    const int n = round + 1;
+    if (n >= max_samples) break;
+    if (n < min_samples) continue;
+    if (spent >= policy.time_budget_s) break;
+    const bool all_tight = std::all_of(live.begin(), live.end(), [&](std::size_t i) {
+      return summarize(out[i].samples_s).rel_spread <= policy.target_rel_spread;
+    });
+    if (all_tight) break;
+  }
+  for (auto& m : out) m.stats = summarize(m.samples_s);
+  return out;
+}
+
+double paired_median_ratio(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  std::vector<double> r;
+  r.reserve(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (b[i] > 0) r.push_back(a[i] / b[i]);
+  if (r.empty()) return 0;
+  std::sort(r.begin(), r.end());
+  return r.size() % 2 ? r[r.size() / 2] : 0.5 * (r[r.size() / 2 - 1] + r[r.size() / 2]);
+}
+
 }  // namespace gpulab

@@ -33,6 +33,8 @@ class AmdahlJob : public TimedOp {
   double flops() const override { return 0; }  // integer steps, not FLOPs
   double bytes() const override { return 0; }
   double last_serial_seconds() const { return m_last_serial_s; }
+  // The serial-prefix times of the latest n run_once() calls (fewer if there were fewer), oldest first.
+  std::vector<double> serial_seconds(std::size_t n) const;
   long long serial_steps() const { return m_serial_steps; }
   long long steps_per_item() const { return m_steps_per_item; }
 
@@ -45,12 +47,14 @@ class AmdahlJob : public TimedOp {
   std::vector<std::uint64_t> m_out;  // end value of each parallel chain (poisoned before each run)
   std::uint64_t m_serial_out = 0;
   double m_last_serial_s = 0;
+  std::vector<double> m_serial_history;  // one entry per run_once(), check and warm-up included
 };
 
-// Times the job at each thread count in spec.threads. One Result per count (experiment "amdahl_scaling",
-// backend "cpu", variant "threads"), reported through ctx.on_result as each is ready. Params: threads,
+// Times the job at each thread count in spec.threads, all in the same rounds (measure_interleaved), so the
+// speed-ups are ratios taken side by side. One Result per count (experiment "amdahl_scaling", backend "cpu",
+// variant "threads"), reported through ctx.on_result once the rounds are done. Params: threads,
 // serial_share, total_steps, serial_steps; serial_s (median time of the serial prefix alone), and, once the
-// one-thread run exists, speedup (t1 / tN) and implied_serial_share (Karp–Flatt, see below).
+// one-thread run exists, speedup (median of the per-round t1 / tN) and implied_serial_share (Karp–Flatt, see below).
 std::vector<Result> run_amdahl_scaling(Backend& cpu, const AmdahlScalingSpec& spec, const RunContext& ctx);
 
 // The serial share a measured speed-up implies if Amdahl's law holds (the Karp–Flatt metric):

@@ -39,6 +39,20 @@ struct Measurement {
 Measurement measure(TimedOp& op, const MeasurePolicy& policy, std::stop_token stop = {},
                     const std::function<void(int sample, double seconds)>& on_sample = {});
 
+// Several ops timed in the same rounds, for a ratio between them (1 thread vs N threads, harness vs direct):
+// each op is checked and warmed up, then every round runs each op once, alternating the order, so a slow
+// moment on a shared machine lands on all of them instead of on whichever happened to be measured then.
+// Stops on the policy's rules applied to every op's samples (all spreads small, or the budget spent, which
+// counts the time of all ops). An op whose check fails is returned untimed and left out of the rounds.
+// on_round(round, seconds of that round) is called after each round.
+std::vector<Measurement> measure_interleaved(const std::vector<TimedOp*>& ops, const MeasurePolicy& policy,
+                                             std::stop_token stop = {},
+                                             const std::function<void(int round, double seconds)>& on_round = {});
+
+// The median over rounds of samples[a][r] / samples[b][r]: a speed-up of b over a from paired samples, robust
+// to a slow round that hit both. 0 when either has no samples.
+double paired_median_ratio(const std::vector<double>& a, const std::vector<double>& b);
+
 // Compare `out` with `ref` elementwise: |out - ref| <= atol + rtol·|ref|; NaN/Inf in out is a failure.
 Check compare(const double* out, const double* ref, long long count, double atol, double rtol);
 Check compare(const float* out, const double* ref, long long count, double atol, double rtol);
