@@ -3,6 +3,7 @@
 #include "gpulab/cli.hpp"
 #include "gpulab/cuda_loader.hpp"
 #include "gpulab/suites.hpp"
+#include "gpulab/models/amdahl_model.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
@@ -196,6 +197,10 @@ std::string describe(const Result& r) {
     else if (m > 0) s += " " + std::to_string(m) + "×" + std::to_string(n) + "×" + std::to_string(k);
     if (r.backend == "cpu" && (r.variant == "blas" || r.variant == "blas-direct") && r.params.count("threads"))
       s += r.param("threads") == 0 ? " all threads" : " " + std::to_string(std::lround(r.param("threads"))) + "T";
+  } else if (r.experiment == "amdahl_scaling") {
+    const long threads = std::lround(r.param("threads"));
+    s = r.experiment + " " + std::to_string(threads) + (threads == 1 ? " thread, " : " threads, ") +
+        format_fixed(r.param("serial_share") * 100, 0) + "% serial";
   } else {
     double bytes = r.param("bytes", r.param("bytes_per_array"));
     if (bytes > 0) s += " " + size_of(bytes);
@@ -261,6 +266,18 @@ void print_ratios(const Recording& rec) {
   }
 }
 
+// The Amdahl suite's point: measured speed-ups on 1…N threads never beat the law for the job's serial share.
+void print_amdahl(const Recording& rec) {
+  for (const auto& r : rec.results) {
+    if (r.experiment != "amdahl_scaling" || !r.ok() || r.param("threads") < 2 || !r.params.count("speedup")) continue;
+    const double share = r.param("serial_share"), n = r.param("threads"), s = r.param("speedup");
+    const double law = models::amdahl_speedup(share, n);
+    std::printf("Amdahl job, %.0f%% serial, %.0f threads: %.2f× measured, %.2f× by Amdahl's law (%s)\n",
+                share * 100, n, s, law,
+                s <= law * 1.05 ? "within the law" : "ABOVE the law: the timing was disturbed");
+  }
+}
+
 // printf's %-40s counts bytes; "512³" has a two-byte character, so pad by characters instead.
 std::string pad(std::string text, std::size_t width) {
   std::size_t chars = 0;
@@ -294,6 +311,7 @@ int print_summary(const Recording& rec, double seconds) {
   std::printf("%s: %zu results in %.1f s (%d ok, %d failed their check, %d not run)\n", suite.c_str(),
               rec.results.size(), seconds, ok, failed, not_run);
   print_ratios(rec);
+  print_amdahl(rec);
   return failed;
 }
 

@@ -2,6 +2,8 @@
 // fraction of the whole and the CLI can say what runs next; then the jobs run in order, each producing one Result.
 // Nothing here throws past run_suite except for an unknown suite name: a failing job becomes an error result.
 #include "gpulab/suites.hpp"
+
+#include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/decode_experiments.hpp"
 
 #include "gpulab/cli.hpp"
@@ -32,6 +34,8 @@ struct Job {
   Backend* backend = nullptr;
   std::string experiment, variant;
   Precision precision = Precision::fp32;
+  // Set instead of run for a job that measures several things side by side (the Amdahl ladder).
+  std::function<std::vector<Result>(const RunContext&)> run_many = {};
 };
 
 std::string cube(long long n) { return std::to_string(n) + "³"; }
@@ -347,6 +351,31 @@ class Planner {
                         &b, "layer_chain", "gemm_chain", p});
   }
 
+  // Amdahl's law measured: a job with a 30 % serial prefix (the page's example) on 1, 2, 4 … all threads, timed
+  // side by side; and on a GPU the cost of launching many tiny kernels, the serial part GPUs add.
+  void amdahl() {
+    AmdahlScalingSpec spec;
+    spec.serial_share = 0.3;
+    spec.threads = amdahl_thread_ladder(std::max(2, static_cast<int>(std::thread::hardware_concurrency())));
+    Backend* cpu = m_b.cpu;
+    Job j;
+    j.label = "Amdahl job, 30 % serial, 1…" + std::to_string(spec.threads.back()) + " threads";
+    j.weight = 2;
+    j.run_many = [cpu, spec](const RunContext& ctx) { return run_amdahl_scaling(*cpu, spec, ctx); };
+    j.backend = cpu;
+    j.experiment = "amdahl_scaling";
+    j.variant = "threads";
+    j.precision = Precision::fp64;
+    m_jobs.push_back(std::move(j));
+    if (m_b.cuda) {
+      Backend* gpu = m_b.cuda;
+      const LaunchOverheadSpec launch{1000, 1024};
+      m_jobs.push_back({"GPU 1000 tiny kernels back to back", 0.5,
+                        [gpu, launch](const RunContext& ctx) { return run_launch_overhead(*gpu, launch, ctx); },
+                        gpu, "launch_overhead", "tiny_kernels", Precision::fp32});
+    }
+  }
+
   std::vector<Job>& jobs() { return m_jobs; }
 
  private:
@@ -362,6 +391,7 @@ const std::vector<SuiteInfo> suite_table{
     {"batch", "Y = X·W with d = 4096 and batch 1…1024: memory-bound to compute-bound"},
     {"precision", "GEMM in every precision each backend supports; the others recorded with the reason"},
     {"decode", "a 7B-shaped decode step (GEMV chain) at 1…64 users, against the bandwidth ceiling"},
+    {"amdahl", "a job with a 30 % serial part on 1…all CPU threads, timed side by side; GPU kernel-launch cost"},
     {"all", "every suite above, one after another"},
 };
 
@@ -438,6 +468,7 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
   if (name == "batch" || name == "all") plan.batch();
   if (name == "precision" || name == "all") plan.precision();
   if (name == "decode" || name == "all") plan.decode();
+  if (name == "amdahl" || name == "all") plan.amdahl();
 
   const auto& jobs = plan.jobs();
   double total = 0;
@@ -458,21 +489,27 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
       sub.on_progress = [outer, label](const Progress& p) { outer(Progress{p.fraction, label}); };
     }
     sub.report(0, job.label);
-    Result r;
+    std::vector<Result> rs;
     try {
-      r = job.run(sub);
+      if (job.run_many) rs = job.run_many(sub);
+      else rs.push_back(job.run(sub));
     } catch (const std::exception& e) {
       // A bad spec or a device fault ends this job only; the suite goes on and the recording says what broke.
-      r = error_result(job.backend ? *job.backend : *backends.cpu, job.experiment, job.variant, job.precision, {},
-                       job.label + ": " + e.what());
+      rs = {error_result(job.backend ? *job.backend : *backends.cpu, job.experiment, job.variant, job.precision, {},
+                         job.label + ": " + e.what())};
     } catch (...) {
-      r = error_result(job.backend ? *job.backend : *backends.cpu, job.experiment, job.variant, job.precision, {},
-                       job.label + ": failed with an unknown error");
+      rs = {error_result(job.backend ? *job.backend : *backends.cpu, job.experiment, job.variant, job.precision, {},
+                         job.label + ": failed with an unknown error")};
     }
     // Interrupted before its first sample: there is nothing to record, only the stop.
-    if (ctx.cancelled() && r.samples_s.empty() && r.stats.n == 0) break;
-    rec.results.push_back(r);
-    if (ctx.on_result) ctx.on_result(rec.results.back());
+    const bool nothing = std::all_of(rs.begin(), rs.end(), [](const Result& r) {
+      return r.samples_s.empty() && r.stats.n == 0;
+    });
+    if (ctx.cancelled() && nothing) break;
+    for (auto& r : rs) {
+      rec.results.push_back(std::move(r));
+      if (ctx.on_result) ctx.on_result(rec.results.back());
+    }
     done += job.weight;
   }
   if (ctx.cancelled()) rec.context["cancelled"] = "yes: the run was stopped early; results are those measured";
