@@ -14,6 +14,7 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QMap>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSlider>
@@ -109,10 +110,7 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   resultsStrip()->addWidget(m_summary, 3);
   resultsStrip()->addWidget(m_check, 2);
 
-  m_replot = new QTimer(this);
-  m_replot->setSingleShot(true);
-  m_replot->setInterval(30);
-  connect(m_replot, &QTimer::timeout, this, [this] { replot(); });
+  m_replot = makeRedrawTimer([this] { replot(); });
 
   buildRows();
   buildControls();
@@ -198,6 +196,17 @@ void MatmulPage::buildControls() {
   m_shapeInfo->setWordWrap(true);
   m_shapeInfo->setTextFormat(Qt::RichText);
   sl->addWidget(m_shapeInfo, 3, 0, 1, 6);
+  // A recording is only replayed at the sizes it measured: offer them, or its bars stay out of sight.
+  m_recordedSizes = new QLabel;
+  m_recordedSizes->setWordWrap(true);
+  m_recordedSizes->setTextFormat(Qt::RichText);
+  m_recordedSizes->setToolTip(tr("Sizes the opened recording measured: click one to show its bars"));
+  m_recordedSizes->setVisible(false);
+  connect(m_recordedSizes, &QLabel::linkActivated, this, [this](const QString& link) {
+    const QStringList mkn = link.split(QLatin1Char('x'));
+    if (mkn.size() == 3) setSize(mkn[0].toLongLong(), mkn[1].toLongLong(), mkn[2].toLongLong());
+  });
+  sl->addWidget(m_recordedSizes, 4, 0, 1, 6);
   controls()->addWidget(sizeBox);
 
   connect(m_square, &QSlider::valueChanged, this, [this](int i) {
@@ -275,7 +284,55 @@ void MatmulPage::setSize(long long m, long long k, long long n) {
   m_squareValue->setText(m_m == m_k && m_k == m_n ? QString::number(m_n) : tr("—"));
   m_notes.clear();
   updateEstimate();
+  updateRecordedSizes();
   scheduleReplot();
+}
+
+QVector<std::array<long long, 3>> MatmulPage::recordedSizes() const {
+  QVector<std::array<long long, 3>> out;
+  for (const StoredResult& s : m_ctx.results().all()) {
+    if (s.source < 0 || !isFp32Gemm(s.result) || !s.result.ok() || s.result.gflops <= 0) continue;
+    const std::array<long long, 3> mkn = {std::llround(s.result.param("m")), std::llround(s.result.param("k")),
+                                          std::llround(s.result.param("n"))};
+    if (mkn[0] > 0 && mkn[1] > 0 && mkn[2] > 0 && !out.contains(mkn)) out.push_back(mkn);
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return double(a[0]) * a[1] * a[2] < double(b[0]) * b[1] * b[2];
+  });
+  return out;
+}
+
+QString MatmulPage::recordedSizesText() const { return m_recordedSizes ? m_recordedSizes->text() : QString(); }
+
+void MatmulPage::updateRecordedSizes() {
+  if (!m_recordedSizes) return;
+  const auto sizes = recordedSizes();
+  // Squares, then the batch sweep's layer shapes grouped by k×n ("m × 4096 × 4096, m = 1 · 2 · 4 …"): short
+  // enough for the controls column even in the projector font.
+  QStringList squares;
+  QMap<QPair<long long, long long>, QStringList> layers;  // (k, n) -> the m values
+  bool here = false;
+  auto link = [this](const std::array<long long, 3>& s, const QString& name) {
+    const bool current = s[0] == m_m && s[1] == m_k && s[2] == m_n;
+    return current ? QStringLiteral("<b>%1</b>").arg(name)
+                   : QStringLiteral("<a href=\"%1x%2x%3\">%4</a>").arg(s[0]).arg(s[1]).arg(s[2]).arg(name);
+  };
+  for (const auto& s : sizes) {
+    here = here || (s[0] == m_m && s[1] == m_k && s[2] == m_n);
+    if (s[0] == s[1] && s[1] == s[2]) squares << link(s, QString::number(s[2]) + QStringLiteral("³"));  // not "%1³": ³ is a digit to arg()
+    else layers[{s[1], s[2]}] << link(s, QString::number(s[0]));
+  }
+  QStringList lines;
+  if (!squares.isEmpty()) lines << tr("Recorded at: %1").arg(squares.join(QStringLiteral(" · ")));
+  for (auto it = layers.cbegin(); it != layers.cend(); ++it)
+    lines << tr("%1m × %2 × %3, m = %4")
+                 .arg(lines.isEmpty() ? tr("Recorded at: ") : QString())
+                 .arg(it.key().first)
+                 .arg(it.key().second)
+                 .arg(it.value().join(QStringLiteral(" · ")));
+  if (!sizes.isEmpty() && !here) lines.prepend(tr("<b>The recording has no bars at this size.</b>"));
+  m_recordedSizes->setVisible(!sizes.isEmpty());
+  m_recordedSizes->setText(lines.join(QStringLiteral("<br>")));
 }
 
 void MatmulPage::setVariantEnabled(const QString& key, bool on) {
@@ -471,6 +528,29 @@ void MatmulPage::recordingsChanged() {
   for (int i = 0; i < m_rows.size(); ++i)
     if (checked.contains(m_rows[i].key)) m_rowChecks[i]->setChecked(checked[m_rows[i].key]);
   m_log->setChecked(m_log->isChecked() || std::any_of(m_rows.begin(), m_rows.end(), [](const Row& r) { return r.backend == "cuda"; }));
+  // Just opened a recording that has nothing at this size, and nothing measured here either: go to the size
+  // it measured most bars at, so the replay shows something instead of an empty plot.
+  const auto sizes = recordedSizes();
+  const bool anyHere = std::any_of(m_rows.begin(), m_rows.end(), [this](const Row& r) {
+    return recordedFor(r, nullptr) || measuredFor(r);
+  });
+  if (!sizes.isEmpty() && !anyHere) {
+    std::array<long long, 3> best = sizes.front();
+    int bestCount = -1;
+    for (const auto& sz : sizes) {
+      int count = 0;
+      for (const StoredResult& s : m_ctx.results().all())
+        if (s.source >= 0 && isFp32Gemm(s.result) && s.result.ok() && s.result.param("m") == double(sz[0]) &&
+            s.result.param("k") == double(sz[1]) && s.result.param("n") == double(sz[2]))
+          ++count;
+      if (count > bestCount) {  // ties keep the smaller size: the naive loop is more likely to be there
+        best = sz;
+        bestCount = count;
+      }
+    }
+    setSize(best[0], best[1], best[2]);
+  }
+  updateRecordedSizes();
   scheduleReplot();
 }
 
@@ -552,6 +632,8 @@ void MatmulPage::replot() {
   };
   const double naive = measuredRate(rowKey("cpu", "naive", -1));
   const double blasAll = measuredRate(rowKey("cpu", "blas", 0));
+  // "% of BLAS" is against the faster BLAS run: on a busy shared machine all threads can lose to one.
+  const double blasBest = std::max(blasAll, measuredRate(rowKey("cpu", "blas", 1)));
   const double cublas = measuredRate(rowKey("cuda", "cublas", -1));
   QString naiveSrc;
   const double naiveRef = naive > 0 ? naive : naiveGflopsForEstimate(m_n, &naiveSrc);
@@ -601,8 +683,8 @@ void MatmulPage::replot() {
         if (row.backend == "cpu" && row.variant == "naive") parts << tr("the professor");
         else if (naiveRef > 0)
           parts << tr("%1%2× the professor").arg(naive > 0 ? QString() : QStringLiteral("≈"), fmtSi(res->gflops / naiveRef, "", 3).trimmed());
-        const double lib = gpu ? cublas : blasAll;
-        const bool isLib = gpu ? row.variant == "cublas" : (row.variant == "blas" && row.threads == 0);
+        const double lib = gpu ? cublas : blasBest;
+        const bool isLib = gpu ? row.variant == "cublas" : row.variant == "blas";
         if (lib > 0 && !isLib) shares << tr("%1 % of %2").arg(fmtFixed(100 * res->gflops / lib, res->gflops / lib < 0.1 ? 1 : 0), gpu ? tr("cuBLAS") : tr("BLAS"));
         const double peak = gpu ? gpuPeak : cpuPeak;
         // Above 100 % means the peak itself was measured low (a busy shared machine): say so, not "140 %".
@@ -623,15 +705,19 @@ void MatmulPage::replot() {
       anyRecorded = true;
       recordedLabel = m_ctx.results().sourceLabel(src);
       // The share of the same recording's library run: the ladder's "% of cuBLAS" is the number to judge it by.
+      // On the CPU the faster of the recording's two BLAS runs is the reference (see blasBest).
       QString share;
-      const QString libKey = gpu ? rowKey("cuda", "cublas", -1) : rowKey("cpu", "blas", 0);
-      if (row.key != libKey)
+      const QStringList libKeys = gpu ? QStringList{rowKey("cuda", "cublas", -1)}
+                                      : QStringList{rowKey("cpu", "blas", 0), rowKey("cpu", "blas", 1)};
+      double libRate = 0;
+      if (!libKeys.contains(row.key))
         for (const Row& lr : m_rows)
-          if (lr.key == libKey) {
+          if (libKeys.contains(lr.key)) {
             int lsrc = -1;
-            if (const Result* lib = recordedFor(lr, &lsrc); lib && lsrc == src && lib->gflops > 0)
-              share = tr(" · %1 % of %2").arg(fmtFixed(100 * rec->gflops / lib->gflops, 0), gpu ? tr("cuBLAS") : tr("BLAS"));
+            if (const Result* lib = recordedFor(lr, &lsrc); lib && lsrc == src) libRate = std::max(libRate, lib->gflops);
           }
+      if (libRate > 0)
+        share = tr(" · %1 % of %2").arg(fmtFixed(100 * rec->gflops / libRate, 0), gpu ? tr("cuBLAS") : tr("BLAS"));
       bars.push_back({i, rec->gflops, true, gpu,
                       tr("%1%2\n%3").arg(fmtSi(rec->gflops * 1e9, "FLOP/s"), share, recordedLabel)});
       vmax = std::max(vmax, rec->gflops);

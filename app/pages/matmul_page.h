@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 // Page 2, "Matrix multiply, serial vs parallel": one product C = A·B computed several ways — the CPU's naive
 // loop (the professor), the loop reordered for the cache, BLAS on one thread and on all of them, and on a GPU
 // the kernel ladder and cuBLAS — each checked against a reference before it is timed. Results arrive live as
@@ -59,6 +60,9 @@ class MatmulPage : public Page {
   // For tests.
   void setSize(long long m, long long k, long long n);
   void setSquare(long long n) { setSize(n, n, n); }
+  // The m×k×n sizes with recorded FP32 GEMM results, smallest first (what the "Recorded at" links offer).
+  QVector<std::array<long long, 3>> recordedSizes() const;
+  QString recordedSizesText() const;
   long long sizeM() const { return m_m; }
   long long sizeK() const { return m_k; }
   long long sizeN() const { return m_n; }
@@ -90,6 +94,7 @@ class MatmulPage : public Page {
   const gpulab::Result* measuredFor(const Row& row) const;
   const gpulab::Result* recordedFor(const Row& row, int* source) const;
   bool matchesSize(const gpulab::Result& r) const;
+  void updateRecordedSizes();
   QString csv() const;
   double quickRatioAt60() const;
 
@@ -105,6 +110,7 @@ class MatmulPage : public Page {
   QLabel* m_summary = nullptr;
   QLabel* m_check = nullptr;
   QLabel* m_shapeInfo = nullptr;
+  QLabel* m_recordedSizes = nullptr;  // links to the sizes the opened recordings have, when this one has none
   SourceBadge* m_measuredBadge = nullptr;
   SourceBadge* m_recordedBadge = nullptr;
   QVector<Row> m_rows;

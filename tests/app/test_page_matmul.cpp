@@ -120,6 +120,18 @@ TEST(MatmulPage, RecordedResultsAreHollowBars) {
   ctx.results().addRecording(QStringLiteral("/tmp/h200.json"), rec);
   QCoreApplication::processEvents();
   EXPECT_EQ(page.rows().size(), 6);  // 4 CPU rows + 2 recorded GPU rows
+  // Nothing recorded or measured at the lesson's n = 60: opening goes to the size the recording has.
+  EXPECT_EQ(page.sizeN(), 4096);
+  EXPECT_EQ(page.sizeM(), 4096);
+  EXPECT_EQ(page.recordedBarCount(), 2);
+  EXPECT_TRUE(page.recordedSizesText().contains(QStringLiteral("Recorded at"))) << page.recordedSizesText().toStdString();
+  // Back at n = 60 the page says the recording has nothing here and links to 4096³.
+  page.setSquare(60);
+  EXPECT_EQ(page.recordedBarCount(), 0);
+  EXPECT_TRUE(page.recordedSizesText().contains(QStringLiteral("no bars at this size")));
+  EXPECT_TRUE(page.recordedSizesText().contains(QStringLiteral("href=\"4096x4096x4096\"")))
+      << page.recordedSizesText().toStdString();
+  ASSERT_EQ(page.recordedSizes().size(), 1);
   page.setSquare(4096);
   EXPECT_EQ(page.recordedBarCount(), 2);
   EXPECT_EQ(page.measuredBarCount(), 0);
