@@ -59,7 +59,7 @@ ExportDialog::ExportDialog(Mode mode, const QString& pageId, const QList<PlotExp
   m_preset->setToolTip(tr("The output size in pixels; the 16:9 presets fill a slide"));
   form->addRow(tr("&Size:"), m_preset);
 
-  auto* custom = new QHBoxLayout;
+  auto* pixelRow = new QHBoxLayout;
   m_width = new QSpinBox(this);
   m_height = new QSpinBox(this);
   for (QSpinBox* s : {m_width, m_height}) {
@@ -68,10 +68,10 @@ ExportDialog::ExportDialog(Mode mode, const QString& pageId, const QList<PlotExp
   }
   m_width->setToolTip(tr("Output width in pixels"));
   m_height->setToolTip(tr("Output height in pixels"));
-  custom->addWidget(m_width);
-  custom->addWidget(new QLabel(QStringLiteral("×"), this));
-  custom->addWidget(m_height);
-  form->addRow(tr("Pixels:"), custom);
+  pixelRow->addWidget(m_width);
+  pixelRow->addWidget(new QLabel(QStringLiteral("×"), this));
+  pixelRow->addWidget(m_height);
+  form->addRow(tr("Pixels:"), pixelRow);
 
   m_scale = new QDoubleSpinBox(this);
   m_scale->setRange(minExportScale, maxExportScale);

@@ -162,19 +162,11 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("thread scaling (solid)"));
   addBadge(m_measuredBadge);
 
-  m_readout = new QLabel(this);
-  m_measuredLabel = new QLabel(this);
-  m_loadingLabel = new QLabel(this);
-  for (QLabel* l : {m_readout, m_measuredLabel, m_loadingLabel}) {
-    l->setWordWrap(true);
-    l->setTextFormat(Qt::RichText);
-    resultsStrip()->addWidget(l, 1);
-  }
+  m_readout = addResultLabel(1, Qt::RichText);
+  m_measuredLabel = addResultLabel(1, Qt::RichText);
+  m_loadingLabel = addResultLabel(1, Qt::RichText);
 
-  m_replot = new QTimer(this);
-  m_replot->setSingleShot(true);
-  m_replot->setInterval(30);
-  connect(m_replot, &QTimer::timeout, this, [this] { replot(); });
+  m_replot = makeRedrawTimer([this] { replot(); });
 
   buildControls();
   runBar()->setRunText(tr("Measure thread scaling"));

@@ -83,14 +83,9 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
   addBadge(m_badge);
   addBadge(m_modelBadge);
 
-  m_modelLabel = new QLabel(this);
-  m_crossLabel = new QLabel(this);
-  m_lastLabel = new QLabel(this);
-  for (QLabel* l : {m_modelLabel, m_crossLabel, m_lastLabel}) {
-    l->setWordWrap(true);
-    l->setTextFormat(Qt::RichText);
-    resultsStrip()->addWidget(l, 1);
-  }
+  m_modelLabel = addResultLabel(1, Qt::RichText);
+  m_crossLabel = addResultLabel(1, Qt::RichText);
+  m_lastLabel = addResultLabel(1, Qt::RichText);
   m_modelLabel->setToolTip(tr("The model: the ridge point is peak ÷ bandwidth; the batch where the layer's FLOPs "
                               "per byte reach it is where it should turn compute-bound."));
   m_crossLabel->setToolTip(tr("The measured crossover: the first batch reaching 80 % of the best FLOP/s seen, "
@@ -111,10 +106,7 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
   runBar()->setRunText(tr("Run sweep"));
   runBar()->runButton()->setToolTip(tr("Measure the triad bandwidth, then Y = X·W for every batch size (Space)."));
 
-  m_replot = new QTimer(this);
-  m_replot->setSingleShot(true);
-  m_replot->setInterval(30);
-  connect(m_replot, &QTimer::timeout, this, &BatchPage::replot);
+  m_replot = makeRedrawTimer([this] { replot(); });
 
   // A bandwidth measured earlier in this session (e.g. on the Roofline page) gives the model a start.
   for (const auto& s : m_ctx.results().all())

@@ -64,17 +64,10 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("card bandwidth; ceilings are a model"));
   addBadge(m_sheetBadge);
 
-  m_ceilingLabel = new QLabel(this);
-  m_chainLabel = new QLabel(this);
-  m_batchLabel = new QLabel(this);
-  for (QLabel* l : {m_ceilingLabel, m_chainLabel, m_batchLabel}) {
-    l->setWordWrap(true);
-    resultsStrip()->addWidget(l, 1);
-  }
-  m_replot = new QTimer(this);
-  m_replot->setSingleShot(true);
-  m_replot->setInterval(30);
-  connect(m_replot, &QTimer::timeout, this, [this] { replot(); });
+  m_ceilingLabel = addResultLabel();
+  m_chainLabel = addResultLabel();
+  m_batchLabel = addResultLabel();
+  m_replot = makeRedrawTimer([this] { replot(); });
   buildControls();
   runBar()->setRunText(tr("Measure decode"));
   runBar()->runButton()->setToolTip(tr("Measure the memory bandwidth (triad), then time the layer chain at batch 1 "

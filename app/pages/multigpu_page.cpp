@@ -156,13 +156,8 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   form->addRow(tr("Link"), m_link);
   controls()->addWidget(calc);
 
-  m_result = new QLabel(this);
-  m_compare = new QLabel(this);
-  for (QLabel* l : {m_result, m_compare}) {
-    l->setWordWrap(true);
-    l->setTextFormat(Qt::RichText);
-    resultsStrip()->addWidget(l, 1);
-  }
+  m_result = addResultLabel(1, Qt::RichText);
+  m_compare = addResultLabel(1, Qt::RichText);
 
   connect(m_modes, &QButtonGroup::idClicked, this, [this](int id) { setMode(id); });
   connect(m_pause, &QPushButton::toggled, this, [this](bool on) {

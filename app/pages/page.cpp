@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
@@ -157,6 +158,22 @@ RunBar* Page::runBar() {
 void Page::addBadge(SourceBadge* badge) {
   badge->setParent(this);
   m_badges->addWidget(badge, 0, Qt::AlignTop);
+}
+
+QTimer* Page::makeRedrawTimer(std::function<void()> redraw, int ms) {
+  auto* t = new QTimer(this);
+  t->setSingleShot(true);
+  t->setInterval(ms);
+  connect(t, &QTimer::timeout, this, std::move(redraw));
+  return t;
+}
+
+QLabel* Page::addResultLabel(int stretch, Qt::TextFormat format) {
+  auto* l = new QLabel(this);
+  l->setWordWrap(true);
+  l->setTextFormat(format);
+  m_results->addWidget(l, stretch);
+  return l;
 }
 
 bool Page::startJob(const QString& label, std::function<void(const gpulab::RunContext&)> job,

@@ -19,6 +19,7 @@ class QHBoxLayout;
 class QLabel;
 class QVBoxLayout;
 class QTabWidget;
+class QTimer;
 class RunBar;
 class SourceBadge;
 
@@ -91,6 +92,11 @@ class Page : public QWidget {
   QHBoxLayout* resultsStrip();       // labels with the key numbers, below the visual
   RunBar* runBar();                  // Run / progress / Cancel; created on first use
   void addBadge(SourceBadge* badge); // provenance badges beside the title
+  // A single-shot timer that calls `redraw` `ms` after the last start(): a slider dragged fast or a burst of
+  // results redraws once, not once per event.
+  QTimer* makeRedrawTimer(std::function<void()> redraw, int ms = 30);
+  // A word-wrapped label in the results strip taking `stretch` shares of its width.
+  QLabel* addResultLabel(int stretch = 1, Qt::TextFormat format = Qt::AutoText);
 
   // Starts a job on the shared runner under this page's name. Each result is stored (measured here) and
   // passed to onResult() on the GUI thread. Returns false when another page's experiment is running.

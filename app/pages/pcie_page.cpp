@@ -86,18 +86,11 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("link and HBM (dashed), token cost model"));
   addBadge(m_sheetBadge);
 
-  m_summary = new QLabel(this);
-  m_h2h = new QLabel(this);
-  m_token = new QLabel(this);
-  for (QLabel* l : {m_summary, m_h2h, m_token}) {
-    l->setWordWrap(true);
-    resultsStrip()->addWidget(l, 1);
-  }
+  m_summary = addResultLabel();
+  m_h2h = addResultLabel();
+  m_token = addResultLabel();
 
-  m_replot = new QTimer(this);
-  m_replot->setSingleShot(true);
-  m_replot->setInterval(30);
-  connect(m_replot, &QTimer::timeout, this, [this] { replot(); });
+  m_replot = makeRedrawTimer([this] { replot(); });
 
   buildControls();
   runBar()->setRunText(tr("Measure transfers"));

@@ -132,14 +132,9 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   addBadge(m_recBadge);
   m_recBadge->hide();
 
-  m_speedLabel = new QLabel(this);
-  m_errorLabel = new QLabel(this);
-  m_tf32Label = new QLabel(this);
-  for (QLabel* l : {m_speedLabel, m_errorLabel, m_tf32Label}) {
-    l->setWordWrap(true);
-    l->setTextFormat(Qt::RichText);
-    resultsStrip()->addWidget(l, 1);
-  }
+  m_speedLabel = addResultLabel(1, Qt::RichText);
+  m_errorLabel = addResultLabel(1, Qt::RichText);
+  m_tf32Label = addResultLabel(1, Qt::RichText);
   m_tf32Label->setText(tr("<b>FP32 means FP32</b>: TF32 is its own row and is never switched on behind it."));
   m_tf32Label->setToolTip(tr("Some frameworks let FP32 matrix multiplies run on TF32 tensor cores by default, "
                              "which beats the FP32 peak with a 10-bit mantissa. Here each row is exactly its "
@@ -150,14 +145,8 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   runBar()->runButton()->setToolTip(
       tr("Time a GEMM in every format this device runs, then compute each format's error against FP64 (Space)."));
 
-  m_replot = new QTimer(this);
-  m_replot->setSingleShot(true);
-  m_replot->setInterval(30);
-  connect(m_replot, &QTimer::timeout, this, &PrecisionPage::replot);
-  m_underflowTimer = new QTimer(this);
-  m_underflowTimer->setSingleShot(true);
-  m_underflowTimer->setInterval(120);  // the demo takes tens of ms: recompute once a slider rests
-  connect(m_underflowTimer, &QTimer::timeout, this, &PrecisionPage::recomputeUnderflow);
+  m_replot = makeRedrawTimer([this] { replot(); });
+  m_underflowTimer = makeRedrawTimer([this] { recomputeUnderflow(); }, 120);  // the demo takes tens of ms: recompute once a slider rests
 
   refreshSupport();
   recomputeUnderflow();

@@ -68,10 +68,7 @@ RooflinePage::RooflinePage(AppContext& ctx) : Page(ctx) {
       tr("Measure this machine's roofs: a streaming triad for bandwidth, then a large GEMM in every precision the "
          "device supports for the compute peak (Space)."));
 
-  m_refresh = new QTimer(this);
-  m_refresh->setSingleShot(true);
-  m_refresh->setInterval(30);
-  connect(m_refresh, &QTimer::timeout, this, &RooflinePage::refresh);
+  m_refresh = makeRedrawTimer([this] { refresh(); });
   // Every page's results land here, so the chart fills as the class works through the lesson.
   connect(&m_ctx.results(), &ResultStore::resultAdded, this, [this] { scheduleRefresh(); });
   connect(&m_ctx.results(), &ResultStore::cleared, this, [this] { scheduleRefresh(); });

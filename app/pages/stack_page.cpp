@@ -76,10 +76,7 @@ StackPage::StackPage(AppContext& ctx) : Page(ctx) {
   connect(m_diagram, &StackDiagram::layerHovered, this, [this](int l) { showLayer(l >= 0 ? l : m_sticky); });
 
   // Results arrive in streams (a sweep): rebuild the list once they settle, not once per result.
-  m_refresh = new QTimer(this);
-  m_refresh->setSingleShot(true);
-  m_refresh->setInterval(30);
-  connect(m_refresh, &QTimer::timeout, this, [this] { refreshList(); });
+  m_refresh = makeRedrawTimer([this] { refreshList(); });
   connect(&m_ctx.results(), &ResultStore::resultAdded, this, [this] { m_refresh->start(); });
   connect(&m_ctx.results(), &ResultStore::cleared, this, [this] { m_refresh->start(); });
 

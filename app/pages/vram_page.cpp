@@ -86,14 +86,10 @@ VramPage::VramPage(AppContext& ctx) : Page(ctx) {
   m_liveBadge = new SourceBadge(SourceBadge::Kind::Unavailable, tr("live bars"));
   addBadge(m_liveBadge);
 
-  m_weightsLabel = new QLabel(this);
-  m_verdictLabel = new QLabel(this);
-  m_contextLabel = new QLabel(this);
-  m_usersLabel = new QLabel(this);
-  for (QLabel* l : {m_weightsLabel, m_verdictLabel, m_contextLabel, m_usersLabel}) {
-    l->setWordWrap(true);
-    resultsStrip()->addWidget(l, 1);
-  }
+  m_weightsLabel = addResultLabel();
+  m_verdictLabel = addResultLabel();
+  m_contextLabel = addResultLabel();
+  m_usersLabel = addResultLabel();
 
   buildControls();
   runBar()->setRunText(tr("Hold on GPU"));
