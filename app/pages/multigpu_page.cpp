@@ -2,11 +2,13 @@
 
 #include "app_context.h"
 #include "format.h"
+#include "gpulab/experiments.hpp"
 #include "gpulab/models/catalogue.hpp"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/parallelism_view.h"
 #include "widgets/plot_style.h"
+#include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 
 #include <QButtonGroup>
@@ -16,6 +18,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMap>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
@@ -23,6 +26,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 using namespace gpulab::models;
 
@@ -74,6 +78,9 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("link figures"));
   addBadge(m_sheetBadge);
   addBadge(new SourceBadge(SourceBadge::Kind::Model, tr("ring all-reduce")));
+  m_peerBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("GPU→GPU copies (solid)"));
+  m_peerBadge->setVisible(false);
+  addBadge(m_peerBadge);
 
   // How to split.
   auto* split = new QGroupBox(tr("How to split the work"));
@@ -110,18 +117,12 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   sl->addLayout(row2);
   controls()->addWidget(split);
 
-  // Peer-to-peer: cannot be measured with the one device gpulab drives.
+  // Peer-to-peer: measured when a second GPU is there, otherwise the reason and the datasheet figures.
   auto* peer = new QGroupBox(tr("Peer-to-peer bandwidth"));
   auto* pl = new QVBoxLayout(peer);
   m_peer = new QLabel(peer);
   m_peer->setWordWrap(true);
-  QString why = m_ctx.gpuReason();
-  if (const int cut = why.indexOf(QStringLiteral(" (")); cut > 0) why.truncate(cut);
-  m_peer->setText(m_ctx.hasGpu()
-                      ? tr("Measuring GPU↔GPU copies needs two GPUs; gpulab drives one (%1), so the link figures "
-                           "below are datasheet values.").arg(QString::fromStdString(m_ctx.gpuInfo()->name))
-                      : tr("Not possible here: it needs at least two GPUs in one machine, and this one has none "
-                           "(%1). The figures below are datasheet values.").arg(why));
+  m_peer->setTextFormat(Qt::RichText);
   pl->addWidget(m_peer);
   controls()->addWidget(peer);
 
@@ -172,7 +173,88 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   connect(m_gpus, &QSpinBox::valueChanged, this, [this] { updateCalculator(); });
   connect(m_gradFormat, &QComboBox::currentIndexChanged, this, [this] { updateCalculator(); });
   connect(m_link, &QComboBox::currentIndexChanged, this, [this] { updateCalculator(); });
+  if (canRun()) {
+    runBar()->setRunText(tr("Measure GPU→GPU"));
+    runBar()->runButton()->setToolTip(tr("Copy 64 MiB, 256 MiB and 1 GiB from this GPU into the second one and time "
+                                         "each copy (each checked byte for byte)"));
+  }
   updateCalculator();
+  updatePeer();
+}
+
+QString MultiGpuPage::peerUnavailableReason() const {
+  gpulab::Backend* gpu = m_ctx.cuda();
+  if (!gpu) {
+    QString why = m_ctx.gpuReason();
+    if (const int cut = why.indexOf(QStringLiteral(" (")); cut > 0) why.truncate(cut);
+    return tr("it needs at least two GPUs in one machine, and this one has none (%1)").arg(why);
+  }
+  const gpulab::Support s = gpu->supports(gpulab::TransferSpec{"p2p", true, 64u << 20});
+  return s.ok ? QString() : QString::fromStdString(s.reason);
+}
+
+bool MultiGpuPage::canRun() const { return m_ctx.cuda() && peerUnavailableReason().isEmpty(); }
+
+void MultiGpuPage::run() {
+  if (isRunning() || !canRun()) return;
+  gpulab::Backend* gpu = m_ctx.cuda();
+  m_peerRates.erase(std::remove_if(m_peerRates.begin(), m_peerRates.end(),
+                                   [this](const PeerRate& r) { return r.source == tr("measured here"); }),
+                    m_peerRates.end());
+  startJob(tr("GPU→GPU copies"), [gpu](const gpulab::RunContext& ctx) {
+    const std::size_t sizes[] = {64u << 20, 256u << 20, 1024u << 20};
+    for (std::size_t i = 0; i < 3 && !ctx.cancelled(); ++i) {
+      gpulab::RunContext sub = ctx;
+      sub.progress_base = ctx.progress_base + ctx.progress_span * i / 3.0;
+      sub.progress_span = ctx.progress_span / 3.0;
+      gpulab::run_transfer(*gpu, gpulab::TransferSpec{"p2p", true, sizes[i]}, sub);
+    }
+  });
+}
+
+void MultiGpuPage::onResult(const gpulab::Result& r) {
+  if (r.experiment != "transfer" || r.variant != "p2p") return;
+  if (!r.ok()) {
+    runBar()->showStatus(QString::fromStdString(r.error));
+    return;
+  }
+  m_peerRates.prepend({r.param("bytes"), r.gbps, tr("measured here")});
+  updatePeer();
+}
+
+void MultiGpuPage::recordingsChanged() {
+  m_peerRates.erase(std::remove_if(m_peerRates.begin(), m_peerRates.end(),
+                                   [this](const PeerRate& r) { return r.source != tr("measured here"); }),
+                    m_peerRates.end());
+  for (const StoredResult& sr : m_ctx.results().all())
+    if (sr.source >= 0 && sr.result.experiment == "transfer" && sr.result.variant == "p2p" && sr.result.ok() &&
+        sr.result.gbps > 0)
+      m_peerRates.push_back({sr.result.param("bytes"), sr.result.gbps, m_ctx.results().sourceLabel(sr.source)});
+  updatePeer();
+}
+
+void MultiGpuPage::updatePeer() {
+  // The best rate of each source: the largest copies get closest to the link's speed.
+  QStringList lines;
+  QMap<QString, PeerRate> best;
+  for (const PeerRate& r : m_peerRates)
+    if (!best.contains(r.source) || r.gbs > best[r.source].gbs) best[r.source] = r;
+  for (auto it = best.cbegin(); it != best.cend(); ++it)
+    lines << tr("<b>%1</b> GPU→GPU (%2 copy), %3").arg(fmtSi(it->gbs * 1e9, "B/s"), fmtBytes(it->bytes), it.key());
+  const QString why = peerUnavailableReason();
+  if (lines.isEmpty())
+    m_peer->setText(why.isEmpty() ? tr("Two GPUs are here: press <b>Measure GPU→GPU</b> to time copies between them "
+                                       "and compare them with the datasheet links below.")
+                                  : tr("Not measured here: %1. The figures below are datasheet values; a recording "
+                                       "from a machine with two GPUs shows its measured copies.").arg(why.toHtmlEscaped()));
+  else
+    m_peer->setText(lines.join(QStringLiteral("<br>")) +
+                    tr("<br>Datasheet NVLink figures count both directions; a copy moves one way."));
+  const bool here = best.contains(tr("measured here"));
+  m_peerBadge->setVisible(!best.isEmpty());
+  if (here) m_peerBadge->set(SourceBadge::Kind::MeasuredHere, tr("GPU→GPU copies (solid)"));
+  else if (!best.isEmpty()) m_peerBadge->set(SourceBadge::Kind::Recorded, tr("GPU→GPU copies (outlined), %1").arg(best.firstKey()));
+  rebuildLinkPlot(m_ctx.theme());
 }
 
 QString MultiGpuPage::takeaway() const {
@@ -229,6 +311,10 @@ void MultiGpuPage::updateCalculator() {
 void MultiGpuPage::applyTheme(const Theme& t) {
   Page::applyTheme(t);
   m_view->setTheme(t);
+  rebuildLinkPlot(t);
+}
+
+void MultiGpuPage::rebuildLinkPlot(const Theme& t) {
   stylePlot(m_linkPlot, t);
   m_linkPlot->clearPlottables();
   auto* gpuBars = new QCPBars(m_linkPlot->yAxis, m_linkPlot->xAxis);
@@ -244,10 +330,34 @@ void MultiGpuPage::applyTheme(const Theme& t) {
     (m_links[i].gpuToGpu ? gk : hk) << key;
     (m_links[i].gpuToGpu ? gv : hv) << m_links[i].gbs;
   }
+  // Measured or recorded GPU→GPU copies go on top, one row per source (its best copy): solid when measured
+  // here, outlined when recorded, as everywhere in the app.
+  QMap<QString, double> best;
+  for (const PeerRate& r : m_peerRates) best[r.source] = std::max(best.value(r.source), r.gbs);
+  QVector<double> hereK, hereV, recK, recV;
+  int row = int(m_links.size());
+  for (auto it = best.cbegin(); it != best.cend(); ++it) {
+    ++row;
+    QString label = it.key();
+    if (label.size() > 28) label = label.left(27) + QStringLiteral("…");
+    ticker->addTick(row, tr("GPU→GPU copy, %1").arg(label));
+    const bool here = it.key() == tr("measured here");
+    (here ? hereK : recK) << row;
+    (here ? hereV : recV) << it.value();
+  }
   gpuBars->setData(gk, gv);
   hostBars->setData(hk, hv);
   gpuBars->setName(tr("GPU↔GPU link"));
   hostBars->setName(tr("PCIe host link"));
+  for (auto [keys, values, here] : {std::tuple{&hereK, &hereV, true}, std::tuple{&recK, &recV, false}}) {
+    if (keys->isEmpty()) continue;
+    auto* bars = new QCPBars(m_linkPlot->yAxis, m_linkPlot->xAxis);
+    bars->setData(*keys, *values);
+    bars->setName(here ? tr("GPU→GPU copy, measured here") : tr("GPU→GPU copy, recorded"));
+    bars->setWidth(0.7);
+    bars->setBrush(here ? QBrush(t.gpu) : QBrush(Qt::NoBrush));
+    bars->setPen(QPen(here ? t.gpu.darker(140) : t.gpu, here ? 1.5 : t.lineWidth));
+  }
   // Datasheet figures: outlined with a dashed pen, as every datasheet figure in the app.
   for (auto [bars, c] : {std::pair{gpuBars, t.gpu}, std::pair{hostBars, okabe_ito::blue}}) {
     bars->setWidth(0.7);
@@ -258,10 +368,11 @@ void MultiGpuPage::applyTheme(const Theme& t) {
   }
   m_linkPlot->yAxis->setTicker(ticker);
   // Nine named rows at the theme's plot font: the plot is tall enough for them (minimum height below).
-  m_linkPlot->setMinimumHeight(t.isProjector() ? 330 : 150);
-  m_linkPlot->yAxis->setRange(0.4, m_links.size() + 0.6);
+  const int copyRows = row - int(m_links.size());
+  m_linkPlot->setMinimumHeight(t.isProjector() ? 330 + 32 * copyRows : 150 + 14 * copyRows);
+  m_linkPlot->yAxis->setRange(0.4, row + 0.6);
   m_linkPlot->xAxis->setRange(0, 1000);
-  m_linkPlot->xAxis->setLabel(tr("GB/s (datasheet)"));
+  m_linkPlot->xAxis->setLabel(best.isEmpty() ? tr("GB/s (datasheet)") : tr("GB/s (datasheet: dashed; copies: solid or outlined)"));
   m_linkPlot->legend->setVisible(true);
   m_linkPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
   m_linkPlot->replot();
@@ -270,13 +381,18 @@ void MultiGpuPage::applyTheme(const Theme& t) {
 QList<PlotExport> MultiGpuPage::plots() {
   QList<PlotExport> out;
   out.append(PlotExport{QStringLiteral("parallelism"), tr("Data, tensor and pipeline parallelism"), nullptr, m_view, {}});
-  out.append(PlotExport{QStringLiteral("links"), tr("Interconnect bandwidth (datasheet)"), m_linkPlot, nullptr, [this] {
-                          QString csv = QStringLiteral("link,GB_per_s,kind,source\n");
+  out.append(PlotExport{QStringLiteral("links"), tr("Interconnect bandwidth"), m_linkPlot, nullptr, [this] {
+                          QString csv = QStringLiteral("link,GB_per_s,kind,source,copy_bytes\n");
                           for (const Link& l : m_links)
-                            csv += QStringLiteral("\"%1\",%2,%3,datasheet\n")
+                            csv += QStringLiteral("\"%1\",%2,%3,datasheet,\n")
                                        .arg(l.name)
                                        .arg(l.gbs)
                                        .arg(l.gpuToGpu ? QStringLiteral("gpu-gpu") : QStringLiteral("pcie-host"));
+                          for (const PeerRate& r : m_peerRates)
+                            csv += QStringLiteral("GPU to GPU copy,%1,gpu-gpu-copy,\"%2\",%3\n")
+                                       .arg(r.gbs, 0, 'g', 5)
+                                       .arg(r.source)
+                                       .arg(r.bytes, 0, 'f', 0);
                           return csv;
                         }});
   return out;

@@ -1,7 +1,8 @@
 #pragma once
 // Page 11: many GPUs. Data, tensor and pipeline parallelism animated (what is split, what crosses the link),
-// the interconnect figures from the datasheet catalogue (peer-to-peer cannot be measured with one GPU), and a
-// ring all-reduce calculator: how long one step's gradients take to cross a link (a model).
+// the interconnect figures from the datasheet catalogue, GPU-to-GPU copies measured when the machine has two
+// GPUs (or replayed from a recording that has them), and a ring all-reduce calculator: how long one step's
+// gradients take to cross a link (a model).
 #include "pages/page.h"
 
 #include <QVector>
@@ -26,6 +27,10 @@ class MultiGpuPage : public Page {
   LessonContent lesson() const override;
   QList<PlotExport> plots() override;
   void applyTheme(const Theme& theme) override;
+  // Runs only where a second GPU is there for the copy to go to.
+  bool canRun() const override;
+  void run() override;
+  void recordingsChanged() override;
 
   struct Link {
     QString name;     // "NVLink 4 (H100 / H200 SXM)"
@@ -43,9 +48,22 @@ class MultiGpuPage : public Page {
   double allReduceSeconds() const { return m_seconds; }
   QString calculatorText() const;
   QString peerText() const;
+  // GPU-to-GPU copy rates shown on the link plot: measured here first, then recorded.
+  struct PeerRate {
+    double bytes = 0;
+    double gbs = 0;
+    QString source;  // "measured here" or the recording's label
+  };
+  const QVector<PeerRate>& peerRates() const { return m_peerRates; }
+
+ protected:
+  void onResult(const gpulab::Result& r) override;
 
  private:
   void updateCalculator();
+  void updatePeer();
+  void rebuildLinkPlot(const Theme& t);
+  QString peerUnavailableReason() const;
 
   ParallelismView* m_view = nullptr;
   QCustomPlot* m_linkPlot = nullptr;
@@ -60,6 +78,8 @@ class MultiGpuPage : public Page {
   QLabel* m_result = nullptr;
   QLabel* m_compare = nullptr;
   SourceBadge* m_sheetBadge = nullptr;
+  SourceBadge* m_peerBadge = nullptr;  // shown once a GPU-to-GPU rate is measured or recorded
   QVector<Link> m_links;
+  QVector<PeerRate> m_peerRates;
   double m_seconds = 0;
 };

@@ -589,6 +589,68 @@ class TransferOp final : public TimedOp {
   std::unique_ptr<HostBuffer> m_host;
 };
 
+// ---- GPU to GPU ----------------------------------------------------------------------------------------------------
+
+// A copy from this GPU's memory into a second GPU's (cudaMemcpyPeerAsync), timed with events on the source's
+// stream. With peer access enabled the copy goes straight over NVLink or PCIe; without, the driver stages it
+// through host memory — the backend's provenance says which.
+class PeerCopyOp final : public TimedOp {
+ public:
+  PeerCopyOp(DeviceCtx ctx, int peer, const TransferSpec& spec)
+      : m_ctx(std::move(ctx)), m_peer(peer), m_bytes(spec.bytes), m_pattern(spec.bytes, true) {
+    if (m_bytes == 0) throw std::invalid_argument("transfer size must be at least 1 byte");
+    fill_bytes(m_pattern.data(), m_bytes, 0x9EE2);
+    // The destination lives on the peer: check its free memory and allocate it with the peer current.
+    use_device(m_peer);
+    require_fits(m_ctx, static_cast<double>(m_bytes), "A GPU-to-GPU copy of " + bytes_text(double(m_bytes)) +
+                                                           " (on GPU " + std::to_string(m_peer) + ")");
+    m_dst = DeviceBuffer(m_bytes);
+    use_device(m_ctx.device);
+    require_fits(m_ctx, static_cast<double>(m_bytes), "A GPU-to-GPU copy of " + bytes_text(double(m_bytes)));
+    m_src = DeviceBuffer(m_bytes);
+    GPULAB_CUDA_CHECK(cudaMemcpy(m_src.get(), m_pattern.data(), m_bytes, cudaMemcpyHostToDevice));
+  }
+
+  Check verify() override {
+    use_device(m_peer);
+    GPULAB_CUDA_CHECK(cudaMemset(m_dst.get(), 0xFF, m_bytes));  // poison: a copy that did not land cannot pass
+    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+    use_device(m_ctx.device);
+    enqueue();
+    m_stream.synchronize();
+    std::vector<std::uint8_t> back(m_bytes);
+    use_device(m_peer);
+    GPULAB_CUDA_CHECK(cudaMemcpy(back.data(), m_dst.get(), m_bytes, cudaMemcpyDeviceToHost));
+    use_device(m_ctx.device);
+    return compare_bytes(back.data(), m_pattern.data(), m_bytes, "p2p");
+  }
+
+  double run_once() override {
+    use_device(m_ctx.device);
+    m_timer.start(m_stream.get());
+    enqueue();
+    m_timer.stop(m_stream.get());
+    return m_timer.elapsed_s();
+  }
+
+  double flops() const override { return 0; }
+  double bytes() const override { return static_cast<double>(m_bytes); }  // bytes that crossed, counted once
+
+ private:
+  void enqueue() {
+    GPULAB_CUDA_CHECK(cudaMemcpyPeerAsync(m_dst.get(), m_peer, m_src.get(), m_ctx.device, m_bytes, m_stream.get()));
+  }
+
+  DeviceCtx m_ctx;
+  DeviceSelect m_select{m_ctx.device};
+  int m_peer;
+  std::size_t m_bytes;
+  HostBuffer m_pattern;
+  Stream m_stream;
+  EventTimer m_timer;
+  DeviceBuffer m_src, m_dst;
+};
+
 // ---- launch overhead -----------------------------------------------------------------------------------------------
 
 // `kernels` tiny kernels back to back on one stream, timed as one region: with so little work each, the time is
@@ -717,6 +779,18 @@ class CudaBackend final : public Backend {
         std::to_string(lt / 10000) + "." + std::to_string((lt / 100) % 100) + "." + std::to_string(lt % 100);
     char pci[32] = {};
     GPULAB_CUDA_CHECK(cudaDeviceGetPCIBusId(pci, sizeof(pci), device));
+    // A second GPU, for the GPU-to-GPU copy: the next one, with direct peer access when the topology allows it.
+    if (device_count >= 2) {
+      m_peer = (device + 1) % device_count;
+      int can = 0;
+      GPULAB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, device, m_peer));
+      if (can) {
+        const cudaError_t e = cudaDeviceEnablePeerAccess(m_peer, 0);
+        if (e == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError();  // not sticky: clear it and go on
+        else GPULAB_CUDA_CHECK(e);
+      }
+      m_peer_direct = can != 0;
+    }
 
     const int lanes32 = fp32_lanes_per_sm(prop.major, prop.minor);
     const int lanes64 = fp64_lanes_per_sm(prop.major, prop.minor);
@@ -753,6 +827,9 @@ class CudaBackend final : public Backend {
         {"ECC", ecc ? "on" : "off"},
         {"PCI bus", pci},
         {"GPUs visible", std::to_string(device_count)},
+        {"GPU-to-GPU copies", m_peer < 0 ? std::string("need a second GPU (this machine has one)")
+                                         : "to GPU " + std::to_string(m_peer) +
+                                               (m_peer_direct ? ", direct (peer access)" : ", staged through host memory")},
         {"CUDA driver API", version_string(driver)},
         {"CUDA runtime (static)", version_string(runtime)},
         {"cuBLAS", cublas_version},
@@ -776,6 +853,11 @@ class CudaBackend final : public Backend {
     p["cublas"] = cublas_version;
     p["cublaslt"] = cublaslt_version;
     p["ecc"] = ecc ? "on" : "off";
+    p["gpus_visible"] = std::to_string(device_count);
+    if (m_peer >= 0)
+      p["p2p"] = "GPU " + std::to_string(device) + " -> GPU " + std::to_string(m_peer) +
+                 (m_peer_direct ? ": peer access enabled (direct over NVLink or PCIe)"
+                                : ": no peer access (the driver stages the copy through host memory)");
     p["peak_fp32_gflops"] = number_text(d.peak_gflops_fp32, 6);
     p["peak_fp32_source"] = peak_model;
     p["peak_fp64_gflops"] = number_text(d.peak_gflops_fp64, 6);
@@ -861,14 +943,18 @@ class CudaBackend final : public Backend {
 
   Support supports(const TransferSpec& spec) const override {
     if (spec.direction == "h2d" || spec.direction == "d2h" || spec.direction == "d2d") return Support::yes();
+    if (spec.direction == "p2p")
+      return m_peer >= 0 ? Support::yes()
+                         : Support::no("a GPU-to-GPU copy needs two GPUs, and this machine has one");
     if (spec.direction == "h2h") return Support::no("host-to-host copies are measured by the CPU backend");
-    return Support::no("unknown transfer direction '" + spec.direction + "' (h2d, d2h or d2d)");
+    return Support::no("unknown transfer direction '" + spec.direction + "' (h2d, d2h, d2d or p2p)");
   }
 
   std::unique_ptr<TimedOp> make_transfer(const TransferSpec& spec) override {
     const Support s = supports(spec);
     if (!s.ok) throw std::invalid_argument(s.reason);
     if (spec.bytes == 0) throw std::invalid_argument("transfer size must be at least 1 byte");
+    if (spec.direction == "p2p") return std::make_unique<PeerCopyOp>(ctx(), m_peer, spec);
     return std::make_unique<TransferOp>(ctx(), spec);
   }
 
@@ -922,6 +1008,8 @@ class CudaBackend final : public Backend {
   DeviceInfo m_info;
   Provenance m_prov;
   std::mutex m_mutex;
+  int m_peer = -1;             // the GPU that GPU-to-GPU copies go to; -1 with only one GPU
+  bool m_peer_direct = false;  // peer access enabled (else the driver stages through the host)
 };
 
 }  // namespace

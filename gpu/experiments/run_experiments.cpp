@@ -149,7 +149,9 @@ Result run_transfer(Backend& backend, const TransferSpec& spec, const RunContext
   r.precision = Precision::fp32;
   r.params = {{"bytes", double(spec.bytes)}, {"pinned", spec.pinned ? 1.0 : 0.0}};
   r.provenance = full_provenance(backend, ctx.policy);
-  r.provenance["memory"] = spec.pinned ? "pinned (page-locked) host memory" : "pageable host memory";
+  r.provenance["memory"] = spec.direction == "p2p" ? "device memory on two GPUs (a peer copy; no host memory)"
+                           : spec.pinned           ? "pinned (page-locked) host memory"
+                                                   : "pageable host memory";
   r.provenance["bytes_counted"] = "bytes moved, each counted once";
   const std::string label = "transfer " + spec.direction + " " + format_bytes(double(spec.bytes));
   const Support s = backend.supports(spec);

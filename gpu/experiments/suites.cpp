@@ -258,6 +258,13 @@ class Planner {
         }
         transfer(*m_b.cuda, "d2d", true, bytes);
       }
+    // GPU to GPU, for the many-GPUs page: measured when a second GPU is there, otherwise one note says why.
+    if (m_b.cuda) {
+      const Support p2p = m_b.cuda->supports(TransferSpec{"p2p", true, 64 * MiB});
+      if (!p2p.ok) note(*m_b.cuda, "transfer", "p2p", Precision::fp32, {{"bytes", double(64 * MiB)}}, p2p.reason);
+      else
+        for (std::size_t bytes : {64 * MiB, 256 * MiB, 1024 * MiB}) transfer(*m_b.cuda, "p2p", true, bytes);
+    }
   }
 
   // Y = X·W with X B×d and W d×d: at small B the weights' bytes dominate (memory-bound), at large B the

@@ -42,8 +42,50 @@ TEST(MultiGpuPage, CalculatorAndPeerNote) {
   EXPECT_TRUE(page.calculatorText().contains(QStringLiteral("model"))) << page.calculatorText().toStdString();
   page.setCalculator(7, 2, 8, QStringLiteral("PCIe Gen5"));
   EXPECT_NEAR(page.allReduceSeconds(), 2.0 * 7 / 8 * 14e9 / 64e9, 1e-9);
-  EXPECT_TRUE(page.peerText().contains(QStringLiteral("Not possible here"))) << page.peerText().toStdString();
+  // No GPU: nothing to run, and the note says why and what the figures are.
+  EXPECT_FALSE(page.canRun());
+  EXPECT_TRUE(page.peerText().contains(QStringLiteral("Not measured here"))) << page.peerText().toStdString();
+  EXPECT_TRUE(page.peerText().contains(QStringLiteral("two GPUs"))) << page.peerText().toStdString();
+  EXPECT_TRUE(page.peerText().contains(QStringLiteral("datasheet"))) << page.peerText().toStdString();
   EXPECT_EQ(page.lesson().exercises.size(), 2);
+}
+
+TEST(MultiGpuPage, RecordedGpuToGpuCopiesAreReplayed) {
+  AppContext ctx(noGpu());
+  MultiGpuPage page(ctx);
+  page.initialize();
+  // A recording from a two-GPU box: three copies, the largest fastest.
+  gpulab::Recording rec;
+  rec.context["gpu"] = "NVIDIA H200";
+  rec.context["date"] = "2026-11-30T10:00:00Z";
+  for (auto [mib, gbs] : {std::pair{64.0, 300.0}, std::pair{256.0, 360.0}, std::pair{1024.0, 380.0}}) {
+    gpulab::Result r;
+    r.experiment = "transfer";
+    r.backend = "cuda";
+    r.variant = "p2p";
+    r.params = {{"bytes", mib * 1048576.0}, {"pinned", 1}};
+    r.check.passed = true;
+    r.stats.median_s = mib * 1048576.0 / (gbs * 1e9);
+    r.stats.n = 5;
+    r.bytes = mib * 1048576.0;
+    r.gbps = gbs;
+    rec.results.push_back(r);
+  }
+  ctx.results().addRecording(QStringLiteral("/tmp/two-h200.json"), rec);
+  QCoreApplication::processEvents();
+  ASSERT_EQ(page.peerRates().size(), 3);
+  // The note gives the best copy with its source; the plot's CSV carries every copy.
+  EXPECT_TRUE(page.peerText().contains(QStringLiteral("380 GB/s"))) << page.peerText().toStdString();
+  EXPECT_TRUE(page.peerText().contains(QStringLiteral("H200"))) << page.peerText().toStdString();
+  const auto plots = page.plots();
+  ASSERT_EQ(plots.size(), 2);
+  const QString csv = plots[1].csv();
+  EXPECT_EQ(csv.count(QStringLiteral("GPU to GPU copy")), 3) << csv.toStdString();
+  // Closing the recording takes the rates away again.
+  ctx.results().clearRecordings();
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(page.peerRates().isEmpty());
+  EXPECT_TRUE(page.peerText().contains(QStringLiteral("Not measured here")));
 }
 
 TEST(MultiGpuPage, AnimationRunsOnlyWhenShown) {

@@ -205,6 +205,30 @@ TEST_F(CudaBackendTest, TransfersVerify) {
   EXPECT_FALSE(backend().supports(h2h).ok);
 }
 
+TEST_F(CudaBackendTest, GpuToGpuCopyVerifiesOrSaysWhyNot) {
+  gpulab::TransferSpec spec;
+  spec.direction = "p2p";
+  spec.bytes = (8u << 20) + 5;
+  const auto info = backend().device_info();
+  int visible = 1;
+  for (const auto& [k, v] : info.details)
+    if (k == "GPUs visible") visible = std::stoi(v);
+  const gpulab::Support s = backend().supports(spec);
+  if (visible < 2) {
+    // One GPU: refused with the reason, never attempted.
+    EXPECT_FALSE(s.ok);
+    EXPECT_NE(s.reason.find("two GPUs"), std::string::npos) << s.reason;
+    EXPECT_THROW(backend().make_transfer(spec), std::invalid_argument);
+    return;
+  }
+  ASSERT_TRUE(s.ok) << s.reason;
+  auto op = backend().make_transfer(spec);
+  const auto check = op->verify();
+  EXPECT_TRUE(check.passed) << check.message;
+  EXPECT_GT(op->run_once(), 0);
+  EXPECT_DOUBLE_EQ(op->bytes(), static_cast<double>(spec.bytes));
+}
+
 TEST_F(CudaBackendTest, LayerChainVerifies) {
   gpulab::LayerChainSpec spec;
   // A small transformer-shaped layer: QKV (wider than the input), O, gate, up, down.

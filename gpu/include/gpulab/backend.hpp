@@ -57,6 +57,7 @@ struct BandwidthSpec {
 
 // Moves between host and device. direction: "h2d", "d2h", "d2d" (GPU) or "h2h" (host memcpy).
 struct TransferSpec {
+  // h2d, d2h, d2d (one GPU), p2p (this GPU into a second one), h2h (host memcpy, CPU backend)
   std::string direction = "h2d";
   bool pinned = true;
   std::size_t bytes = 64u << 20;
