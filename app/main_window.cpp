@@ -27,6 +27,7 @@
 #include <QScreen>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QStatusBar>
 #include <QTextEdit>
 #include <QVBoxLayout>
@@ -151,6 +152,15 @@ void MainWindow::buildMenus() {
     if (auto* p = currentPage()) p->cancel();
   });
 
+  // The side column's two tabs, from the keyboard: a presenter flips to the questions and back without the mouse.
+  auto* lessonTab = go->addAction(tr("Lesson / controls &tab"), this, [this] {
+    Page* p = currentPage();
+    if (!p || !p->sideTabs() || p->sideTabs()->count() < 2) return;
+    p->sideTabs()->setCurrentIndex(p->sideTabs()->currentIndex() == 0 ? 1 : 0);
+  });
+  lessonTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+  lessonTab->setShortcutContext(Qt::ApplicationShortcut);
+  lessonTab->setToolTip(tr("Switch the right-hand column between the page's controls and its lesson"));
   go->addSeparator();
   go->addAction(tr("Lesson &outline…"), this, [this] {
     QStringList titles, takeaways;

@@ -43,6 +43,9 @@ struct LessonExercise {
   std::function<double()> compute;  // the app's answer (from a model or a measurement); may run quickly only
   QString explanation;           // shown with the answer
   double tolerance = 0.05;       // relative: a prediction within this counts as right
+  // compute() times something on this machine (or reads what was timed): its answer is kept for later guesses,
+  // and the panel offers "Measure again" to take a fresh one.
+  bool measured = false;
 };
 struct LessonContent {
   QString intro;  // a short text in the app's own words

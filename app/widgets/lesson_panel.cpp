@@ -105,6 +105,13 @@ LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidge
     row.checkButton = new QPushButton(tr("Check"), host);
     row.checkButton->setToolTip(tr("Compute the answer and compare it with your prediction"));
     inputRow->addWidget(row.checkButton);
+    if (ex.measured) {
+      row.againButton = new QPushButton(tr("Measure again"), host);
+      row.againButton->setToolTip(tr("Take a fresh measurement (the first one is kept until you ask: timings on a "
+                                     "busy machine vary)"));
+      row.againButton->setVisible(false);
+      inputRow->addWidget(row.againButton);
+    }
     lay->addLayout(inputRow);
     row.result = wrapped(QString(), host);
     row.result->setVisible(false);
@@ -112,6 +119,7 @@ LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidge
     const int index = m_exercises.size();
     connect(row.checkButton, &QPushButton::clicked, this, [this, index] { check(index); });
     connect(row.input, &QLineEdit::returnPressed, this, [this, index] { check(index); });
+    if (row.againButton) connect(row.againButton, &QPushButton::clicked, this, [this, index] { remeasure(index); });
     m_exercises.push_back(row);
   }
   lay->addStretch(1);
@@ -165,6 +173,7 @@ void LessonPanel::check(int exercise) {
   const double prediction = parsePrediction(row.input->text());
   row.answer = answer(exercise);
   row.result->setVisible(true);
+  if (row.againButton) row.againButton->setVisible(true);
   const QString unit = row.ex.unit.isEmpty() ? QString() : QStringLiteral(" ") + row.ex.unit;
   if (!std::isfinite(row.answer)) {
     row.verdict = Verdict::Invalid;
@@ -204,6 +213,12 @@ double LessonPanel::answer(int exercise) {
     row.computed = true;
   }
   return row.answer;
+}
+
+void LessonPanel::remeasure(int exercise) {
+  if (exercise < 0 || exercise >= m_exercises.size() || !m_exercises[exercise].ex.measured) return;
+  m_exercises[exercise].computed = false;
+  check(exercise);
 }
 
 LessonPanel::Verdict LessonPanel::verdict(int exercise) const {

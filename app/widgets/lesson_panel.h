@@ -35,6 +35,8 @@ class LessonPanel : public QWidget {
   double answer(int exercise);
   // Computes the exercise's answer, compares it with the prediction and shows the outcome.
   void check(int exercise);
+  // Measured exercises only: forget the kept answer, measure afresh and judge the same prediction again.
+  void remeasure(int exercise);
   Verdict verdict(int exercise) const;
   double computedAnswer(int exercise) const;
   QString resultText(int exercise) const;
@@ -50,6 +52,7 @@ class LessonPanel : public QWidget {
     LessonExercise ex;
     QLineEdit* input = nullptr;
     QPushButton* checkButton = nullptr;
+    QPushButton* againButton = nullptr;  // measured exercises: shown once there is an answer
     QLabel* result = nullptr;
     Verdict verdict = Verdict::None;
     double answer = 0;

@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QLabel>
+#include <QPushButton>
 #include <QTest>
 #include <QTimer>
 #include <QTabWidget>
@@ -32,6 +33,37 @@ TEST(LessonPanel, ParsesWhatStudentsType) {
   EXPECT_DOUBLE_EQ(LessonPanel::parsePrediction(QStringLiteral("239 tokens/s")), 239);
   EXPECT_DOUBLE_EQ(LessonPanel::parsePrediction(QStringLiteral("1e9")), 1e9);
   EXPECT_TRUE(std::isnan(LessonPanel::parsePrediction(QStringLiteral("lots"))));
+}
+
+TEST(LessonPanel, MeasuredAnswersAreKeptUntilMeasureAgain) {
+  // A "measurement" that reads 10, 20, 30 … each time it runs, beside a model answer.
+  int runs = 0;
+  LessonContent content;
+  LessonExercise timed{QStringLiteral("How fast?"), QStringLiteral("×"), [&runs] { return 10.0 * ++runs; },
+                       QStringLiteral("measured"), 0.05};
+  timed.measured = true;
+  content.exercises << timed
+                    << LessonExercise{QStringLiteral("How many?"), QStringLiteral(""), [] { return 48.0; },
+                                      QStringLiteral("a model"), 0.0};
+  LessonPanel panel(content);
+  panel.setPrediction(0, QStringLiteral("10"));
+  panel.check(0);
+  EXPECT_EQ(panel.verdict(0), LessonPanel::Verdict::Right);
+  panel.check(0);  // a second guess is judged against the same measurement
+  EXPECT_EQ(runs, 1);
+  panel.remeasure(0);  // the button: a fresh measurement, the same prediction judged again
+  EXPECT_EQ(runs, 2);
+  EXPECT_DOUBLE_EQ(panel.computedAnswer(0), 20.0);
+  EXPECT_EQ(panel.verdict(0), LessonPanel::Verdict::Off);
+  EXPECT_TRUE(panel.resultText(0).contains(QStringLiteral("20"))) << panel.resultText(0).toStdString();
+  // Only measured exercises have the button.
+  const auto buttons = panel.findChildren<QPushButton*>();
+  int again = 0;
+  for (const QPushButton* b : buttons) again += b->text() == QStringLiteral("Measure again");
+  EXPECT_EQ(again, 1);
+  panel.setPrediction(1, QStringLiteral("48"));
+  panel.remeasure(1);  // a model answer: nothing to measure again, nothing happens
+  EXPECT_EQ(panel.verdict(1), LessonPanel::Verdict::None);
 }
 
 TEST(LessonPanel, EveryPageTeaches) {

@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QListWidget>
+#include <QTabWidget>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -53,6 +54,25 @@ TEST(MainWindow, ArrowKeysStepThroughPages) {
   EXPECT_EQ(w.currentPage(), w.pages()[1]);
   QTest::keyClick(&w, Qt::Key_PageUp);
   EXPECT_EQ(w.currentPage(), w.pages()[0]);
+}
+
+TEST(MainWindow, CtrlLFlipsBetweenControlsAndLesson) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  MainWindow w(ctx);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  w.showPageIndex(0);
+  w.activateWindow();
+  QTabWidget* tabs = w.currentPage()->sideTabs();
+  ASSERT_NE(tabs, nullptr);
+  ASSERT_GE(tabs->count(), 2);
+  EXPECT_EQ(tabs->currentIndex(), 0);
+  QTest::keyClick(&w, Qt::Key_L, Qt::ControlModifier);
+  EXPECT_EQ(tabs->tabText(tabs->currentIndex()), QStringLiteral("Lesson"));
+  QTest::keyClick(&w, Qt::Key_L, Qt::ControlModifier);
+  EXPECT_EQ(tabs->currentIndex(), 0);
 }
 
 TEST(MainWindow, EveryPageHasIdTitleAndTakeaway) {
