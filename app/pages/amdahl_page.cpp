@@ -599,6 +599,12 @@ void AmdahlPage::recordingsChanged() {
       m_launchSource = m_ctx.results().sourceLabel(sr.source);
     }
   }
+  // The badge names what is on the plot: once this machine has measured, its solid points; until then, a
+  // replayed recording's outlined ones.
+  if (m_measured.empty() && !m_recorded.empty())
+    m_measuredBadge->set(SourceBadge::Kind::Recorded, tr("thread scaling (outlined), %1").arg(m_recordedLabel));
+  else if (m_measured.empty())
+    m_measuredBadge->set(SourceBadge::Kind::MeasuredHere, tr("thread scaling (solid)"));
   updateReadouts();
   scheduleReplot();
 }

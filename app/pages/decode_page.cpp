@@ -6,6 +6,7 @@
 #include "gpulab/models/decode_model.hpp"
 #include "gpulab/models/roofline_model.hpp"
 #include "pages/page_registry.h"
+#include "runner/dram_bandwidth.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
@@ -167,26 +168,26 @@ TransformerShape DecodePage::chainShape() const {
 
 double DecodePage::measuredBandwidth(QString* source, int* sourceIndex) const {
   // Here first (the triad this page or the roofline page ran), then a recording: its GPU triad or d2d copy.
-  double best = 0;
-  for (int pass = 0; pass < 2 && best == 0; ++pass) {
-    for (const StoredResult& s : m_ctx.results().all()) {
+  const auto& all = m_ctx.results().all();
+  for (int pass = 0; pass < 2; ++pass) {
+    const StoredResult* found = dramBandwidthResult(all, [pass](const StoredResult& s) {
       const Result& r = s.result;
-      if ((pass == 0) != (s.source < 0) || !r.ok()) continue;
-      const bool triad = r.experiment == "bandwidth" && r.variant == "triad";
-      // A d2d copy moves each byte once but reads and writes it: count both, as the triad does.
-      const bool d2d = r.experiment == "transfer" && r.variant == "d2d";
-      if (!triad && !d2d) continue;
-      if (pass == 1 && r.backend != "cuda") continue;
-      const double bw = r.gbps * 1e9 * (d2d ? 2 : 1);
-      if (bw > best) {
-        best = bw;
-        if (source) *source = s.source < 0 ? tr("measured here (%1)").arg(QString::fromStdString(r.backend == "cpu" ? "CPU triad" : "GPU triad"))
-                                           : m_ctx.results().sourceLabel(s.source);
-        if (sourceIndex) *sourceIndex = s.source;
-      }
-    }
+      if ((pass == 0) != (s.source < 0) || !r.ok() || r.gbps <= 0) return false;
+      if (pass == 1 && r.backend != "cuda") return false;
+      return (r.experiment == "bandwidth" && r.variant == "triad") || (r.experiment == "transfer" && r.variant == "d2d");
+    });
+    if (!found) continue;
+    const StoredResult& s = *found;
+    const Result& r = s.result;
+    // A d2d copy moves each byte once but reads and writes it: count both, as the triad does.
+    const double bw = r.gbps * 1e9 * (r.experiment == "transfer" ? 2 : 1);
+    if (source)
+      *source = s.source < 0 ? tr("measured here (%1)").arg(r.backend == "cpu" ? tr("CPU triad") : tr("GPU triad"))
+                             : m_ctx.results().sourceLabel(s.source);
+    if (sourceIndex) *sourceIndex = s.source;
+    return bw;
   }
-  return best;
+  return 0;
 }
 
 void DecodePage::run() {
@@ -340,10 +341,10 @@ void DecodePage::replot() {
     // Ceiling for what actually ran: this backend's bandwidth ÷ the bytes of the precision it ran in.
     const double bpp = bytes_per_element(first->precision);
     const double fullParams = first->param("params_per_layer") * k_full_layers;
-    double bw = 0;
-    for (const StoredResult& s : m_ctx.results().all())
-      if (s.source == src && s.result.ok() && s.result.experiment == "bandwidth" && s.result.backend == first->backend)
-        bw = std::max(bw, s.result.gbps * 1e9);
+    const StoredResult* bwResult = dramBandwidthResult(m_ctx.results().all(), [src, first](const StoredResult& s) {
+      return s.source == src && s.result.ok() && s.result.experiment == "bandwidth" && s.result.backend == first->backend;
+    });
+    const double bw = bwResult ? bwResult->result.gbps * 1e9 : 0;
     if (bw > 0) {
       const double ceil1 = decode_ceiling_tokens_per_s(bw, fullParams * bpp);
       QCPGraph* cg = m_batchPlot->addGraph();

@@ -7,6 +7,7 @@
 #include "gpulab/models/gemm_model.hpp"
 #include "gpulab/models/roofline_model.hpp"
 #include "pages/page_registry.h"
+#include "runner/dram_bandwidth.h"
 #include "qcustomplot.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -34,8 +35,10 @@ struct DeviceCeilings {
   QString device;        // short name
   QString fullDevice;    // as the provenance has it (for the catalogue lookup)
   std::string backend;   // "cpu" | "cuda"
-  double bandwidth = 0;  // best streaming bytes/s
+  double bandwidth = 0;  // streaming bytes/s at the largest arrays measured (see runner/dram_bandwidth.h)
   QString bandwidthKind;
+  gpulab::Result bandwidthResult;  // the result it came from
+  bool hasBandwidth = false;
   QMap<int, double> peak;  // Precision -> best GEMM FLOP/s
 };
 
@@ -152,11 +155,10 @@ void RooflinePage::refreshNow() {
 QString RooflinePage::summaryText() const { return m_summary->text(); }
 
 double RooflinePage::measuredCpuBandwidth() const {
-  double best = 0;
-  for (const auto& s : m_ctx.results().all())
-    if (s.source < 0 && s.result.ok() && s.result.backend == "cpu" && s.result.experiment == "bandwidth")
-      best = std::max(best, s.result.gbps * 1e9);
-  return best;
+  const StoredResult* best = dramBandwidthResult(m_ctx.results().all(), [](const StoredResult& s) {
+    return s.source < 0 && s.result.ok() && s.result.backend == "cpu" && s.result.experiment == "bandwidth";
+  });
+  return best ? best->result.gbps * 1e9 : 0;
 }
 
 double RooflinePage::measuredCpuPeak(Precision p) const {
@@ -195,9 +197,11 @@ void RooflinePage::refresh() {
     if (s.source >= 0 && !showRecorded) continue;
     if (r.experiment == "bandwidth") {
       DeviceCeilings& d = deviceFor(s);
-      if (r.gbps * 1e9 > d.bandwidth) {
+      if (betterDramBandwidth(r, d.hasBandwidth ? &d.bandwidthResult : nullptr)) {
         d.bandwidth = r.gbps * 1e9;
         d.bandwidthKind = QString::fromStdString(r.variant);
+        d.bandwidthResult = r;
+        d.hasBandwidth = true;
       }
     } else if (r.experiment == "gemm" && r.gflops > 0) {
       DeviceCeilings& d = deviceFor(s);
@@ -435,10 +439,13 @@ LessonContent RooflinePage::lesson() const {
          "triad bandwidth."),
       tr("FLOPs per byte"),
       [ctx] {
-        double bw = 0, peak = 0;
+        double peak = 0;
+        const StoredResult* bwResult = dramBandwidthResult(ctx->results().all(), [](const StoredResult& s) {
+          return s.source < 0 && s.result.ok() && s.result.backend == "cpu" && s.result.experiment == "bandwidth";
+        });
+        double bw = bwResult ? bwResult->result.gbps * 1e9 : 0;
         for (const auto& s : ctx->results().all()) {
           if (s.source >= 0 || !s.result.ok() || s.result.backend != "cpu") continue;
-          if (s.result.experiment == "bandwidth") bw = std::max(bw, s.result.gbps * 1e9);
           if (s.result.experiment == "gemm" && s.result.precision == Precision::fp32)
             peak = std::max(peak, s.result.gflops * 1e9);
         }

@@ -64,3 +64,32 @@ TEST(DecodePage, TinyChainRunCompletesOffscreen) {
   ASSERT_EQ(plots.size(), 2);
   EXPECT_TRUE(plots[1].csv().contains(QStringLiteral("cpu,FP32,1")));
 }
+
+TEST(DecodePage, RecordedCeilingUsesTheDramSizedTriad) {
+  AppContext ctx(noGpu());
+  DecodePage page(ctx);
+  page.initialize();
+  page.setParamsBillions(7);
+  // An H200-like recording: the triad at 4 MiB (in L2) runs at 9 TB/s, at 1 GiB (HBM) at 4.3 TB/s.
+  gpulab::Recording rec;
+  rec.context = {{"gpu", "NVIDIA H200"}, {"date", "2026-11-30T10:00:00Z"}};
+  for (auto [bytes, gbs] : {std::pair{double(4 << 20), 9000.0}, std::pair{double(1 << 30), 4300.0}}) {
+    gpulab::Result r;
+    r.experiment = "bandwidth";
+    r.backend = "cuda";
+    r.variant = "triad";
+    r.params = {{"bytes", bytes}};
+    r.check.passed = true;
+    r.stats.median_s = 3 * bytes / (gbs * 1e9);
+    r.stats.n = 3;
+    r.bytes = 3 * bytes;
+    r.gbps = gbs;
+    rec.results.push_back(r);
+  }
+  ctx.results().addRecording(QStringLiteral("/tmp/h200.json"), rec);
+  QTest::qWait(100);  // the page redraws 30 ms after the last change
+  const QStringList labels = page.ceilingBarLabels();
+  // 7B in FP16 is 14 GB a token: 4,300 / 14 ≈ 307 tokens/s, not the cache-sized 9,000 / 14 ≈ 643.
+  EXPECT_TRUE(labels.contains(QStringLiteral("307"))) << labels.join(QLatin1Char(' ')).toStdString();
+  EXPECT_FALSE(labels.contains(QStringLiteral("643"))) << labels.join(QLatin1Char(' ')).toStdString();
+}

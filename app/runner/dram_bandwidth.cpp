@@ -1,0 +1,17 @@
+#include "runner/dram_bandwidth.h"
+
+double streamedArrayBytes(const gpulab::Result& r) { return r.param("bytes_per_array", r.param("bytes")); }
+
+bool betterDramBandwidth(const gpulab::Result& candidate, const gpulab::Result* current) {
+  if (!current) return true;
+  const double size = streamedArrayBytes(candidate), currentSize = streamedArrayBytes(*current);
+  return size > currentSize || (size == currentSize && candidate.gbps > current->gbps);
+}
+
+const StoredResult* dramBandwidthResult(const QVector<StoredResult>& all,
+                                        const std::function<bool(const StoredResult&)>& pick) {
+  const StoredResult* best = nullptr;
+  for (const StoredResult& s : all)
+    if (pick(s) && betterDramBandwidth(s.result, best ? &best->result : nullptr)) best = &s;
+  return best;
+}
