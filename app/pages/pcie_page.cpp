@@ -6,6 +6,7 @@
 #include "gpulab/models/transfer_model.hpp"
 #include "gpulab/models/vram_model.hpp"
 #include "pages/page_registry.h"
+#include "runner/dram_bandwidth.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
@@ -298,9 +299,13 @@ void PciePage::replot() {
     if (!isTransfer(s.result)) continue;
     if (s.source < 0 && s.result.variant == "h2h") bestH2h = std::max(bestH2h, s.result.gbps);
     if (s.result.variant == "h2d" && s.result.param("pinned") > 0.5) bestH2d = std::max(bestH2d, s.result.gbps);
-    if (s.result.variant == "d2d") bestD2d = std::max(bestD2d, s.result.gbps);
     if (s.result.backend == "cuda") ++measuredGpu;
   }
+  // Device to device is the HBM figure: from the largest copy, as small ones can run out of L2.
+  if (const StoredResult* d2d = dramBandwidthResult(all, [](const StoredResult& s) {
+        return isTransfer(s.result) && s.result.variant == "d2d";
+      }))
+    bestD2d = d2d->result.gbps;
 
   QString note;
   if (!m_ctx.hasGpu()) {
