@@ -1,10 +1,13 @@
 #include "widgets/stack_diagram.h"
 
+#include "gpulab/layer_chain_plan.hpp"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
 bool hasWord(const std::string& s, const char* w) {
@@ -22,15 +25,19 @@ StackDiagram::StackDiagram(QWidget* parent) : QWidget(parent) {
 }
 
 unsigned StackDiagram::layersFor(const gpulab::Result& r) {
+  // The decode page's layer chain: cuBLAS on the GPU; on the CPU an own loop for small batches, OpenBLAS above.
+  const bool chain = r.experiment == "layer_chain";
+  const bool chainLibrary =
+      chain && hasWord(gpulab::layer_chain_code_path(r.backend, std::llround(r.param("batch", 1))), "blas");
   if (r.backend == "cuda") {
-    if (hasWord(r.variant, "cublas") || hasWord(r.variant, "cudnn") || hasWord(r.variant, "nccl"))
+    if (chainLibrary || hasWord(r.variant, "cublas") || hasWord(r.variant, "cudnn") || hasWord(r.variant, "nccl"))
       return bit(Framework) | bit(Library) | bit(Kernels) | bit(Runtime) | bit(Hardware);
     // cudaMemcpy between host and device runs on the copy engines: no kernel is launched.
     if (r.experiment == "transfer" && r.variant != "d2d") return bit(Framework) | bit(Runtime) | bit(Hardware);
     return bit(Framework) | bit(Kernels) | bit(Runtime) | bit(Hardware);
   }
   // The CPU: no CUDA runtime and no driver in between; the operating system just runs threads on the cores.
-  if (hasWord(r.variant, "blas")) return bit(Framework) | bit(CpuLibrary) | bit(CpuCores);
+  if (chain ? chainLibrary : hasWord(r.variant, "blas")) return bit(Framework) | bit(CpuLibrary) | bit(CpuCores);
   return bit(Framework) | bit(CpuCode) | bit(CpuCores);
 }
 

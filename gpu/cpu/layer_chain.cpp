@@ -29,7 +29,7 @@ namespace {
 // k_stream_max_batch rows the chain uses this weight-streaming kernel instead: each weight row is read once and
 // multiplied into every batch row's accumulators, which stay in L1/L2 — exactly the "read once, share it
 // between users" of the lesson. Larger batches go to sgemm, which is then compute-efficient.
-constexpr long long k_stream_max_batch = 8;
+constexpr long long k_stream_max_batch = cpu_chain_stream_max_batch;  // the stack page reads the same limit
 // Columns per tile: long contiguous runs of each weight row (what the hardware prefetcher streams well), while
 // 8 batch rows × 4096 floats = 128 KiB of accumulators still sit in L2.
 constexpr long long k_stream_cols = 4096;

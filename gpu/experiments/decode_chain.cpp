@@ -1,6 +1,7 @@
 // The decode step as a measurable chain of products (see decode_experiments.hpp).
 #include "gpulab/decode_experiments.hpp"
 #include "gpulab/harness.hpp"
+#include "gpulab/layer_chain_plan.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
@@ -63,6 +64,7 @@ Result run_layer_chain(Backend& backend, const LayerChainSpec& spec, const RunCo
   std::string shapes;
   for (const auto& m : spec.matrices) shapes += (shapes.empty() ? "" : ", ") + std::to_string(m.k) + "\u2192" + std::to_string(m.n);
   r.provenance["layer_shapes"] = shapes;
+  r.provenance["code_path"] = layer_chain_code_path(backend.kind(), spec.batch);
 
   const std::string label = "chain " + std::to_string(spec.layers) + " layer(s), batch " + std::to_string(spec.batch);
   const Support s = backend.supports(spec);

@@ -52,6 +52,20 @@ TEST(StackDiagram, LayersForEachKindOfRun) {
   const unsigned h2d = SD::layersFor(result("cuda", "h2d", "transfer"));
   EXPECT_TRUE(h2d & SD::bit(SD::Runtime));
   EXPECT_FALSE(h2d & SD::bit(SD::Kernels));  // copy engines, no kernel
+  const unsigned p2p = SD::layersFor(result("cuda", "p2p", "transfer"));
+  EXPECT_FALSE(p2p & SD::bit(SD::Kernels));
+
+  // The decode chain: on the CPU an own streaming loop up to 8 users, OpenBLAS above; on the GPU cuBLAS.
+  auto chain = [](const char* backend, double batch) {
+    gpulab::Result r = result(backend, "gemm_chain", "layer_chain");
+    r.params = {{"batch", batch}};
+    return SD::layersFor(r);
+  };
+  EXPECT_TRUE(chain("cpu", 1) & SD::bit(SD::CpuCode));
+  EXPECT_FALSE(chain("cpu", 8) & SD::bit(SD::CpuLibrary));
+  EXPECT_TRUE(chain("cpu", 16) & SD::bit(SD::CpuLibrary));
+  EXPECT_FALSE(chain("cpu", 16) & SD::bit(SD::CpuCode));
+  EXPECT_TRUE(chain("cuda", 1) & SD::bit(SD::Library));
 }
 
 TEST(StackPage, ResultsLightTheirLayers) {

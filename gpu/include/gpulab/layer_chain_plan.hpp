@@ -4,9 +4,19 @@
 #include "gpulab/backend.hpp"
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace gpulab {
+
+// Which code a layer chain's products run through. On the CPU: a weight-streaming loop of gpulab's own up to
+// cpu_chain_stream_max_batch batch rows (OpenBLAS 0.3.21 packs the weights for every small-m call, which sets
+// the pace there; see cpu/layer_chain.cpp), OpenBLAS sgemm above. On the GPU: cuBLAS / cuBLASLt.
+inline constexpr long long cpu_chain_stream_max_batch = 8;
+inline const char* layer_chain_code_path(const std::string& backend_kind, long long batch) {
+  if (backend_kind == "cuda") return "cuBLAS";
+  return batch <= cpu_chain_stream_max_batch ? "own weight-streaming loop" : "OpenBLAS sgemm";
+}
 
 // One product of the chain: out (batch×n) = in (batch×k, row stride lda) · W (k×n).
 struct ChainStep {
