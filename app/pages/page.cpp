@@ -9,9 +9,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   auto* outer = new QVBoxLayout(this);
@@ -51,6 +54,7 @@ Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   auto* controlsHost = new QWidget(scroll);
+  m_controlsHost = controlsHost;
   m_controls = new QVBoxLayout(controlsHost);
   m_controls->setContentsMargins(8, 8, 8, 8);
   m_controls->setSpacing(8);
@@ -128,6 +132,25 @@ void Page::applyTheme(const Theme& theme) {
       QStringLiteral("font-size:%1pt; color:%2;").arg(theme.takeawayFontPt).arg(theme.mutedText.name()));
   if (m_lessonPanel) m_lessonPanel->applyTheme(theme);
   if (m_lessonHint) m_lessonHint->setStyleSheet(QStringLiteral("color:%1;").arg(theme.mutedText.name()));
+  // After the event loop has delivered the new font to every child: only then are their size hints new.
+  QTimer::singleShot(0, this, [this] { fitSideColumn(m_ctx.theme()); });
+}
+
+void Page::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  fitSideColumn(m_ctx.theme());
+}
+
+void Page::fitSideColumn(const Theme& theme) {
+  // Wide enough for the controls at this theme's font, so they do not scroll sideways (a projector's large
+  // font made preset rows wider than the 460 px that suits the normal theme) — but never more than 28 % of the
+  // page: on a small screen the class's visual keeps its room and the teacher's controls scroll instead.
+  const int cap = std::max(340, std::min(theme.isProjector() ? 640 : 460, int(0.28 * width())));
+  const int scrollbar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  if (m_controlsHost && m_controlsHost->layout()) m_controlsHost->layout()->activate();
+  const int needed = m_controlsHost ? m_controlsHost->minimumSizeHint().width() + scrollbar + 12 : 0;
+  m_sideTabs->setMaximumWidth(cap);
+  m_sideTabs->setMinimumWidth(std::clamp(needed, 340, cap));
 }
 
 void Page::cancel() {

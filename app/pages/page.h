@@ -105,6 +105,7 @@ class Page : public QWidget {
   // passed to onResult() on the GUI thread. Returns false when another page's experiment is running.
   bool startJob(const QString& label, std::function<void(const gpulab::RunContext&)> job,
                 gpulab::MeasurePolicy policy = {});
+  void resizeEvent(QResizeEvent* e) override;  // the side column's width follows the page's
   virtual void onResult(const gpulab::Result& result) {}
   virtual void onRunFinished(bool cancelled) {}
 
@@ -117,9 +118,12 @@ class Page : public QWidget {
   QVBoxLayout* m_visualHolder = nullptr;
   QTabWidget* m_sideTabs = nullptr;
   QVBoxLayout* m_controls = nullptr;
+  QWidget* m_controlsHost = nullptr;  // inside the Controls tab's scroll area
   QHBoxLayout* m_results = nullptr;
   QHBoxLayout* m_bottom = nullptr;
   RunBar* m_runBar = nullptr;
   LessonPanel* m_lessonPanel = nullptr;
   QLabel* m_lessonHint = nullptr;
+
+  void fitSideColumn(const Theme& theme);
 };
