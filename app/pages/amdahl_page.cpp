@@ -287,6 +287,8 @@ QString AmdahlPage::readoutText() const { return m_readout->text(); }
 QString AmdahlPage::loadingText() const { return m_loadingLabel->text(); }
 QString AmdahlPage::measuredText() const { return m_measuredLabel->text(); }
 
+int AmdahlPage::mainPlotMarkCount() const { return m_measuredBig->dataCount() + m_recordedBig->dataCount(); }
+
 QVector<QPointF> AmdahlPage::measuredPoints() const {
   QVector<QPointF> out;
   for (const Point& p : m_measured) out << QPointF(p.threads, p.speedup);
@@ -395,8 +397,16 @@ void AmdahlPage::replot() {
   QVector<double> mx, my, rx, ry;
   for (const Point& p : m_measured) mx << p.threads, my << p.speedup;
   for (const Point& p : m_recorded) rx << p.threads, ry << p.speedup;
-  m_measuredBig->setData(mx, my);
-  m_recordedBig->setData(rx, ry);
+  // The big plot's curve is the slider's share: measured points belong on it only when they were run at that
+  // share (a 30 % job under the 5 % curve would look like the law failing). The close-up always has them.
+  const auto sameShare = [s](double share) { return share >= 0 && std::fabs(share - s) < 1e-9; };
+  m_measuredBig->setData(sameShare(m_runShare) ? mx : QVector<double>{}, sameShare(m_runShare) ? my : QVector<double>{});
+  m_recordedBig->setData(sameShare(m_recordedShare) ? rx : QVector<double>{},
+                         sameShare(m_recordedShare) ? ry : QVector<double>{});
+  for (QCPGraph* g : {m_measuredBig, m_recordedBig}) {  // the key lists only the marks that are there
+    if (g->data()->isEmpty()) g->removeFromLegend();
+    else g->addToLegend();
+  }
 
   // The close-up: threads on a linear axis, the model at the share the run used (not the slider's, which may
   // have moved since).

@@ -45,6 +45,8 @@ class AmdahlPage : public Page {
   QString measuredText() const;
   // The latest measured run, one entry per thread count: (threads, speed-up).
   QVector<QPointF> measuredPoints() const;
+  // Marks on the big workers plot (only runs at the slider's serial share are drawn there).
+  int mainPlotMarkCount() const;
   QSlider* serialSlider() const { return m_serialSlider; }
   QSlider* workersSlider() const { return m_workersSlider; }
 

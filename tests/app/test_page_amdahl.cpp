@@ -70,6 +70,14 @@ TEST(AmdahlPage, MeasuredRunOnOneAndTwoThreads) {
   EXPECT_DOUBLE_EQ(pts[1].x(), 2);
   EXPECT_GT(pts[1].y(), 0);
   EXPECT_TRUE(page.measuredText().contains(QStringLiteral("Measured here"))) << page.measuredText().toStdString();
+  // On the big plot the points sit on the 30 % curve; move the slider to 5 % and they leave it (the close-up,
+  // with its own 30 % curve, keeps them).
+  QTest::qWait(100);
+  EXPECT_EQ(page.mainPlotMarkCount(), 2);
+  page.setSerialShare(0.05);
+  QTest::qWait(100);
+  EXPECT_EQ(page.mainPlotMarkCount(), 0);
+  EXPECT_EQ(page.measuredPoints().size(), 2);
   // The results went into the store, measured here, with the serial prefix timed.
   const auto stored = ctx.results().byExperiment(QStringLiteral("amdahl_scaling"));
   ASSERT_EQ(stored.size(), 2);
