@@ -460,8 +460,10 @@ void VramPage::recordingsChanged() {
     return;
   }
   // No GPU: the newest recorded hold, if a recording has one.
+  // A refusal is worth showing (with its numbers); a result that never ran (no GPU there either) is not.
   const auto rec = m_ctx.results().select([](const gpulab::Result& r) {
-    return r.experiment == "hold_memory" && r.variant != "released";
+    return r.experiment == "hold_memory" && r.variant != "released" &&
+           (r.variant == "refused" || r.ok()) && r.param("before_total") > 0;
   });
   for (auto it = rec.rbegin(); it != rec.rend(); ++it) {
     if (it->source < 0) continue;

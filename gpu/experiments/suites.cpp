@@ -5,6 +5,8 @@
 
 #include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/decode_experiments.hpp"
+#include "gpulab/memory_hold.hpp"
+#include "gpulab/models/vram_model.hpp"
 
 #include "gpulab/cli.hpp"
 #include "gpulab/precision_error.hpp"
@@ -383,6 +385,27 @@ class Planner {
     }
   }
 
+  // The VRAM page's live bars: the page's default estimate (a 7B model served in FP16, 4,096 tokens) held on
+  // the GPU in 8 steps for half a second and released, with cudaMemGetInfo read at every step. A GPU only:
+  // the page is about the card's memory, not the host's.
+  void vram() {
+    if (!m_b.cuda) {
+      note(*m_b.cpu, "hold_memory", "held", Precision::fp32, {},
+           "the live memory bars need a GPU: " + (m_b.cuda_reason.empty() ? std::string("none here") : m_b.cuda_reason));
+      return;
+    }
+    Backend* gpu = m_b.cuda;
+    models::VramInputs in;
+    in.shape = *models::find_preset("lesson-7b");
+    in.context = 4096;
+    const double request = models::vram_budget(in, 0).total;  // 17.4 GB: what the page shows by default
+    m_jobs.push_back({"GPU memory: hold " + format_bytes(request) + " in 8 steps, then free it", 1.0,
+                      [gpu, request](const RunContext& ctx) {
+                        return run_hold_memory(*gpu, request, default_hold_margin(gpu->memory_info()), 8, 0.5, ctx);
+                      },
+                      gpu, "hold_memory", "held", Precision::fp32});
+  }
+
   std::vector<Job>& jobs() { return m_jobs; }
 
  private:
@@ -399,6 +422,7 @@ const std::vector<SuiteInfo> suite_table{
     {"precision", "GEMM in every precision each backend supports; the others recorded with the reason"},
     {"decode", "a 7B-shaped decode step (GEMV chain) at 1…64 users, against the bandwidth ceiling"},
     {"amdahl", "a job with a 30 % serial part on 1…all CPU threads, timed side by side; GPU kernel-launch cost"},
+    {"vram", "on a GPU: a 7B FP16 model's memory held in 8 steps and freed, free memory read at each step"},
     {"all", "every suite above, one after another"},
 };
 
@@ -476,6 +500,7 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
   if (name == "precision" || name == "all") plan.precision();
   if (name == "decode" || name == "all") plan.decode();
   if (name == "amdahl" || name == "all") plan.amdahl();
+  if (name == "vram" || name == "all") plan.vram();
 
   const auto& jobs = plan.jobs();
   double total = 0;

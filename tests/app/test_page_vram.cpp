@@ -145,6 +145,40 @@ TEST(VramPage, WithoutGpuTheLivePanelSaysWhy) {
   EXPECT_TRUE(page.liveText().startsWith(QStringLiteral("No GPU here:")));
 }
 
+TEST(VramPage, RecordedHoldIsReplayedAndAnUnrunNoteIsNot) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  // A CPU-only recording's vram suite: a note that it needs a GPU. Nothing to draw from it.
+  gpulab::Recording cpuOnly;
+  cpuOnly.context = {{"cpu", "AMD EPYC"}, {"date", "2026-12-01T11:00:00Z"}};
+  gpulab::Result note;
+  note.experiment = "hold_memory";
+  note.backend = "cpu";
+  note.variant = "held";
+  note.error = "the live memory bars need a GPU";
+  cpuOnly.results.push_back(note);
+  ctx.results().addRecording(QStringLiteral("/tmp/cpu.json"), cpuOnly);
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(page.liveBars()->bars().isEmpty());
+  EXPECT_TRUE(page.liveText().startsWith(QStringLiteral("No GPU here:"))) << page.liveText().toStdString();
+  // A GPU recording's hold: 17.4 GB held on a 141 GB card, 120 GB free before.
+  gpulab::Recording gpu;
+  gpu.context = {{"gpu", "NVIDIA H200"}, {"date", "2026-11-30T10:00:00Z"}};
+  gpulab::Result held;
+  held.experiment = "hold_memory";
+  held.backend = "cuda";
+  held.variant = "held";
+  held.check.passed = true;
+  held.params = {{"requested", 17.4e9}, {"held", 17.4e9}, {"before_free", 120e9}, {"before_total", 141e9},
+                 {"now_free", 102.6e9}, {"now_total", 141e9}, {"step", 8}, {"steps", 8}};
+  gpu.results.push_back(held);
+  ctx.results().addRecording(QStringLiteral("/tmp/h200.json"), gpu);
+  QCoreApplication::processEvents();
+  ASSERT_EQ(page.liveBars()->bars().size(), 2);  // before, holding
+  EXPECT_EQ(page.liveBars()->bars()[1].label, QStringLiteral("holding"));
+}
+
 TEST(VramPage, LessonAndExports) {
   AppContext ctx(noGpu());
   VramPage page(ctx);
