@@ -611,6 +611,15 @@ class PeerCopyOp final : public TimedOp {
     GPULAB_CUDA_CHECK(cudaMemcpy(m_src.get(), m_pattern.data(), m_bytes, cudaMemcpyHostToDevice));
   }
 
+  // The destination is freed with its own device current, then the source's device is made current again.
+  ~PeerCopyOp() override {
+    GPULAB_CUDA_CHECK_NOTHROW(cudaSetDevice(m_peer));
+    m_dst.reset();
+    GPULAB_CUDA_CHECK_NOTHROW(cudaSetDevice(m_ctx.device));
+  }
+  PeerCopyOp(const PeerCopyOp&) = delete;
+  PeerCopyOp& operator=(const PeerCopyOp&) = delete;
+
   Check verify() override {
     use_device(m_peer);
     GPULAB_CUDA_CHECK(cudaMemset(m_dst.get(), 0xFF, m_bytes));  // poison: a copy that did not land cannot pass

@@ -417,7 +417,7 @@ const std::vector<SuiteInfo> suite_table{
     {"quick", "CPU GEMM naive/reordered/BLAS at 512³ with a direct-BLAS control, and memory bandwidth (about a minute)"},
     {"matmul", "GEMM from 64³ to 4096³: every CPU variant, and on a GPU the kernel ladder and cuBLAS"},
     {"bandwidth", "copy and triad from cache-sized to DRAM-sized arrays (CPU, and GPU when present)"},
-    {"transfer", "host memcpy; on a GPU host→device, device→host (pinned and pageable) and device→device"},
+    {"transfer", "host memcpy; on a GPU host→device, device→host (pinned and pageable), device→device, GPU→GPU"},
     {"batch", "Y = X·W with d = 4096 and batch 1…1024: memory-bound to compute-bound"},
     {"precision", "GEMM in every precision each backend supports; the others recorded with the reason"},
     {"decode", "a 7B-shaped decode step (GEMV chain) at 1…64 users, against the bandwidth ceiling"},
