@@ -42,7 +42,9 @@ bool paintExport(const PlotExport& plot, QCPPainter& painter, const ExportImageS
   if (sx > 1.0 || sy > 1.0) painter.setMode(QCPPainter::pmNonCosmetic);
   painter.scale(sx, sy);
   if (plot.plot) {
+    if (plot.layoutFor) plot.layoutFor(layout);
     plot.plot->toPainter(&painter, layout.width(), layout.height());
+    if (plot.layoutFor) plot.layoutFor(QSize());
     return true;
   }
   if (plot.widget) {

@@ -742,7 +742,8 @@ void MatmulPage::replot() {
   // The axis rect's width is only known after a layout: the widget's width less the row names and margins.
   int namesPx = 0;
   for (const Row& r : m_rows) namesPx = std::max(namesPx, rowMetrics.horizontalAdvance(r.name));
-  const double plotPx = std::max(250.0, double(m_plot->width()) - namesPx - 50.0);
+  const double widthPx = m_exportWidth > 0 ? m_exportWidth : m_plot->width();
+  const double plotPx = std::max(250.0, widthPx - namesPx - 50.0);
   auto textFrac = [&](const QString& t) {
     int w = 0;
     for (const QString& line : t.split(QLatin1Char('\n'))) w = std::max(w, labelMetrics.horizontalAdvance(line));
@@ -940,6 +941,11 @@ QList<PlotExport> MatmulPage::plots() {
   e.title = tr("Matrix multiply %1: GFLOP/s per variant").arg(shape(m_m, m_k, m_n));
   e.plot = m_plot;
   e.csv = [this] { return csv(); };
+  // The room for the bars' labels depends on the plot's width: fit the axis to the slide's, then back.
+  e.layoutFor = [this](const QSize& size) {
+    m_exportWidth = size.isEmpty() ? 0 : size.width();
+    replot();
+  };
   return {e};
 }
 

@@ -122,4 +122,5 @@ class MatmulPage : public Page {
   long long m_runM = 0, m_runK = 0, m_runN = 0;  // the size of the job in flight
   int m_tooLongAnswer = 0;
   bool m_updatingSize = false;
+  int m_exportWidth = 0;  // while an export is drawn: its width, for the label room (0 = the screen's)
 };

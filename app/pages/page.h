@@ -7,6 +7,7 @@
 #include "theme.h"
 
 #include <QList>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 
@@ -30,6 +31,9 @@ struct PlotExport {
   QCustomPlot* plot = nullptr;  // preferred: exported as vector SVG/PDF
   QWidget* widget = nullptr;    // otherwise: rendered (PNG; SVG/PDF through QSvgGenerator / QPdfWriter)
   std::function<QString()> csv;  // the data behind it, as CSV with a header row and units; may be empty
+  // Optional: lay the plot out for an export of this size before it is drawn (ranges that depend on the
+  // width, such as room for bar labels), and for the screen again when called with an empty size.
+  std::function<void(const QSize&)> layoutFor = {};
 };
 
 // The lesson's teaching layer for a page (shown by the lesson panel).
