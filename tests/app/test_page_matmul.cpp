@@ -4,6 +4,7 @@
 #include "app_context.h"
 #include "main_window.h"
 #include "pages/matmul_page.h"
+#include "qcustomplot.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -136,6 +137,15 @@ TEST(MatmulPage, RecordedResultsAreHollowBars) {
   EXPECT_EQ(page.recordedBarCount(), 2);
   EXPECT_EQ(page.measuredBarCount(), 0);
   EXPECT_TRUE(page.plots()[0].csv().contains(QStringLiteral("H200")));
+  // Laid out for a wide slide, the labels need a smaller share of the axis than in a narrow one.
+  const PlotExport e = page.plots()[0];
+  ASSERT_TRUE(bool(e.layoutFor));
+  e.layoutFor(QSize(600, 400));
+  const double narrow = page.plot()->xAxis->range().upper;
+  e.layoutFor(QSize(3840, 2160));
+  const double wide = page.plot()->xAxis->range().upper;
+  EXPECT_LT(wide, narrow);
+  e.layoutFor(QSize());
   if (const QString dir = qEnvironmentVariable("GPULAB_SHOT_DIR"); !dir.isEmpty()) {
     page.resize(1500, 850);
     page.show();
