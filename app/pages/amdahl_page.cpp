@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <thread>
+#include <utility>
 
 using namespace gpulab;
 using namespace gpulab::models;
@@ -69,7 +70,11 @@ QLabel* valueLabel(QWidget* parent) {
   auto* l = new QLabel(parent);
   l->setMinimumWidth(70);
   l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-  l->setStyleSheet(QStringLiteral("font-weight:bold;"));
+  // Bold through a font that sets only the weight: the size still follows the theme (a style sheet here kept
+  // the values at the normal theme's size in projector mode).
+  QFont bold;
+  bold.setBold(true);
+  l->setFont(bold);
   return l;
 }
 
@@ -262,12 +267,16 @@ void AmdahlPage::buildControls() {
   m_workersSlider->setValue(nearestIndex(m_workerSteps, 4096));
   m_loadSlider->setValue(50);
   m_factorSlider->setValue(nearestIndex(m_factorSteps, 2));
-  for (QSlider* s : {m_serialSlider, m_workersSlider, m_loadSlider, m_factorSlider})
-    connect(s, &QSlider::valueChanged, this, [this] {
+  // Each control redraws the plots it feeds: the serial share both law plots, the workers only the big one's
+  // marker, the data-loading pair only its bars.
+  const std::pair<QSlider*, unsigned> feeds[] = {{m_serialSlider, Law | Scaling}, {m_workersSlider, Law},
+                                                 {m_loadSlider, Loading}, {m_factorSlider, Loading}};
+  for (auto [slider, parts] : feeds)
+    connect(slider, &QSlider::valueChanged, this, [this, parts = parts] {
       updateReadouts();
-      scheduleReplot();
+      scheduleReplot(parts);
     });
-  connect(m_maxThreads, &QSpinBox::valueChanged, this, [this] { scheduleReplot(); });
+  connect(m_maxThreads, &QSpinBox::valueChanged, this, [this] { scheduleReplot(Scaling); });
 }
 
 double AmdahlPage::serialShare() const { return m_serialSteps.value(m_serialSlider->value()); }
@@ -295,7 +304,8 @@ QVector<QPointF> AmdahlPage::measuredPoints() const {
   return out;
 }
 
-void AmdahlPage::scheduleReplot() {
+void AmdahlPage::scheduleReplot(unsigned parts) {
+  m_dirty |= parts;
   if (!m_replot->isActive()) m_replot->start();
 }
 
@@ -366,114 +376,118 @@ void AmdahlPage::updateGpuNote() {
 }
 
 void AmdahlPage::replot() {
+  // Only what the changed controls feed is redrawn: a slider dragged on one plot must not pay for all three.
+  const unsigned parts = std::exchange(m_dirty, 0u);
   const Theme& t = m_ctx.theme();
   const double s = serialShare();
   const int n = workers();
 
-  QVector<double> xs, ys, ideal;
-  for (int i = 0; i <= 200; ++i) {
-    const double x = std::pow(10.0, 4.0 * i / 200.0);
-    xs << x;
-    ys << amdahl_speedup(s, x);
-    ideal << x;
-  }
-  m_curve->setData(xs, ys, true);
-  m_ideal->setData(xs, ideal, true);
-  if (s > 0) {
-    const double lim = amdahl_limit(s);
-    m_limit->setData({1.0, k_maxWorkers * 1.15}, {lim, lim}, true);
-    m_limit->setVisible(true);
-    m_limitText->setVisible(true);
-    m_limitText->position->setCoords(1.15, lim * 1.08);
-    m_limitText->setText(tr("ceiling 1/s = %1").arg(fmtLimit(s)));
-  } else {
-    m_limit->setData(QVector<double>{}, QVector<double>{});
-    m_limitText->setVisible(false);
-  }
-  m_tracer->setGraphKey(n);
-  m_tracer->updatePosition();
-  m_tracerText->setText(tr("%1 at %2").arg(fmtTimes(amdahl_speedup(s, n)), fmtCount(n)));
-
   QVector<double> mx, my, rx, ry;
   for (const Point& p : m_measured) mx << p.threads, my << p.speedup;
   for (const Point& p : m_recorded) rx << p.threads, ry << p.speedup;
-  // The big plot's curve is the slider's share: measured points belong on it only when they were run at that
-  // share (a 30 % job under the 5 % curve would look like the law failing). The close-up always has them.
-  const auto sameShare = [s](double share) { return share >= 0 && std::fabs(share - s) < 1e-9; };
-  m_measuredBig->setData(sameShare(m_runShare) ? mx : QVector<double>{}, sameShare(m_runShare) ? my : QVector<double>{});
-  m_recordedBig->setData(sameShare(m_recordedShare) ? rx : QVector<double>{},
-                         sameShare(m_recordedShare) ? ry : QVector<double>{});
-  for (QCPGraph* g : {m_measuredBig, m_recordedBig}) {  // the key lists only the marks that are there
-    if (g->data()->isEmpty()) g->removeFromLegend();
-    else g->addToLegend();
+  if (parts & Law) {
+    QVector<double> xs, ys, ideal;
+    for (int i = 0; i <= 200; ++i) {
+      const double x = std::pow(10.0, 4.0 * i / 200.0);
+      xs << x;
+      ys << amdahl_speedup(s, x);
+      ideal << x;
+    }
+    m_curve->setData(xs, ys, true);
+    m_ideal->setData(xs, ideal, true);
+    if (s > 0) {
+      const double lim = amdahl_limit(s);
+      m_limit->setData({1.0, k_maxWorkers * 1.15}, {lim, lim}, true);
+      m_limit->setVisible(true);
+      m_limitText->setVisible(true);
+      m_limitText->position->setCoords(1.15, lim * 1.08);
+      m_limitText->setText(tr("ceiling 1/s = %1").arg(fmtLimit(s)));
+    } else {
+      m_limit->setData(QVector<double>{}, QVector<double>{});
+      m_limitText->setVisible(false);
+    }
+    m_tracer->setGraphKey(n);
+    m_tracer->updatePosition();
+    m_tracerText->setText(tr("%1 at %2").arg(fmtTimes(amdahl_speedup(s, n)), fmtCount(n)));
+    // The big plot's curve is the slider's share: measured points belong on it only when they were run at that
+    // share (a 30 % job under the 5 % curve would look like the law failing). The close-up always has them.
+    const auto sameShare = [s](double share) { return share >= 0 && std::fabs(share - s) < 1e-9; };
+    m_measuredBig->setData(sameShare(m_runShare) ? mx : QVector<double>{}, sameShare(m_runShare) ? my : QVector<double>{});
+    m_recordedBig->setData(sameShare(m_recordedShare) ? rx : QVector<double>{},
+                           sameShare(m_recordedShare) ? ry : QVector<double>{});
+    for (QCPGraph* g : {m_measuredBig, m_recordedBig}) {  // the key lists only the marks that are there
+      if (g->data()->isEmpty()) g->removeFromLegend();
+      else g->addToLegend();
+    }
+    m_plot->replot();
   }
-
-  // The close-up: threads on a linear axis, the model at the share the run used (not the slider's, which may
-  // have moved since).
-  double maxT = m_maxThreads->value();
-  for (const Point& p : m_measured) maxT = std::max(maxT, p.threads);
-  for (const Point& p : m_recorded) maxT = std::max(maxT, p.threads);
-  const double runShare = m_runShare >= 0 ? m_runShare : (m_recordedShare >= 0 ? m_recordedShare : s);
-  QVector<double> tx, tm, ti;
-  for (int i = 0; i <= 100; ++i) {
-    const double x = 1 + (maxT - 1) * i / 100.0;
-    tx << x;
-    tm << amdahl_speedup(runShare, x);
-    ti << x;
+  if (parts & Scaling) {
+    // The close-up: threads on a linear axis, the model at the share the run used (not the slider's, which may
+    // have moved since).
+    double maxT = m_maxThreads->value();
+    for (const Point& p : m_measured) maxT = std::max(maxT, p.threads);
+    for (const Point& p : m_recorded) maxT = std::max(maxT, p.threads);
+    const double runShare = m_runShare >= 0 ? m_runShare : (m_recordedShare >= 0 ? m_recordedShare : s);
+    QVector<double> tx, tm, ti;
+    for (int i = 0; i <= 100; ++i) {
+      const double x = 1 + (maxT - 1) * i / 100.0;
+      tx << x;
+      tm << amdahl_speedup(runShare, x);
+      ti << x;
+    }
+    m_runIdeal->setData(tx, ti, true);
+    m_runModel->setData(tx, tm, true);
+    m_runModel->setName(tr("Amdahl at s = %1").arg(fmtPercent(runShare)));
+    m_runMeasured->setData(mx, my);
+    m_runRecorded->setData(rx, ry);
+    m_scalePlot->xAxis->setRange(0.7, maxT + 0.3);
+    double top = std::max(2.0, maxT) * 1.08;
+    for (double v : my) top = std::max(top, v * 1.15);
+    m_scalePlot->yAxis->setRange(0, top);
+    if (mx.isEmpty() && rx.isEmpty())
+      m_scaleNote->setText(tr("Space: measure"));
+    else if (mx.isEmpty())
+      m_scaleNote->setText(tr("hollow: recorded"));
+    else
+      m_scaleNote->setText(tr("run at s = %1").arg(fmtPercent(runShare)));
+    m_scalePlot->replot();
   }
-  m_runIdeal->setData(tx, ti, true);
-  m_runModel->setData(tx, tm, true);
-  m_runModel->setName(tr("Amdahl at s = %1").arg(fmtPercent(runShare)));
-  m_runMeasured->setData(mx, my);
-  m_runRecorded->setData(rx, ry);
-  m_scalePlot->xAxis->setRange(0.7, maxT + 0.3);
-  double top = std::max(2.0, maxT) * 1.08;
-  for (double v : my) top = std::max(top, v * 1.15);
-  m_scalePlot->yAxis->setRange(0, top);
-  if (mx.isEmpty() && rx.isEmpty())
-    m_scaleNote->setText(tr("Space: measure"));
-  else if (mx.isEmpty())
-    m_scaleNote->setText(tr("hollow: recorded"));
-  else
-    m_scaleNote->setText(tr("run at s = %1").arg(fmtPercent(runShare)));
-
-  // Data loading, before and after: two stacked horizontal bars in units of the old job's time.
-  m_barPlot->clearPlottables();
-  m_barPlot->clearItems();
-  const double L = loadingShare(), k = gpuFactor();
-  auto* loadBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
-  auto* gpuBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
-  loadBars->setName(tr("loading data (CPU)"));
-  gpuBars->setName(tr("GPU maths"));
-  loadBars->setData({2.0, 1.0}, {L, L});
-  gpuBars->setData({2.0, 1.0}, {1.0 - L, (1.0 - L) / k});
-  gpuBars->moveAbove(loadBars);
-  for (auto* b : {loadBars, gpuBars}) b->setWidth(0.6);
-  loadBars->setBrush(t.cpu);
-  loadBars->setPen(QPen(t.cpu.darker(130)));
-  gpuBars->setBrush(t.gpu);
-  gpuBars->setPen(QPen(t.gpu.darker(130)));
-  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-  ticker->addTick(2, tr("before"));
-  ticker->addTick(1, tr("after"));
-  m_barPlot->yAxis->setTicker(ticker);
-  m_barPlot->yAxis->setRange(0.4, 2.6);
-  m_barPlot->xAxis->setRange(0, 1.6);
-  m_barPlot->xAxis->setLabel(tr("time, share of the old job"));
-  auto* total = new QCPItemText(m_barPlot);
-  total->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-  total->position->setCoords(L + (1 - L) / k + 0.02, 1.0);
-  total->setText(tr("%1 → %2").arg(fmtFixed(L + (1 - L) / k, 2), fmtTimes(partial_speedup(1 - L, k), 2)));
-  total->setColor(t.text);
-  QFont tf(QStringLiteral("DejaVu Sans"), t.plotFontPt);
-  tf.setBold(true);
-  total->setFont(tf);
-  m_barPlot->legend->setVisible(true);
-  placeLegendAbove(m_barPlot, 2);  // the bars and their total fill the axis rect: the key goes above it
-
-  m_plot->replot();
-  m_scalePlot->replot();
-  m_barPlot->replot();
+  if (parts & Loading) {
+    // Data loading, before and after: two stacked horizontal bars in units of the old job's time.
+    m_barPlot->clearPlottables();
+    m_barPlot->clearItems();
+    const double L = loadingShare(), k = gpuFactor();
+    auto* loadBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
+    auto* gpuBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
+    loadBars->setName(tr("loading data (CPU)"));
+    gpuBars->setName(tr("GPU maths"));
+    loadBars->setData({2.0, 1.0}, {L, L});
+    gpuBars->setData({2.0, 1.0}, {1.0 - L, (1.0 - L) / k});
+    gpuBars->moveAbove(loadBars);
+    for (auto* b : {loadBars, gpuBars}) b->setWidth(0.6);
+    loadBars->setBrush(t.cpu);
+    loadBars->setPen(QPen(t.cpu.darker(130)));
+    gpuBars->setBrush(t.gpu);
+    gpuBars->setPen(QPen(t.gpu.darker(130)));
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    ticker->addTick(2, tr("before"));
+    ticker->addTick(1, tr("after"));
+    m_barPlot->yAxis->setTicker(ticker);
+    m_barPlot->yAxis->setRange(0.4, 2.6);
+    m_barPlot->xAxis->setRange(0, 1.6);
+    m_barPlot->xAxis->setLabel(tr("time, share of the old job"));
+    auto* total = new QCPItemText(m_barPlot);
+    total->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    total->position->setCoords(L + (1 - L) / k + 0.02, 1.0);
+    total->setText(tr("%1 → %2").arg(fmtFixed(L + (1 - L) / k, 2), fmtTimes(partial_speedup(1 - L, k), 2)));
+    total->setColor(t.text);
+    QFont tf(QStringLiteral("DejaVu Sans"), t.plotFontPt);
+    tf.setBold(true);
+    total->setFont(tf);
+    m_barPlot->legend->setVisible(true);
+    placeLegendAbove(m_barPlot, 2);  // the bars and their total fill the axis rect: the key goes above it
+    m_barPlot->replot();
+  }
 }
 
 void AmdahlPage::applyTheme(const Theme& t) {
@@ -511,6 +525,7 @@ void AmdahlPage::applyTheme(const Theme& t) {
   m_scaleNote->setFont(small);
   m_scaleNote->setColor(t.mutedText);
   updateReadouts();
+  m_dirty = All;  // a new theme restyles every plot
   replot();
 }
 

@@ -56,7 +56,8 @@ class AmdahlPage : public Page {
 
  private:
   void buildControls();
-  void scheduleReplot();
+  enum Part : unsigned { Law = 1, Scaling = 2, Loading = 4, All = 7 };  // the page's three plots
+  void scheduleReplot(unsigned parts = All);
   void replot();
   void updateReadouts();
   void updateGpuNote();
@@ -98,6 +99,7 @@ class AmdahlPage : public Page {
   SourceBadge* m_modelBadge = nullptr;
 
   QTimer* m_replot = nullptr;
+  unsigned m_dirty = All;  // the plots the next replot() redraws
   QVector<double> m_serialSteps;   // slider index -> serial share (fine near 0)
   QVector<double> m_workerSteps;   // slider index -> workers (log-ish, with 8 and 4,096 exact)
   QVector<double> m_factorSteps;   // slider index -> GPU speed-up factor

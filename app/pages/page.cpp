@@ -131,6 +131,7 @@ void Page::applyTheme(const Theme& theme) {
   m_takeaway->setStyleSheet(
       QStringLiteral("font-size:%1pt; color:%2;").arg(theme.takeawayFontPt).arg(theme.mutedText.name()));
   if (m_lessonPanel) m_lessonPanel->applyTheme(theme);
+  for (SourceBadge* b : findChildren<SourceBadge*>()) b->followApplicationFont();
   if (m_lessonHint) m_lessonHint->setStyleSheet(QStringLiteral("color:%1;").arg(theme.mutedText.name()));
   // After the event loop has delivered the new font to every child: only then are their size hints new.
   QTimer::singleShot(0, this, [this] { fitSideColumn(m_ctx.theme()); });

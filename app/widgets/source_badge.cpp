@@ -1,5 +1,6 @@
 #include "widgets/source_badge.h"
 
+#include <QApplication>
 #include <QEvent>
 #include <QFontMetrics>
 #include <QStringList>
@@ -25,6 +26,12 @@ void SourceBadge::changeEvent(QEvent* e) {
   QLabel::changeEvent(e);
   // The application font follows the theme (bigger on a projector): the line breaks follow the font.
   if (e->type() == QEvent::FontChange || e->type() == QEvent::ApplicationFontChange) rewrap();
+}
+
+void SourceBadge::followApplicationFont() {
+  // A label with a style sheet keeps the font it was first polished with when the application font changes
+  // later (badges built before the projector theme stayed small): take the theme's font explicitly.
+  setFont(QApplication::font());
 }
 
 void SourceBadge::rewrap() {

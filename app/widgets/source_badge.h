@@ -13,6 +13,8 @@ class SourceBadge : public QLabel {
   void set(Kind kind, const QString& detail = {});
   Kind kind() const { return m_kind; }
   static QString textFor(Kind kind, const QString& detail);
+  // Called by the page on a theme change: the badge's font becomes the (new) application font.
+  void followApplicationFont();
 
  protected:
   void changeEvent(QEvent* e) override;
