@@ -6,6 +6,7 @@
 #include "main_window.h"
 #include "pages/page.h"
 #include "widgets/plot_style.h"
+#include "widgets/source_badge.h"
 
 #include "qcustomplot.h"
 
@@ -272,6 +273,11 @@ TEST_F(ExportTest, ProjectorModeKeysBlankAndEsc) {
   m_window->activateWindow();
   QTest::qWait(50);
   EXPECT_TRUE(m_ctx.theme().isProjector());
+  // Every page's source badges and control labels take the projector's font size (style sheets once kept the
+  // badges at the normal theme's size).
+  for (Page* p : m_window->pages())
+    for (SourceBadge* b : p->findChildren<SourceBadge*>())
+      EXPECT_GE(b->font().pointSize(), m_ctx.theme().baseFontPt) << p->pageId().toStdString() << ": " << b->text().toStdString();
   // What presenter clickers send: Page Down / Page Up, sometimes arrows.
   QTest::keyClick(m_window.get(), Qt::Key_PageDown);
   EXPECT_EQ(m_window->currentPage(), m_window->pages()[1]);
