@@ -233,12 +233,17 @@ void MultiGpuPage::recordingsChanged() {
   updatePeer();
 }
 
-void MultiGpuPage::updatePeer() {
-  // The best rate of each source: the largest copies get closest to the link's speed.
-  QStringList lines;
+QMap<QString, MultiGpuPage::PeerRate> MultiGpuPage::bestPeerRates() const {
+  // The best copy of each source: the largest copies get closest to the link's speed.
   QMap<QString, PeerRate> best;
   for (const PeerRate& r : m_peerRates)
     if (!best.contains(r.source) || r.gbs > best[r.source].gbs) best[r.source] = r;
+  return best;
+}
+
+void MultiGpuPage::updatePeer() {
+  QStringList lines;
+  const QMap<QString, PeerRate> best = bestPeerRates();
   for (auto it = best.cbegin(); it != best.cend(); ++it)
     lines << tr("<b>%1</b> GPU→GPU (%2 copy), %3").arg(fmtSi(it->gbs * 1e9, "B/s"), fmtBytes(it->bytes), it.key());
   const QString why = peerUnavailableReason();
@@ -332,8 +337,7 @@ void MultiGpuPage::rebuildLinkPlot(const Theme& t) {
   }
   // Measured or recorded GPU→GPU copies go on top, one row per source (its best copy): solid when measured
   // here, outlined when recorded, as everywhere in the app.
-  QMap<QString, double> best;
-  for (const PeerRate& r : m_peerRates) best[r.source] = std::max(best.value(r.source), r.gbs);
+  const QMap<QString, PeerRate> best = bestPeerRates();
   QVector<double> hereK, hereV, recK, recV;
   int row = int(m_links.size());
   for (auto it = best.cbegin(); it != best.cend(); ++it) {
@@ -343,7 +347,7 @@ void MultiGpuPage::rebuildLinkPlot(const Theme& t) {
     ticker->addTick(row, tr("GPU→GPU copy, %1").arg(label));
     const bool here = it.key() == tr("measured here");
     (here ? hereK : recK) << row;
-    (here ? hereV : recV) << it.value();
+    (here ? hereV : recV) << it.value().gbs;
   }
   gpuBars->setData(gk, gv);
   hostBars->setData(hk, hv);

@@ -5,6 +5,7 @@
 // gradients take to cross a link (a model).
 #include "pages/page.h"
 
+#include <QMap>
 #include <QVector>
 
 class ParallelismView;
@@ -62,6 +63,7 @@ class MultiGpuPage : public Page {
  private:
   void updateCalculator();
   void updatePeer();
+  QMap<QString, PeerRate> bestPeerRates() const;  // by source: the note and the link plot show these
   void rebuildLinkPlot(const Theme& t);
   QString peerUnavailableReason() const;
 

@@ -27,8 +27,7 @@ StackDiagram::StackDiagram(QWidget* parent) : QWidget(parent) {
 unsigned StackDiagram::layersFor(const gpulab::Result& r) {
   // The decode page's layer chain: cuBLAS on the GPU; on the CPU an own loop for small batches, OpenBLAS above.
   const bool chain = r.experiment == "layer_chain";
-  const bool chainLibrary =
-      chain && hasWord(gpulab::layer_chain_code_path(r.backend, std::llround(r.param("batch", 1))), "blas");
+  const bool chainLibrary = chain && gpulab::layer_chain_uses_library(r.backend, std::llround(r.param("batch", 1)));
   if (r.backend == "cuda") {
     if (chainLibrary || hasWord(r.variant, "cublas") || hasWord(r.variant, "cudnn") || hasWord(r.variant, "nccl"))
       return bit(Framework) | bit(Library) | bit(Kernels) | bit(Runtime) | bit(Hardware);

@@ -55,12 +55,6 @@ Provenance scaling_provenance(const Backend& backend, const MeasurePolicy& polic
   return p;
 }
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 }  // namespace
 
@@ -211,7 +205,7 @@ std::vector<Result> run_amdahl_scaling(Backend& cpu, const AmdahlScalingSpec& sp
         r.error = "cancelled before any sample was timed";
       } else {
         if (m.cancelled) r.provenance["cancelled"] = "yes, after " + std::to_string(m.samples_s.size()) + " round(s)";
-        r.params["serial_s"] = median_of(jobs[i]->serial_seconds(m.samples_s.size()));
+        r.params["serial_s"] = summarize(jobs[i]->serial_seconds(m.samples_s.size())).median_s;
         if (ref < ms.size() && !ms[ref].samples_s.empty()) {
           const double s = paired_median_ratio(ms[ref].samples_s, m.samples_s);
           if (s > 0) {

@@ -3,6 +3,7 @@
 #include "gpulab/harness.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace gpulab {
 
@@ -119,9 +120,7 @@ double paired_median_ratio(const std::vector<double>& a, const std::vector<doubl
   r.reserve(n);
   for (std::size_t i = 0; i < n; ++i)
     if (b[i] > 0) r.push_back(a[i] / b[i]);
-  if (r.empty()) return 0;
-  std::sort(r.begin(), r.end());
-  return r.size() % 2 ? r[r.size() / 2] : 0.5 * (r[r.size() / 2 - 1] + r[r.size() / 2]);
+  return summarize(std::move(r)).median_s;  // 0 for no pairs
 }
 
 }  // namespace gpulab
