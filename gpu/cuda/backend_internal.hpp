@@ -1,14 +1,22 @@
 #pragma once
-// Pieces the backend's translation units share (cuda_backend.cpp, layer_chain.cpp). Module-internal.
+// Pieces the backend's translation units share. Module-internal. One job per file:
+//   cuda_backend.cpp   the Backend: device facts, peaks, what is supported, which op makes what
+//   gemm_op.cpp        GEMM in every precision (ladder kernels, cuBLAS, cuBLASLt)
+//   bandwidth_ops.cpp  streaming copy/triad and the launch-overhead chain
+//   transfer_ops.cpp   host<->device, device-to-device and GPU-to-GPU copies
+//   memory_ops.cpp     device memory held for the VRAM page
+//   layer_chain.cpp    the decode page's chain of GEMMs
 #include "cuda_check.hpp"
 #include "cuda_raii.hpp"
 #include "gpulab/backend.hpp"
+#include "host_memory.hpp"
 
 #include <cstddef>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gpulab::cuda {
 
@@ -62,6 +70,35 @@ inline void require_fits(const DeviceCtx&, double need_bytes, const std::string&
                              bytes_text(static_cast<double>(free_b)) + " of " +
                              bytes_text(static_cast<double>(total_b)) + " is free");
 }
+
+// The same for host memory (MemAvailable): ops keep host copies of their inputs and read their outputs back, so a
+// size that fits the card can still exhaust the host. Refuses with the numbers, before anything is allocated.
+inline void require_host_fits(double need_bytes, const std::string& what) {
+  const std::string refusal = host_memory_refusal(need_bytes, host_available_bytes(), what);
+  if (!refusal.empty()) throw std::runtime_error(refusal);
+}
+
+// Copies between host and device go on the op's own (non-blocking) stream and are waited for, never through the
+// legacy default stream: a cudaMemcpy from pageable memory may return before its DMA has landed, and work on a
+// non-blocking stream does not wait for the legacy stream, so the op's first kernel could read a half-copied input.
+inline void upload(const Stream& s, void* dst, const void* src, std::size_t bytes) {
+  GPULAB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s.get()));
+  s.synchronize();  // the host buffer may be a temporary that dies right after
+}
+inline void download(const Stream& s, void* dst, const void* src, std::size_t bytes) {
+  GPULAB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s.get()));
+  s.synchronize();
+}
+
+// The ops (each file above makes its own).
+std::unique_ptr<TimedOp> make_gemm_op(DeviceCtx ctx, const GemmSpec& spec);
+const std::vector<std::string>& ladder_names();
+bool is_ladder_variant(const std::string& variant);  // a hand-written kernel (listed or the self-test one)
+std::unique_ptr<TimedOp> make_bandwidth_op(DeviceCtx ctx, const BandwidthSpec& spec);
+std::unique_ptr<TimedOp> make_launch_overhead_op(DeviceCtx ctx, const LaunchOverheadSpec& spec);
+std::unique_ptr<TimedOp> make_transfer_op(DeviceCtx ctx, const TransferSpec& spec);
+std::unique_ptr<TimedOp> make_peer_copy_op(DeviceCtx ctx, int peer, const TransferSpec& spec);
+std::unique_ptr<HeldMemory> make_device_held(int device, double bytes, MemoryInfo before);
 
 // The decode page's chain of GEMMs on the GPU (layer_chain.cpp).
 Support layer_chain_support(const DeviceCtx& ctx, const LayerChainSpec& spec);

@@ -5,15 +5,32 @@
 //   GPULAB_CUDA_CHECK_LAUNCH()       after a <<<...>>> launch: catches bad launch configurations at once
 //   GPULAB_CUBLAS_CHECK(call)        throws CudaError for a cublasStatus_t (cuBLAS and cuBLASLt share the type)
 // Library code never calls exit(): the error travels up to the experiment, which turns it into Result::error.
+// Every failure that is thrown or reported first clears CUDA's last error when it is not sticky
+// (cuda_error_policy.hpp), so a refused allocation is never reported again by the next launch check.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+
+#include "cuda_error_policy.hpp"
 
 #include <cstdio>
 #include <stdexcept>
 #include <string>
 
 namespace gpulab::cuda {
+
+// cuda_error_policy.hpp names the sticky errors by number; the real enum must agree.
+static_assert(cudaErrorIllegalAddress == 700 && cudaErrorLaunchTimeout == 702 && cudaErrorAssert == 710 &&
+              cudaErrorHardwareStackError == 714 && cudaErrorIllegalInstruction == 715 &&
+              cudaErrorMisalignedAddress == 716 && cudaErrorInvalidAddressSpace == 717 && cudaErrorInvalidPc == 718 &&
+              cudaErrorLaunchFailure == 719 && cudaErrorTensorMemoryLeak == 721 &&
+              cudaErrorMpsClientTerminated == 810);
+static_assert(!is_sticky_cuda_error(cudaErrorMemoryAllocation) && !is_sticky_cuda_error(cudaErrorLaunchOutOfResources));
+
+// Resets a non-sticky last error after the call that raised it failed (a sticky one cannot be reset, and must not be).
+inline void clear_after_failure(cudaError_t err) noexcept {
+  clear_recoverable_error(static_cast<int>(err), [] { (void)cudaGetLastError(); });
+}
 
 class CudaError : public std::runtime_error {
  public:
@@ -30,15 +47,20 @@ inline std::string describe_cuda_error(cudaError_t err, const char* call, const 
 }
 
 [[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
+  clear_after_failure(err);
   throw CudaError(describe_cuda_error(err, call, file, line), static_cast<int>(err));
 }
 
 inline void report_cuda_error(cudaError_t err, const char* call, const char* file, int line) noexcept {
   // Only reached from destructors and cleanup paths; stderr is the one place left to say it.
+  clear_after_failure(err);
   std::fprintf(stderr, "gpulab: %s (ignored during cleanup)\n", describe_cuda_error(err, call, file, line).c_str());
 }
 
 [[noreturn]] inline void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
+  // A cuBLAS call fails with CUBLAS_STATUS_ALLOC_FAILED (or EXECUTION_FAILED) after a runtime call inside it failed;
+  // that runtime error is still the thread's last error and would be blamed on the next launch.
+  clear_after_failure(cudaPeekAtLastError());
   throw CudaError(std::string("cuBLAS error ") + std::to_string(static_cast<int>(status)) + " (" +
                       cublasGetStatusName(status) + ": " + cublasGetStatusString(status) + ") in " + call + " at " +
                       file + ":" + std::to_string(line),
@@ -61,7 +83,8 @@ inline void report_cuda_error(cudaError_t err, const char* call, const char* fil
       ::gpulab::cuda::report_cuda_error(gpulab_err_, #call, __FILE__, __LINE__);      \
   } while (0)
 
-// cudaGetLastError also clears a non-sticky launch error, so the next check does not blame the wrong call.
+// cudaGetLastError also clears a non-sticky launch error, so the next check does not blame the wrong call. It reports
+// only launch errors: every failed API call before it was cleared where it was thrown (clear_after_failure).
 #define GPULAB_CUDA_CHECK_LAUNCH() GPULAB_CUDA_CHECK(cudaGetLastError())
 
 #define GPULAB_CUBLAS_CHECK(call)                                                     \

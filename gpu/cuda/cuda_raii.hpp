@@ -196,7 +196,10 @@ class L2Flush {
  public:
   L2Flush(std::size_t l2_bytes, int sm_count)
       : m_buffer(flush_bytes(l2_bytes)), m_sink(sizeof(float)), m_sm_count(sm_count) {
+    // cudaMemset runs on the legacy stream, which the ops' non-blocking streams do not wait for: finish it here
+    // so the first flush never reads the buffer while it is still being written.
     GPULAB_CUDA_CHECK(cudaMemset(m_buffer.get(), 0, m_buffer.bytes()));
+    GPULAB_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   }
   void flush(cudaStream_t s);  // defined in kernels/streams.cu
   std::size_t bytes() const noexcept { return m_buffer.bytes(); }

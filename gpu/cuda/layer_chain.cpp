@@ -61,7 +61,7 @@ class LayerChainOp final : public TimedOp {
     kernels::fill_scaled(m_input.get(), m_format, static_cast<std::size_t>(spec.batch * k0), 0, 1.0f, kInputSalt,
                          m_ctx.sms, m_stream.get());
     GPULAB_CUBLAS_CHECK(cublasSetStream(m_handle.get(), m_stream.get()));
-    blas::set_fp32_math(m_handle.get());
+    blas::set_math_mode(m_handle.get());  // FP16/BF16 outputs: FP32 sums to the end (no 16-bit split-K)
     m_stream.synchronize();
 
     for (const auto& s : m_steps) {
@@ -158,10 +158,10 @@ class LayerChainOp final : public TimedOp {
     std::vector<float> out(static_cast<std::size_t>(count));
     const char* src = static_cast<const char*>(base) + static_cast<std::size_t>(offset) * m_elem;
     if (m_elem == 4) {
-      GPULAB_CUDA_CHECK(cudaMemcpy(out.data(), src, out.size() * 4, cudaMemcpyDeviceToHost));
+      download(m_stream, out.data(), src, out.size() * 4);
     } else {
       std::vector<std::uint16_t> bits(out.size());
-      GPULAB_CUDA_CHECK(cudaMemcpy(bits.data(), src, bits.size() * 2, cudaMemcpyDeviceToHost));
+      download(m_stream, bits.data(), src, bits.size() * 2);
       if (m_format == kernels::Format::fp16)
         convert::fp16_to_float(bits.data(), out.data(), out.size());
       else

@@ -15,10 +15,15 @@
 
 namespace gpulab::cuda::blas {
 
-// Sets the handle's math mode to plain FP32 (no TF32, no emulation) and returns the mode's name for provenance.
+// The math mode every cuBLAS handle of the module gets (set_math_mode), named for the provenance.
+inline constexpr const char* kMathModeName = "CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION";
+
+// Sets the handle's math mode to plain FP32 (no TF32, no emulation) with reductions kept in the compute type.
 // cublasSgemm under CUBLAS_DEFAULT_MATH never uses TF32 tensor cores; we set it explicitly anyway so a library
-// default or an earlier caller cannot change what "FP32" means here.
-std::string set_fp32_math(cublasHandle_t h);
+// default or an earlier caller cannot change what "FP32" means here. CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION
+// stops split-K kernels from adding their partial sums in the 16-bit output type: FP16/BF16 results are then FP32
+// sums rounded once, which is what the checks' tolerances assume (no effect on FP32/FP64 outputs).
+void set_math_mode(cublasHandle_t h);
 
 void sgemm(cublasHandle_t h, int m, int n, int k, const float* A, const float* B, float* C);
 void dgemm(cublasHandle_t h, int m, int n, int k, const double* A, const double* B, double* C);
@@ -33,7 +38,9 @@ void chain_gemm(cublasHandle_t h, cudaDataType type, bool tf32, int m, int n, in
                 const void* W, void* out);
 
 // INT8 (int32 accumulate and output) or FP8 E4M3 (FP32 accumulate, BF16 output) through cuBLASLt.
-// A: m×k row-major; Bt: Bᵀ, n×k row-major; C: m×n row-major. The algorithm is chosen once, at construction.
+// A: m×k row-major; Bt: Bᵀ, n×k row-major; C: m×n row-major. The algorithm is chosen once, at construction; for FP8
+// only one whose split-K reduction (if any) runs in the FP32 compute type (CUBLASLT_REDUCTION_SCHEME_NONE or
+// _COMPUTE_TYPE, never _INPLACE or _OUTPUT_TYPE, which add partial sums in BF16).
 class LtGemm {
  public:
   enum class Kind { int8, fp8_e4m3 };

@@ -8,9 +8,9 @@
 
 namespace gpulab::cuda::blas {
 
-std::string set_fp32_math(cublasHandle_t h) {
-  GPULAB_CUBLAS_CHECK(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
-  return "CUBLAS_DEFAULT_MATH (FP32 FMA, no TF32)";
+void set_math_mode(cublasHandle_t h) {
+  const auto mode = static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION);
+  GPULAB_CUBLAS_CHECK(cublasSetMathMode(h, mode));
 }
 
 void sgemm(cublasHandle_t h, int m, int n, int k, const float* A, const float* B, float* C) {
@@ -93,16 +93,44 @@ LtGemm::LtGemm(cublasLtHandle_t h, Kind kind, int m, int n, int k) : m_impl(std:
   const std::size_t ws = kWorkspaceBytes;
   GPULAB_CUBLAS_CHECK(
       cublasLtMatmulPreferenceSetAttribute(s.d.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)));
-  cublasLtMatmulHeuristicResult_t result{};
+  if (!int8) {
+    // FP8 writes BF16: split-K partial sums may only be added in the FP32 compute type. The mask filters the
+    // heuristic's candidates; NONE (no split) has no bit and cannot be masked out. INT8 needs no mask: its
+    // output type is the int32 accumulator, and integer sums are exact in any order.
+    const std::uint32_t mask = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
+    GPULAB_CUBLAS_CHECK(
+        cublasLtMatmulPreferenceSetAttribute(s.d.pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &mask, sizeof(mask)));
+  }
+  constexpr int kCandidates = 8;
+  cublasLtMatmulHeuristicResult_t results[kCandidates] = {};
   int found = 0;
-  GPULAB_CUBLAS_CHECK(cublasLtMatmulAlgoGetHeuristic(h, s.d.op, s.d.a, s.d.b, s.d.c, s.d.c, s.d.pref, 1, &result, &found));
-  if (found < 1)
+  GPULAB_CUBLAS_CHECK(
+      cublasLtMatmulAlgoGetHeuristic(h, s.d.op, s.d.a, s.d.b, s.d.c, s.d.c, s.d.pref, kCandidates, results, &found));
+  // Belt and braces for FP8: take the first candidate whose configured reduction scheme really is NONE or
+  // COMPUTE_TYPE, whatever the mask did.
+  int chosen = -1;
+  std::uint32_t scheme = CUBLASLT_REDUCTION_SCHEME_NONE;
+  for (int i = 0; i < found && chosen < 0; ++i) {
+    if (results[i].state != CUBLAS_STATUS_SUCCESS) continue;
+    std::uint32_t sc = CUBLASLT_REDUCTION_SCHEME_NONE;
+    std::size_t written = 0;
+    GPULAB_CUBLAS_CHECK(cublasLtMatmulAlgoConfigGetAttribute(&results[i].algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME,
+                                                             &sc, sizeof(sc), &written));
+    if (int8 || sc == CUBLASLT_REDUCTION_SCHEME_NONE || sc == CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE) {
+      chosen = i;
+      scheme = sc;
+    }
+  }
+  if (chosen < 0)
     throw CudaError(std::string("cuBLASLt offers no ") + (int8 ? "INT8" : "FP8") + " algorithm for " +
-                        std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " on this GPU",
+                        std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                        (int8 ? "" : " that keeps its split-K sums in FP32") + " on this GPU",
                     static_cast<int>(CUBLAS_STATUS_NOT_SUPPORTED));
-  s.algo = result.algo;
-  m_note = int8 ? "cuBLASLt INT8 TN, int32 accumulate, int32 out, heuristic algo #1"
-                : "cuBLASLt FP8 E4M3 TN, FP32 accumulate (fast-accum off), BF16 out, scales 1, heuristic algo #1";
+  s.algo = results[chosen].algo;
+  const std::string which = "heuristic algo #" + std::to_string(chosen + 1) + ", reduction " +
+                            (scheme == CUBLASLT_REDUCTION_SCHEME_NONE ? "none" : std::to_string(scheme));
+  m_note = int8 ? "cuBLASLt INT8 TN, int32 accumulate, int32 out, " + which
+                : "cuBLASLt FP8 E4M3 TN, FP32 accumulate (fast-accum off), BF16 out, scales 1, " + which;
 }
 
 LtGemm::~LtGemm() = default;
