@@ -69,6 +69,18 @@ TEST_F(CudaBackendTest, DeviceInfoIsSane) {
   const auto prov = backend().provenance();
   EXPECT_EQ(prov.at("device"), info.name);
   EXPECT_TRUE(prov.count("driver") && prov.count("cublas"));
+  // Issue 11 #4: the reduction policy the checks' tolerances rely on is stated; #8: the FP64 peak says where it
+  // comes from and, with FP64 tensor cores (8.0, 9.0), is twice the FP64 lanes' peak.
+  ASSERT_TRUE(prov.count("reduction"));
+  EXPECT_NE(prov.at("reduction").find("reduced-precision split-K disallowed"), std::string::npos) << prov.at("reduction");
+  ASSERT_TRUE(prov.count("peak_fp64_source") && prov.count("peak_fp64_fma_gflops"));
+  const double fma64 = std::stod(prov.at("peak_fp64_fma_gflops"));
+  if (info.compute_capability == "8.0" || info.compute_capability == "9.0") {
+    EXPECT_NEAR(info.peak_gflops_fp64, 2 * fma64, 0.01 * fma64);
+    EXPECT_NE(prov.at("peak_fp64_source").find("tensor cores"), std::string::npos);
+  } else {
+    EXPECT_NEAR(info.peak_gflops_fp64, fma64, 0.01 * fma64 + 1e-9);
+  }
   const auto mem = backend().memory_info();
   EXPECT_GT(mem.total_bytes, 0);
   EXPECT_GT(mem.free_bytes, 0);
@@ -131,6 +143,42 @@ TEST_F(CudaBackendTest, EverySupportedPrecisionPasses) {
     }
   }
   EXPECT_GE(ran, 3 * 5);  // at least FP64, FP32 and FP16 run on every supported GPU
+}
+
+// Issue 11 #4: small outputs with a long k are where cuBLAS splits k; the partial sums must be added in FP32, or
+// the FP16/BF16 checks (FP32 accumulation, one final rounding) fail on a correct library.
+TEST_F(CudaBackendTest, LongKHalfPrecisionPassesWithoutReducedPrecisionSplitK) {
+  for (const Precision p : {Precision::fp16, Precision::bf16, Precision::fp8}) {
+    for (const auto& s : std::vector<Shape>{{64, 64, 16384}, {128, 128, 65536}, {16, 32, 131072}}) {
+      GemmSpec spec;
+      spec.m = s.m;
+      spec.n = s.n;
+      spec.k = s.k;
+      spec.variant = "cublas";
+      spec.precision = p;
+      if (!backend().supports(spec).ok) continue;
+      auto op = backend().make_gemm(spec);
+      const auto check = op->verify();
+      EXPECT_TRUE(check.passed) << gpulab::to_string(p) << " " << shape_text(s) << ": " << check.message
+                                << " (max abs err " << check.max_abs_err << ")";
+    }
+  }
+}
+
+// Issue 11 #7: the slow ladder steps are capped by estimated time, with the reason.
+TEST_F(CudaBackendTest, NaiveKernelIsCappedByEstimatedTime) {
+  GemmSpec spec;
+  spec.m = spec.n = spec.k = 16384;  // 8.8 TFLOP: many seconds per run for the naive kernel on any GPU
+  spec.variant = "naive";
+  const auto sup = backend().supports(spec);
+  EXPECT_FALSE(sup.ok);
+  EXPECT_NE(sup.reason.find("Cancel stays responsive"), std::string::npos) << sup.reason;
+  EXPECT_THROW(backend().make_gemm(spec), std::invalid_argument);
+  spec.variant = "blocktile2d";
+  EXPECT_TRUE(backend().supports(spec).ok);
+  spec.variant = "naive";
+  spec.m = spec.n = spec.k = 512;
+  EXPECT_TRUE(backend().supports(spec).ok);
 }
 
 TEST_F(CudaBackendTest, LadderRefusesOtherPrecisions) {
