@@ -29,7 +29,7 @@ constexpr int kBlock = 32;
 void sgemm_naive(int m, int n, int k, const float* A, const float* B, float* C, cudaStream_t stream) {
   const dim3 block(kBlock, kBlock);
   const dim3 grid((m + kBlock - 1) / kBlock, (n + kBlock - 1) / kBlock);
-  naive_kernel<<<grid, block, 0, stream>>>(m, n, k, A, B, C);
+  GPULAB_LAUNCH(naive_kernel, grid, block, 0, stream)(m, n, k, A, B, C);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
 

@@ -29,7 +29,7 @@ constexpr int kBlock = 32;
 void sgemm_coalesced(int m, int n, int k, const float* A, const float* B, float* C, cudaStream_t stream) {
   const dim3 block(kBlock, kBlock);
   const dim3 grid((n + kBlock - 1) / kBlock, (m + kBlock - 1) / kBlock);
-  coalesced_kernel<<<grid, block, 0, stream>>>(m, n, k, A, B, C);
+  GPULAB_LAUNCH(coalesced_kernel, grid, block, 0, stream)(m, n, k, A, B, C);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
 
@@ -51,7 +51,7 @@ __global__ void selftest_wrong_kernel(int m, int n, int k, const float* __restri
 void sgemm_selftest_wrong(int m, int n, int k, const float* A, const float* B, float* C, cudaStream_t stream) {
   const dim3 block(kBlock, kBlock);
   const dim3 grid((n + kBlock - 1) / kBlock, (m + kBlock - 1) / kBlock);
-  selftest_wrong_kernel<<<grid, block, 0, stream>>>(m, n, k, A, B, C);
+  GPULAB_LAUNCH(selftest_wrong_kernel, grid, block, 0, stream)(m, n, k, A, B, C);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
 

@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(kTile * kTile) smem_kernel(int m, int n, int k
 void sgemm_smem(int m, int n, int k, const float* A, const float* B, float* C, cudaStream_t stream) {
   const dim3 block(kTile, kTile);
   const dim3 grid((n + kTile - 1) / kTile, (m + kTile - 1) / kTile);
-  smem_kernel<<<grid, block, 0, stream>>>(m, n, k, A, B, C);
+  GPULAB_LAUNCH(smem_kernel, grid, block, 0, stream)(m, n, k, A, B, C);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
 

@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(kThreads) blocktile1d_kernel(int m, int n, int
 // Launch settings: 512 threads per 64×64 tile of C.
 void sgemm_blocktile1d(int m, int n, int k, const float* A, const float* B, float* C, cudaStream_t stream) {
   const dim3 grid((n + kBN - 1) / kBN, (m + kBM - 1) / kBM);
-  blocktile1d_kernel<<<grid, kThreads, 0, stream>>>(m, n, k, A, B, C);
+  GPULAB_LAUNCH(blocktile1d_kernel, grid, kThreads, 0, stream)(m, n, k, A, B, C);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
 

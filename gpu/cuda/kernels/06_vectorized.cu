@@ -109,9 +109,9 @@ void sgemm_vectorized(int m, int n, int k, const float* A, const float* B, float
   const dim3 grid((n + kBN - 1) / kBN, (m + kBM - 1) / kBM);
   const bool vec = k % 4 == 0 && n % 4 == 0 && aligned16(A) && aligned16(B) && aligned16(C);
   if (vec)
-    vectorized_kernel<true><<<grid, kThreads, 0, stream>>>(m, n, k, A, B, C);
+    GPULAB_LAUNCH(vectorized_kernel<true>, grid, kThreads, 0, stream)(m, n, k, A, B, C);
   else
-    vectorized_kernel<false><<<grid, kThreads, 0, stream>>>(m, n, k, A, B, C);
+    GPULAB_LAUNCH(vectorized_kernel<false>, grid, kThreads, 0, stream)(m, n, k, A, B, C);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
 

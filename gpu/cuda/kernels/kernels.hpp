@@ -6,6 +6,8 @@
 // `stream` (nothing waits). Any m, n, k >= 1 — edge tiles are guarded, so sizes need not be tile multiples.
 #include <cuda_runtime_api.h>
 
+#include "launch.hpp"
+
 #include <cstddef>
 #include <cstdint>
 

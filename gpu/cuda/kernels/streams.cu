@@ -117,7 +117,7 @@ void stream_copy(const float* a, float* b, std::size_t count, int sm_count, cuda
   if (!(aligned16(a) && aligned16(b))) throw CudaError("stream_copy: buffers must be 16-byte aligned", 0);
   const std::size_t nvec = count / 4;
   const std::size_t done = nvec * 4;
-  copy_kernel<<<grid_for(nvec, sm_count), kThreads, 0, stream>>>(reinterpret_cast<const float4*>(a),
+  GPULAB_LAUNCH(copy_kernel, grid_for(nvec, sm_count), kThreads, 0, stream)(reinterpret_cast<const float4*>(a),
                                                                    reinterpret_cast<float4*>(b), nvec, a + done,
                                                                    b + done, static_cast<int>(count - done));
   GPULAB_CUDA_CHECK_LAUNCH();
@@ -130,7 +130,7 @@ void stream_triad(float* a, const float* b, const float* c, float scalar, std::s
   if (!(aligned16(a) && aligned16(b) && aligned16(c))) throw CudaError("stream_triad: buffers must be 16-byte aligned", 0);
   const std::size_t nvec = count / 4;
   const std::size_t done = nvec * 4;
-  triad_kernel<<<grid_for(nvec, sm_count), kThreads, 0, stream>>>(
+  GPULAB_LAUNCH(triad_kernel, grid_for(nvec, sm_count), kThreads, 0, stream)(
       reinterpret_cast<float4*>(a), reinterpret_cast<const float4*>(b), reinterpret_cast<const float4*>(c), scalar,
       nvec, a + done, b + done, c + done, static_cast<int>(count - done));
   GPULAB_CUDA_CHECK_LAUNCH();
@@ -138,14 +138,14 @@ void stream_triad(float* a, const float* b, const float* c, float scalar, std::s
 
 void fill_pattern(float* p, std::size_t count, std::uint32_t salt, int sm_count, cudaStream_t stream) {
   if (count == 0) return;
-  fill_kernel<<<grid_for(count, sm_count), kThreads, 0, stream>>>(p, count, salt);
+  GPULAB_LAUNCH(fill_kernel, grid_for(count, sm_count), kThreads, 0, stream)(p, count, salt);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
 
 void fill_scaled(void* p, Format format, std::size_t count, std::size_t index_base, float scale, std::uint32_t salt,
                  int sm_count, cudaStream_t stream) {
   if (count == 0) return;
-  fill_scaled_kernel<<<grid_for(count, sm_count), kThreads, 0, stream>>>(p, static_cast<int>(format), count, index_base,
+  GPULAB_LAUNCH(fill_scaled_kernel, grid_for(count, sm_count), kThreads, 0, stream)(p, static_cast<int>(format), count, index_base,
                                                                          scale, salt);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
@@ -154,7 +154,7 @@ void add_one(float* p, std::size_t count, cudaStream_t stream) {
   if (count == 0) return;
   // Launch settings: one thread per element up to 1024 blocks; the grid-stride loop covers anything larger.
   const std::size_t blocks = std::min<std::size_t>((count + kThreads - 1) / kThreads, 1024);
-  add_one_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p, count);
+  GPULAB_LAUNCH(add_one_kernel, static_cast<unsigned>(blocks), kThreads, 0, stream)(p, count);
   GPULAB_CUDA_CHECK_LAUNCH();
 }
 
@@ -164,7 +164,7 @@ namespace gpulab::cuda {
 
 void L2Flush::flush(cudaStream_t s) {
   const std::size_t nvec = m_buffer.bytes() / sizeof(float4);
-  kernels::flush_kernel<<<kernels::grid_for(nvec, m_sm_count), kernels::kThreads, 0, s>>>(m_buffer.as<const float4>(), nvec,
+  GPULAB_LAUNCH(kernels::flush_kernel, kernels::grid_for(nvec, m_sm_count), kernels::kThreads, 0, s)(m_buffer.as<const float4>(), nvec,
                                                                                    m_sink.as<float>());
   GPULAB_CUDA_CHECK_LAUNCH();
 }

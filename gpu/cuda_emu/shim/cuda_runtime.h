@@ -1,0 +1,3 @@
+#pragma once
+// Emulator shim for <cuda_runtime.h>.
+#include "cuda_runtime_api.h"
