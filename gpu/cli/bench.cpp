@@ -35,11 +35,23 @@ constexpr const char* bench_usage =
     "  --budget SECONDS    time budget per measurement, 0.01 to 600 (default 2)\n"
     "  --max-samples N     most timed samples per measurement, 1 to 100000 (default 50)\n"
     "  --no-gpu            do not load the CUDA module; measure the CPU only\n"
-    "  --quiet             no progress on stderr\n";
+    "  --quiet             no progress on stderr\n"
+    "  --check FILE.json   load a recording with the validating loader the app uses, list its results and\n"
+    "                      say whether it is complete; runs nothing (exit 0 valid, 1 not a valid recording)\n"
+    "The recording is rewritten (atomically) after each result, so FILE.json is a valid recording at every\n"
+    "moment; until the run ends it says \"complete\": false. Ctrl-C (SIGINT) or SIGTERM stops the run at the next\n"
+    "sample and saves what was measured; a second one ends it at once, leaving the last save in place.\n"
+    "exit status: 0 every result ran and passed its check; 1 a result failed its check, or the run or the save\n"
+    "failed; 2 bad usage; 130 stopped early by SIGINT or SIGTERM (the recording holds what was measured).\n";
+
+// One code for "stopped early", whichever signal did it: a script asks "did the bench finish?", not "who stopped
+// it?" (the recording's context.stopped_by says that). 130 is what shells report for Ctrl-C.
+constexpr int exit_stopped = 130;
 
 struct BenchOptions {
   std::string suite = "quick";
   std::string out;
+  std::string check;  // --check FILE.json: validate a recording instead of running
   bool list = false, quiet = false, no_gpu = false, help = false;
   std::optional<double> budget_s;
   std::optional<long long> max_samples;
@@ -100,6 +112,9 @@ BenchOptions parse_args(const Args& args) {
     } else if (flag == "--list") {
       no_value();
       o.list = true;
+    } else if (flag == "--check") {
+      o.check = take_value();
+      if (o.check.empty()) throw UsageError{"--check needs a file name"};
     } else if (flag == "--quiet" || flag == "-q") {
       no_value();
       o.quiet = true;
@@ -118,12 +133,13 @@ BenchOptions parse_args(const Args& args) {
       throw UsageError{"unexpected argument \"" + flag + "\""};
     }
   }
-  if (!o.help && !o.list && !is_suite(o.suite)) {
+  const bool runs = !o.help && !o.list && o.check.empty();
+  if (runs && !is_suite(o.suite)) {
     std::string names;
     for (const auto& s : suites()) names += (names.empty() ? "" : ", ") + s.name;
     throw UsageError{"unknown suite \"" + o.suite + "\" (the suites are: " + names + ")"};
   }
-  if (!o.help && !o.list && o.out.empty()) throw UsageError{"--out FILE.json is required (where to write the recording)"};
+  if (runs && o.out.empty()) throw UsageError{"--out FILE.json is required (where to write the recording)"};
   return o;
 }
 
@@ -144,10 +160,86 @@ std::optional<std::string> unwritable_reason(const std::string& path) {
   return std::nullopt;
 }
 
-// Ctrl-C stops the suite between samples and still saves what was measured. The handler only sets a flag
-// (all it may safely do); a watcher thread turns that into a stop request.
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_sigint(int) { g_interrupted = 1; }
+// Ctrl-C, or the SIGTERM that `timeout`, a batch system or a shutdown sends, stops the suite at the next check of
+// the stop token (between samples) and still saves what was measured. The handler only touches lock-free atomics
+// (all it may safely do); a watcher thread turns the signal into a stop request.
+std::atomic<int> g_stop_signal{0};           // the first SIGINT/SIGTERM received, 0 for none
+std::atomic<bool> g_saving{false};           // a save is between its temporary file and its rename
+std::atomic<bool> g_exit_after_save{false};  // a second signal came during a save: leave once it is done
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free,
+              "the signal handler may only use lock-free atomics");
+
+extern "C" void on_stop_signal(int signo) {
+  if (g_stop_signal.load() == 0) {
+    g_stop_signal.store(signo);
+    return;
+  }
+  // A second signal: whoever sends it wants out now (a sample can take seconds). Every save is atomic, so the
+  // file on disk is the last complete save; only a save in progress is let finish, so that it leaves no
+  // temporary file. Checking g_saving again closes the race with a save that ends between the two loads.
+  if (g_saving.load()) {
+    g_exit_after_save.store(true);
+    if (g_saving.load()) return;
+  }
+  ::_exit(exit_stopped);
+}
+
+// Writes the recording atomically (temporary file + rename beside it), and honours a second signal that came
+// while it wrote.
+void save_now(const Recording& rec, const std::string& path) {
+  g_saving.store(true);
+  try {
+    save_recording(rec, path);
+  } catch (...) {
+    g_saving.store(false);
+    if (g_exit_after_save.load()) ::_exit(exit_stopped);
+    throw;
+  }
+  g_saving.store(false);
+  if (g_exit_after_save.load()) ::_exit(exit_stopped);
+}
+
+// Installs the stop handler for SIGINT and SIGTERM for the run's lifetime, and the thread that turns a signal into
+// a stop request; the destructor restores the previous handlers, on every path out of run_bench.
+class StopOnSignals {
+ public:
+  explicit StopOnSignals(std::stop_source& stop) {
+    g_stop_signal.store(0);
+    g_saving.store(false);
+    g_exit_after_save.store(false);
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;  // a signal must not turn a read, write or fsync into a spurious failure
+    ::sigaction(SIGINT, &action, &m_prev_int);
+    ::sigaction(SIGTERM, &action, &m_prev_term);
+    m_watcher = std::jthread([&stop](std::stop_token done) {
+      while (!done.stop_requested()) {
+        if (g_stop_signal.load() != 0) {
+          stop.request_stop();
+          return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    });
+  }
+  ~StopOnSignals() {
+    m_watcher.request_stop();
+    m_watcher.join();
+    ::sigaction(SIGINT, &m_prev_int, nullptr);
+    ::sigaction(SIGTERM, &m_prev_term, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+  static std::string signal_name() {
+    const int s = g_stop_signal.load();
+    return s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : "signal " + std::to_string(s);
+  }
+
+ private:
+  struct sigaction m_prev_int {}, m_prev_term {};
+  std::jthread m_watcher;
+};
 
 class ProgressLine {
  public:
@@ -315,11 +407,38 @@ int print_summary(const Recording& rec, double seconds) {
   return failed;
 }
 
+// --check: the loader the app replays with, so "valid" here means "gpulab --open will take it".
+int check_recording(const std::string& path) {
+  Recording rec;
+  try {
+    rec = load_recording(path);
+  } catch (const RecordingError& e) {
+    std::fprintf(stderr, "gpulab bench: not a valid recording: %s\n", e.what());
+    return 1;
+  }
+  auto context = [&rec](const char* key) { return rec.context.count(key) ? rec.context.at(key) : std::string(); };
+  print_summary(rec, std::atof(context("duration_s").c_str()));
+  std::string state = "complete";
+  if (!rec.complete) {
+    state = "partial";
+    if (!context("stopped_by").empty()) state += ", stopped by " + context("stopped_by");
+    else if (!context("cancelled").empty()) state += ", stopped early";
+    else state += ", written while the run was still going (it ended before finishing, or is still running)";
+  }
+  std::printf("%s: a valid recording, %s, %zu results, %s\n", path.c_str(), recording_label(rec).c_str(),
+              rec.results.size(), state.c_str());
+  return 0;
+}
+
 int run_bench(const BenchOptions& o) {
   if (auto why = unwritable_reason(o.out)) {
     std::fprintf(stderr, "gpulab bench: cannot write the recording to %s: %s\n", o.out.c_str(), why->c_str());
     return 1;
   }
+  // Before the CUDA module loads (seconds, on some servers): a signal from then on still stops cleanly.
+  std::stop_source stop;
+  StopOnSignals signals(stop);  // until run_bench returns, so a second signal cannot cut the final save short
+
   Backends backends;
   std::unique_ptr<Backend> cpu = make_cpu_backend();
   backends.cpu = cpu.get();
@@ -337,22 +456,6 @@ int run_bench(const BenchOptions& o) {
     else std::fprintf(stderr, "GPU: not available — %s\n", backends.cuda_reason.c_str());
   }
 
-  std::stop_source stop;
-  g_interrupted = 0;
-  struct sigaction action {}, previous {};
-  action.sa_handler = on_sigint;
-  sigemptyset(&action.sa_mask);
-  ::sigaction(SIGINT, &action, &previous);
-  std::jthread watcher([&stop](std::stop_token done) {
-    while (!done.stop_requested()) {
-      if (g_interrupted) {
-        stop.request_stop();
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-  });
-
   ProgressLine progress(o.quiet);
   RunContext ctx;
   if (o.budget_s) ctx.policy.time_budget_s = *o.budget_s;
@@ -363,34 +466,61 @@ int run_bench(const BenchOptions& o) {
   ctx.stop = stop.get_token();
   ctx.on_progress = [&progress](const Progress& p) { progress(p); };
 
+  // The whole file is rewritten after each job's results, between measurements, never during one. A recording of
+  // the all suite with the default 50 samples is well under 1 MiB: a save (serialise, write, fsync, rename) takes
+  // 10-30 ms. Only huge sample counts (--max-samples 100000: ~2 MiB a result) make saves slow enough that
+  // rewriting after every job would add up; then a save is skipped while less than ten times the last save's
+  // cost has passed since it, which keeps saving under ~10% of the run. A skipped result is in the next save, and
+  // always in the final one. A failed partial save is reported once and the run goes on; the final save reports
+  // its own failure.
+  using clock = std::chrono::steady_clock;
+  clock::time_point last_save_end{};
+  clock::duration last_save_cost{};
+  bool save_warned = false;
+  auto save_partial = [&](const Recording& partial) {
+    const auto begin = clock::now();
+    if (last_save_cost > std::chrono::milliseconds(50) && begin - last_save_end < 10 * last_save_cost) return;
+    try {
+      save_now(partial, o.out);
+    } catch (const std::exception& e) {
+      if (save_warned) return;
+      save_warned = true;
+      progress.finish();
+      std::fprintf(stderr, "gpulab bench: could not save the results so far (the run goes on): %s\n", e.what());
+    }
+    last_save_end = clock::now();
+    last_save_cost = last_save_end - begin;
+  };
+
   const auto start = std::chrono::steady_clock::now();
   Recording rec;
   try {
-    rec = run_suite(o.suite, backends, ctx);
+    rec = run_suite(o.suite, backends, ctx, save_partial);
   } catch (...) {
     progress.finish();
-    watcher.request_stop();
-    ::sigaction(SIGINT, &previous, nullptr);
     throw;
   }
   progress.finish();
-  watcher.request_stop();
-  watcher.join();
-  ::sigaction(SIGINT, &previous, nullptr);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   rec.context["duration_s"] = std::to_string(seconds);
+  const bool stopped = stop.stop_requested();
+  if (stopped) {
+    rec.complete = false;
+    rec.context["stopped_by"] = StopOnSignals::signal_name();
+  }
 
   const int failed = print_summary(rec, seconds);
   try {
-    save_recording(rec, o.out);
+    save_now(rec, o.out);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpulab bench: %s\n", e.what());
     return 1;
   }
-  std::printf("wrote %s (%zu results)\n", o.out.c_str(), rec.results.size());
-  if (stop.stop_requested()) {
-    std::fprintf(stderr, "gpulab bench: interrupted; the recording holds the results measured before that\n");
-    return 130;  // the shell's code for "ended by Ctrl-C"
+  std::printf("wrote %s (%zu results%s)\n", o.out.c_str(), rec.results.size(), stopped ? ", partial" : "");
+  if (stopped) {
+    std::fprintf(stderr, "gpulab bench: stopped by %s; the recording holds the results measured before that\n",
+                 rec.context["stopped_by"].c_str());
+    return exit_stopped;
   }
   if (failed > 0) {
     std::fprintf(stderr, "gpulab bench: %d result(s) failed their correctness check (see the recording)\n", failed);
@@ -412,6 +542,7 @@ int cli_bench(const Args& args) {
       for (const auto& s : suites()) std::printf("%-10s %s\n", s.name.c_str(), s.description.c_str());
       return 0;
     }
+    if (!o.check.empty()) return check_recording(o.check);
     return run_bench(o);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "gpulab bench: %s\n%s", e.message.c_str(), bench_usage);

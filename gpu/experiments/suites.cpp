@@ -461,7 +461,8 @@ bool is_suite(const std::string& name) {
   return std::any_of(suite_table.begin(), suite_table.end(), [&](const SuiteInfo& s) { return s.name == name; });
 }
 
-Recording run_suite(const std::string& name, const Backends& backends, const RunContext& ctx) {
+Recording run_suite(const std::string& name, const Backends& backends, const RunContext& ctx,
+                    const std::function<void(const Recording&)>& on_update) {
   if (!is_suite(name)) throw std::invalid_argument("unknown suite \"" + name + "\"");
   if (!backends.cpu) throw std::invalid_argument("run_suite needs the CPU backend");
 
@@ -502,6 +503,8 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
   if (name == "amdahl" || name == "all") plan.amdahl();
   if (name == "vram" || name == "all") plan.vram();
 
+  rec.complete = false;  // until every job has run
+  if (on_update) on_update(rec);
   const auto& jobs = plan.jobs();
   double total = 0;
   for (const auto& j : jobs) total += j.weight;
@@ -542,9 +545,11 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
       rec.results.push_back(std::move(r));
       if (ctx.on_result) ctx.on_result(rec.results.back());
     }
+    if (on_update) on_update(rec);
     done += job.weight;
   }
   if (ctx.cancelled()) rec.context["cancelled"] = "yes: the run was stopped early; results are those measured";
+  rec.complete = !ctx.cancelled();
   ctx.report(ctx.cancelled() ? done / total : 1.0, ctx.cancelled() ? "cancelled" : "done");
   return rec;
 }

@@ -249,6 +249,8 @@ Recording parse_recording(const std::string& text) {
                  std::to_string(recording_version) + ")");
   if (v < 1) fail("version", "must be 1 or more, not " + std::to_string(v));
   rec.version = static_cast<int>(v);
+  // Absent in recordings written before partial saves existed; those were only ever written whole.
+  if (has(doc, "complete")) rec.complete = bool_field(doc, "", "complete");
 
   for (const auto& [key, value] : object_field(doc, "", "context").items()) {
     if (!value.is_string()) fail("context." + key, "must be a string, not " + type_word(value));

@@ -65,6 +65,8 @@ std::string to_json_text(const Recording& rec, int indent) {
   json doc = json::object();
   doc["format"] = recording_format;
   doc["version"] = rec.version;
+  // Optional on read, so version 1 stays: an older gpulab ignores it and still reads every result correctly.
+  doc["complete"] = rec.complete;
   doc["context"] = std::move(context);
   doc["results"] = std::move(results);
   // `replace` keeps a stray invalid UTF-8 byte (a device name from a driver, say) from making dump() throw.

@@ -15,6 +15,10 @@ inline constexpr const char* recording_format = "gpulab-recording";
 
 struct Recording {
   int version = recording_version;
+  // False when the results are not the whole suite: the bench rewrites the file after each result (so a run killed
+  // mid-way still leaves a recording) and a run stopped early keeps what it measured. Stored as "complete"; files
+  // from before it existed have no such field and read as complete.
+  bool complete = true;
   std::map<std::string, std::string> context;  // host, cpu, gpu, libraries, date, suite
   std::vector<Result> results;
 };

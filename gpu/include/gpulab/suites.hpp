@@ -4,6 +4,7 @@
 #include "gpulab/experiments.hpp"
 #include "gpulab/recording.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,10 @@ struct Backends {
 };
 
 // Runs the suite and returns a recording (context filled, results in run order). Throws
-// std::invalid_argument for an unknown suite. Cancelled runs return what was measured so far.
-Recording run_suite(const std::string& name, const Backends& backends, const RunContext& ctx);
+// std::invalid_argument for an unknown suite. Cancelled runs return what was measured so far, marked incomplete.
+// `on_update`, when given, sees the recording so far (complete = false) before the first job and after each job's
+// results: the bench saves it every time, so a run that is killed still leaves a recording behind.
+Recording run_suite(const std::string& name, const Backends& backends, const RunContext& ctx,
+                    const std::function<void(const Recording&)>& on_update = {});
 
 }  // namespace gpulab
