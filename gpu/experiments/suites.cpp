@@ -505,7 +505,11 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
 
   rec.complete = false;  // until every job has run
   if (on_update) on_update(rec);
-  const auto& jobs = plan.jobs();
+  auto& jobs = plan.jobs();
+  // GPU jobs first: GPU time is the scarce kind (a borrowed server, a capped device check), and a run stopped
+  // early should have spent it on the GPU. Stable, so CPU jobs that pair up (BLAS then direct BLAS) stay adjacent.
+  if (backends.cuda)
+    std::stable_partition(jobs.begin(), jobs.end(), [&](const Job& j) { return j.backend == backends.cuda; });
   double total = 0;
   for (const auto& j : jobs) total += j.weight;
   double done = 0;

@@ -30,12 +30,16 @@ def main(argv):
             notes.append("%s: no recording (%s)" % (suite, e.__class__.__name__))
             continue
         ctx = doc.get("context", {})
-        state = "stopped early" if "cancelled" in ctx else "complete"
+        # "complete" is false for a part that was stopped or killed (a SIGKILL leaves no "cancelled" behind);
+        # files from before the field existed count as complete.
+        part_complete = doc.get("complete", True) is not False and "cancelled" not in ctx
+        state = "complete" if part_complete else "stopped early"
         notes.append("%s: %d results, %s s, %s" % (ctx.get("suite", suite), len(doc["results"]),
                                                    ctx.get("duration_s", "?").split(".")[0], state))
         if merged is None:
             merged = doc
             merged["context"] = dict(ctx)
+            all_complete = True
             suites = [ctx.get("suite", suite)]
             duration = 0.0
         else:
@@ -43,6 +47,7 @@ def main(argv):
             suites.append(ctx.get("suite", suite))
             if "cancelled" in ctx:
                 merged["context"]["cancelled"] = ctx["cancelled"]
+        all_complete = all_complete and part_complete
         try:
             duration += float(ctx.get("duration_s", "0"))
         except ValueError:
@@ -50,6 +55,7 @@ def main(argv):
     if merged is None:
         print("merge_recordings: no part could be read", file=sys.stderr)
         return 1
+    merged["complete"] = all_complete  # the whole is complete only when every part is
     c = merged["context"]
     c["suite"] = suites[0] if len(suites) == 1 else "+".join(suites)
     c["duration_s"] = "%.3f" % duration
