@@ -684,9 +684,10 @@ LessonContent AmdahlPage::lesson() const {
   c.intro = tr("Some work is a chain: each step waits for the one before it, and extra workers cannot help with it. "
                "Amdahl's law turns that into a number. If a share s of the job is strictly serial, N workers can "
                "speed it up by at most 1 / (s + (1 − s) / N), and no number of workers can beat 1 / s. With just "
-               "5 % serial, 4,096 workers give 19.9× instead of 4,096×, and the ceiling is 20×. On a GPU the serial "
-               "part hides in data loading, Python overhead, tiny kernels launched one after another, and the layers "
-               "of a network that must run in order.");
+               "5 % serial, 4,096 workers give 19.9× instead of 4,096×, and the ceiling is 20×. The layers of a network "
+               "do run in order, but each one is a huge parallel product inside, so they are not where the serial "
+               "share lives. On a GPU it hides in data loading on the CPU, Python overhead, kernel launches and the "
+               "synchronisations between them — tiny kernels launched one after another.");
   c.questions.append({tr("A training job spends half its time loading and preparing data on the CPU and half doing "
                          "maths on the GPU. You swap in a GPU twice as fast. How much faster does the whole job run?"),
                       tr("About 1.33×, not 2×. The loading half still takes 0.5 of the old time; only the GPU half "

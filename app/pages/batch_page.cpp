@@ -716,6 +716,16 @@ QList<PlotExport> BatchPage::plots() {
   return {a, b};
 }
 
+QString BatchPage::headlineAnswer() {
+  // On the H100 SXM sheet 1,979 is FP16/BF16 with 2:4 sparsity (= dense FP8); the app uses dense figures only.
+  const gpulab::models::GpuSpec* h = gpulab::models::find_gpu("H100 SXM");
+  if (!h || !h->fp8_tflops || !h->fp16_tflops) return {};
+  return tr("No, for two reasons. That headline is FP16/BF16 with 2:4 sparsity (the same number is the dense FP8 "
+            "figure); the dense FP16/BF16 figure this app uses is %1 — compare like with like. And batch 1 sits "
+            "far left of the ridge point, where the memory roof, not the compute roof, sets the speed.")
+      .arg(fmtCount(std::llround(*h->fp16_tflops)));
+}
+
 LessonContent BatchPage::lesson() const {
   LessonContent c;
   c.intro = tr(
@@ -735,10 +745,8 @@ LessonContent BatchPage::lesson() const {
          "Y are tiny next to d_in × d_out weights, so throughput (FLOP/s) almost doubles for free — until the "
          "arithmetic itself takes longer than the read.")};
   c.questions << LessonQuestion{
-      tr("A vendor quotes 1,979 TFLOP/s. Will a batch-1 decoder see anything close to it?"),
-      tr("No, for two reasons. That headline is FP8 (compare like with like: the FP16 or BF16 dense figure is "
-         "half of it), and batch 1 sits far left of the ridge point, where the memory roof, not the compute roof, "
-         "sets the speed.")};
+      tr("The H100 SXM's sheet quotes 1,979 TFLOP/s. Will a batch-1 FP16 decoder see anything close to it?"),
+      headlineAnswer()};
   const BatchPage* self = this;
   c.exercises << LessonExercise{
       tr("Predict the arithmetic intensity at B = 256 in FP16, with d_in = d_out = 4096 (bytes counted as in the "
@@ -758,8 +766,9 @@ LessonContent BatchPage::lesson() const {
       tr("B"),
       [self] { return self->crossoverFound() ? double(self->crossoverBatch()) : self->modelCrossoverBatch(); },
       tr("The measured crossover (the first batch reaching 80 % of the plateau). Without a finished sweep the app "
-         "answers with the model's estimate from the ridge point. On a CPU it comes early — a CPU's ridge is only a "
-         "few FLOPs per byte — while a GPU needs batches in the hundreds."),
+         "answers with the model's estimate from the ridge point. This machine's ridge is the one in the Model line "
+         "under the plot — its measured FP32 peak ÷ its measured triad bandwidth — and the crossover sits where "
+         "the layer's FLOPs per byte reach it; a datasheet H100 in FP16 needs about 300, batches in the hundreds."),
       0.5};
   c.exercises.back().measured = true;  // the sweep's crossover: running it again changes the answer
   return c;

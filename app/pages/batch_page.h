@@ -29,6 +29,8 @@ class BatchPage : public Page {
               "compute roof.");
   }
   LessonContent lesson() const override;
+  // "Will a batch-1 decoder see the 1,979 headline?": which figure that is, with the dense one from the catalogue.
+  static QString headlineAnswer();
   QList<PlotExport> plots() override;
   bool canRun() const override { return true; }
   void run() override;

@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <string>
 // Page 2, "Matrix multiply, serial vs parallel": one product C = A·B computed several ways — the CPU's naive
 // loop (the professor), the loop reordered for the cache, BLAS on one thread and on all of them, and on a GPU
 // the kernel ladder and cuBLAS — each checked against a reference before it is timed. Results arrive live as
@@ -49,6 +50,10 @@ class MatmulPage : public Page {
 
   // The naive loop's single-run time at m×k×n at `gflops`, and whether a run (check + one timed run) would
   // take longer than `limitS`, so the page asks first.
+  // FP32 lanes the reordered loop uses on a CPU with these SIMD flags (DeviceInfo::simd): 8 with AVX2+FMA, 4 on
+  // the x86-64 baseline, 0 when unknown; and the lesson's sentence built from it.
+  static int simdFp32Lanes(const std::string& simd);
+  static QString simdSentence(const std::string& simd);
   static double naiveSecondsPerRun(long long m, long long k, long long n, double gflops);
   static bool naiveTooLong(long long m, long long k, long long n, double gflops, double limitS = 10.0);
   // What the page assumes for the naive loop before it has measured one (the reference 2-vCPU machines'

@@ -31,17 +31,15 @@
 using namespace gpulab::models;
 
 QVector<MultiGpuPage::Link> MultiGpuPage::catalogueLinks() {
-  // GPU-to-GPU links ("NVLink4 900 GB/s") with the cards that have them, then the PCIe host links.
+  // GPU-to-GPU links ("NVLink4 900 GB/s") with the cards that have them, then the PCIe host links. Every figure
+  // per direction: vendors quote NVLink and Infinity Fabric with both directions added (900 = 450 each way),
+  // PCIe per direction (64 GB/s), and a ring all-reduce sends and receives at once, each at one direction's rate.
   std::map<QString, std::pair<double, QStringList>> gpuLinks;
   std::map<QString, double> hostLinks;
-  static const QRegularExpression num(QStringLiteral(R"(([0-9]+(?:\.[0-9]+)?)\s*GB/s)"));
   for (const GpuSpec& g : catalogue()) {
-    const QString ic = QString::fromStdString(g.interconnect);
-    const auto m = num.match(ic);
-    if (m.hasMatch()) {
-      const QString kind = ic.left(m.capturedStart()).trimmed();
-      auto& e = gpuLinks[kind];
-      e.first = m.captured(1).toDouble();
+    if (g.interconnect_per_direction_gbs() > 0) {
+      auto& e = gpuLinks[QString::fromStdString(g.interconnect_name())];
+      e.first = g.interconnect_per_direction_gbs();
       e.second << QString::fromStdString(g.name);
     }
     if (g.host_link_gbs > 0) hostLinks[QString::fromStdString(g.host_link)] = g.host_link_gbs;
@@ -69,8 +67,10 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   m_view->setMinimumHeight(260);
   col->addWidget(m_view, 3);
   m_linkPlot = new QCustomPlot(visual);
-  m_linkPlot->setToolTip(tr("Interconnect bandwidth from the datasheets (per direction for PCIe, total for NVLink as "
-                            "NVIDIA quotes it). GPU-to-GPU links in green, PCIe host links in blue."));
+  m_linkPlot->setToolTip(tr("Interconnect bandwidth from the datasheets, each way: NVLink and Infinity Fabric are "
+                            "quoted with both directions added (NVLink 4: 900 GB/s), so they are halved here to "
+                            "compare with PCIe's per-direction figure. GPU-to-GPU links in green, PCIe host links "
+                            "in blue."));
   m_linkPlot->setMinimumHeight(150);
   col->addWidget(m_linkPlot, 2);
   setVisual(visual);
@@ -166,11 +166,15 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
     m_pause->setText(on ? tr("Play") : tr("Pause"));
   });
   connect(m_viewLink, &QComboBox::currentIndexChanged, this, [this](int i) {
-    m_view->setLinkName(i == 0 ? tr("NVLink 4 · 900 GB/s GPU↔GPU") : tr("PCIe Gen5 x16 · 64 GB/s per direction"));
+    m_view->setLinkName(i == 0 ? tr("NVLink 4 · 450 GB/s each way (900 both ways)") : tr("PCIe Gen5 x16 · 64 GB/s each way"));
   });
-  m_view->setLinkName(tr("NVLink 4 · 900 GB/s GPU↔GPU"));
+  m_view->setLinkName(tr("NVLink 4 · 450 GB/s each way (900 both ways)"));
   connect(m_params, &QDoubleSpinBox::valueChanged, this, [this] { updateCalculator(); });
-  connect(m_gpus, &QSpinBox::valueChanged, this, [this] { updateCalculator(); });
+  connect(m_gpus, &QSpinBox::valueChanged, this, [this] {
+    m_view->setGpuCount(m_gpus->value());  // the picture shows the calculator's GPUs
+    updateCalculator();
+  });
+  m_view->setGpuCount(m_gpus->value());
   connect(m_gradFormat, &QComboBox::currentIndexChanged, this, [this] { updateCalculator(); });
   connect(m_link, &QComboBox::currentIndexChanged, this, [this] { updateCalculator(); });
   if (canRun()) {
@@ -254,7 +258,7 @@ void MultiGpuPage::updatePeer() {
                                        "from a machine with two GPUs shows its measured copies.").arg(why.toHtmlEscaped()));
   else
     m_peer->setText(lines.join(QStringLiteral("<br>")) +
-                    tr("<br>Datasheet NVLink figures count both directions; a copy moves one way."));
+                    tr("<br>A copy moves one way: compare it with the per-direction datasheet bars."));
   const bool here = best.contains(tr("measured here"));
   m_peerBadge->setVisible(!best.isEmpty());
   if (here) m_peerBadge->set(SourceBadge::Kind::MeasuredHere, tr("GPU→GPU copies (solid)"));
@@ -272,6 +276,7 @@ void MultiGpuPage::setMode(int mode) {
                            : (mode == 2 ? ParallelismView::Mode::Pipeline : ParallelismView::Mode::Data);
   m_view->setMode(m);
   if (auto* b = m_modes->button(std::clamp(mode, 0, 2))) b->setChecked(true);
+  updateCalculator();
 }
 
 void MultiGpuPage::setCalculator(double paramsBillions, double bytesPerGradient, int gpus, const QString& linkName) {
@@ -293,9 +298,29 @@ void MultiGpuPage::updateCalculator() {
   const double bytes = m_params->value() * 1e9 * m_gradFormat->currentData().toDouble();
   const int n = m_gpus->value();
   const double gbs = m_link->currentData().toDouble();
+  const int mode = m_modes->checkedId();
+  if (mode == 1 || mode == 2) {
+    // Tensor and pipeline parallelism give each GPU its own part of the weights: its gradients belong to it
+    // alone, so there is no all-reduce of the whole model's gradients among these GPUs.
+    m_seconds = 0;
+    m_result->setText(mode == 1
+                          ? tr("Tensor parallel over %1 GPUs: each holds 1/%1 of every layer (%2 of gradients each), "
+                               "so no gradient all-reduce among them — the link carries partial results inside every "
+                               "layer, forward and backward, many times per step (model)")
+                                .arg(n)
+                                .arg(fmtBytes(bytes / n))
+                          : tr("Pipeline parallel over %1 GPUs: each holds 1/%1 of the layers (%2 of gradients each), "
+                               "so no gradient all-reduce among them — the link carries activations to the next "
+                               "stage and their gradients back (model)")
+                                .arg(n)
+                                .arg(fmtBytes(bytes / n)));
+    m_compare->setText(tr("A gradient all-reduce comes back only across copies of the model: data parallelism "
+                          "(press Data)."));
+    return;
+  }
   m_seconds = ringAllReduceSeconds(bytes, n, gbs * 1e9);
-  m_result->setText(tr("%1 of gradients, ring all-reduce over %2 GPUs at %3: 2·(N−1)/N · bytes ÷ bandwidth ≈ "
-                       "<b>%4</b> per step (model)")
+  m_result->setText(tr("%1 of gradients, ring all-reduce over %2 GPUs at %3 each way: 2·(N−1)/N · bytes ÷ "
+                       "bandwidth ≈ <b>%4</b> per step (model)")
                         .arg(fmtBytes(bytes))
                         .arg(n)
                         .arg(fmtSi(gbs * 1e9, "B/s"), fmtSeconds(m_seconds)));
@@ -307,9 +332,10 @@ void MultiGpuPage::updateCalculator() {
     for (const Link& l : m_links)
       if (l.name.contains(QStringLiteral("Gen5 x16"))) slowest = &l;
     const Link& slow = *slowest;
-    m_compare->setText(tr("Over %1: %2 · over %3: %4")
-                           .arg(fast.name, fmtSeconds(ringAllReduceSeconds(bytes, n, fast.gbs * 1e9)), slow.name,
-                                fmtSeconds(ringAllReduceSeconds(bytes, n, slow.gbs * 1e9))));
+    const double tFast = ringAllReduceSeconds(bytes, n, fast.gbs * 1e9), tSlow = ringAllReduceSeconds(bytes, n, slow.gbs * 1e9);
+    m_compare->setText(tr("Over %1: %2 · over %3: %4 (%5× slower)")
+                           .arg(fast.name, fmtSeconds(tFast), slow.name, fmtSeconds(tSlow),
+                                fmtFixed(tFast > 0 ? tSlow / tFast : 0, 1)));
   }
 }
 
@@ -375,8 +401,9 @@ void MultiGpuPage::rebuildLinkPlot(const Theme& t) {
   const int copyRows = row - int(m_links.size());
   m_linkPlot->setMinimumHeight(t.isProjector() ? 330 + 32 * copyRows : 150 + 14 * copyRows);
   m_linkPlot->yAxis->setRange(0.4, row + 0.6);
-  m_linkPlot->xAxis->setRange(0, 1000);
-  m_linkPlot->xAxis->setLabel(best.isEmpty() ? tr("GB/s (datasheet)") : tr("GB/s (datasheet: dashed; copies: solid or outlined)"));
+  m_linkPlot->xAxis->setRange(0, 500);
+  m_linkPlot->xAxis->setLabel(best.isEmpty() ? tr("GB/s each way (datasheet)")
+                                             : tr("GB/s each way (datasheet: dashed; copies: solid or outlined)"));
   m_linkPlot->legend->setVisible(true);
   m_linkPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
   m_linkPlot->replot();
@@ -422,14 +449,17 @@ LessonContent MultiGpuPage::lesson() const {
                          "it needs the fastest link. Data parallelism sends the gradients once per step and can "
                          "overlap that with the backward pass, so a slower network between servers is acceptable.")});
   c.exercises.append({tr("A 7B model's BF16 gradients (14 GB) are all-reduced in a ring of 8 GPUs over NVLink 4 "
-                         "(900 GB/s). Predict the time per step in milliseconds."),
-                      tr("ms"), [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 900e9); },
-                      tr("2 · 7/8 · 14 GB ÷ 900 GB/s ≈ 27 ms (a model: real all-reduces overlap with compute and lose "
-                         "some bandwidth)."),
+                         "(900 GB/s as quoted, both directions added: 450 GB/s each way). Predict the time per step "
+                         "in milliseconds."),
+                      tr("ms"), [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 450e9); },
+                      tr("Each GPU sends and receives at once, each at one direction's rate: 2 · 7/8 · 14 GB ÷ "
+                         "450 GB/s ≈ 54 ms (a model: real all-reduces overlap with compute and lose some "
+                         "bandwidth)."),
                       0.1});
-  c.exercises.append({tr("The same all-reduce over PCIe Gen5 x16 (64 GB/s). How many milliseconds now?"), tr("ms"),
-                      [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 64e9); },
-                      tr("2 · 7/8 · 14 GB ÷ 64 GB/s ≈ 383 ms — fourteen times slower than NVLink, every step."), 0.1});
+  c.exercises.append({tr("The same all-reduce over PCIe Gen5 x16 (64 GB/s each way). How many milliseconds now?"),
+                      tr("ms"), [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 64e9); },
+                      tr("2 · 7/8 · 14 GB ÷ 64 GB/s ≈ 383 ms — about seven times slower than NVLink, every step."),
+                      0.1});
   return c;
 }
 

@@ -36,7 +36,7 @@ struct Series {
 // What the sweep measures, in legend order. Host memcpy runs on every machine; the rest need a GPU.
 const Series k_series[] = {{"h2d", true, "host→device, pinned"},   {"h2d", false, "host→device, pageable"},
                            {"d2h", true, "device→host, pinned"},   {"d2h", false, "device→host, pageable"},
-                           {"d2d", true, "device→device (HBM)"},   {"h2h", false, "host memcpy (this CPU)"}};
+                           {"d2d", true, "device→device (VRAM)"},   {"h2h", false, "host memcpy (this CPU)"}};
 
 QColor seriesColour(const Theme& t, const std::string& dir) {
   if (dir == "h2d") return okabe_ito::blue;
@@ -76,7 +76,7 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
 
   m_tokenPlot = new QCustomPlot(visual);
   m_tokenPlot->setToolTip(tr("Seconds per generated token for the chosen model, format and card: all weights in "
-                             "HBM versus the part that does not fit streamed over PCIe every token"));
+                             "the card's memory (HBM or GDDR, as the card has) versus the part that does not fit streamed over PCIe every token"));
   useLogAxis(m_tokenPlot, true);
   m_tokenPlot->xAxis->setLabel(tr("seconds per token (log)"));
   col->addWidget(m_tokenPlot, 2);
@@ -84,7 +84,7 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("transfers (solid)"));
   addBadge(m_measuredBadge);
-  m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("link and HBM (dashed), token cost model"));
+  m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("link and card memory (dashed), token cost model"));
   addBadge(m_sheetBadge);
 
   m_summary = addResultLabel();
@@ -112,7 +112,10 @@ void PciePage::buildControls() {
   const GpuSpec* detected = m_ctx.gpuInfo() ? find_gpu(m_ctx.gpuInfo()->name) : nullptr;
   for (const GpuSpec& g : catalogue())
     if (g.bandwidth_gbs > 0 && g.host_link_gbs > 0)
-      m_card->addItem(tr("%1 (%2 GB, %3)").arg(QString::fromStdString(g.name)).arg(g.memory_gb).arg(QString::fromStdString(g.host_link)),
+      m_card->addItem(tr("%1 (%2 GB %3, %4)")
+                          .arg(QString::fromStdString(g.name))
+                          .arg(g.memory_gb)
+                          .arg(QString::fromStdString(g.memory_type), QString::fromStdString(g.host_link)),
                       QString::fromStdString(g.name));
   const QString initial = detected ? QString::fromStdString(detected->name) : QStringLiteral("RTX 4090");
   m_card->setCurrentIndex(std::max(0, m_card->findData(initial)));
@@ -290,8 +293,12 @@ void PciePage::replot() {
     hline(card->host_link_gbs, t.memory, tr("%1 %2: %3/direction (datasheet)")
                                              .arg(QString::fromStdString(card->name), QString::fromStdString(card->host_link),
                                                   fmtSi(card->host_link_gbs * 1e9, "B/s")));
-    hline(card->bandwidth_gbs, t.gpu, tr("%1 HBM/VRAM: %2 (datasheet)")
-                                          .arg(QString::fromStdString(card->name), fmtSi(card->bandwidth_gbs * 1e9, "B/s")));
+    // Each card's own memory type: HBM on the data-centre parts, GDDR6/GDDR6X on the L4, T4 and GeForce cards.
+    hline(card->bandwidth_gbs, t.gpu, tr("%1 %2: %3 (datasheet)")
+                                          .arg(QString::fromStdString(card->name),
+                                               QString::fromStdString(card->memory_type.empty() ? card->memory_family()
+                                                                                                : card->memory_type),
+                                               fmtSi(card->bandwidth_gbs * 1e9, "B/s")));
   }
   int measuredGpu = 0;
   double bestH2h = 0, bestH2d = 0, bestD2d = 0;
@@ -364,7 +371,8 @@ void PciePage::updateToken() {
   const double sheetLink = card->host_link_gbs * 1e9;
 
   const OffloadCost inHbm = offload_cost(weights, weights, hbm, sheetLink);
-  m_tokenRows.push_back({tr("all weights in HBM"), inHbm.seconds_per_token,
+  const QString mem = QString::fromStdString(card->memory_type.empty() ? card->memory_family() : card->memory_type);
+  m_tokenRows.push_back({tr("all weights in %1").arg(mem), inHbm.seconds_per_token,
                          tr("%1 read at %2").arg(fmtBytes(weights), fmtSi(hbm, "B/s"))});
   const OffloadCost sheet = offload_cost(weights, vramForWeights, hbm, sheetLink);
   if (sheet.streamed_bytes > 0) {
@@ -415,8 +423,9 @@ void PciePage::updateToken() {
                               fmtSeconds(sheet.seconds_per_token), fmtSeconds(inHbm.seconds_per_token),
                               fmtFixed(sheet.slowdown, 1)));
   else
-    m_token->setText(tr("<b>%1</b> (%2) fits on %3: nothing streams; %4 per token from HBM")
-                         .arg(model, fmtBytes(weights), QString::fromStdString(card->name), fmtSeconds(inHbm.seconds_per_token)));
+    m_token->setText(tr("<b>%1</b> (%2) fits on %3: nothing streams; %4 per token from its %5")
+                         .arg(model, fmtBytes(weights), QString::fromStdString(card->name), fmtSeconds(inHbm.seconds_per_token),
+                              QString::fromStdString(card->memory_type.empty() ? card->memory_family() : card->memory_type)));
 }
 
 QString PciePage::noteText() const { return m_note->text(); }
@@ -467,7 +476,8 @@ QList<PlotExport> PciePage::plots() {
 LessonContent PciePage::lesson() const {
   LessonContent c;
   c.intro = tr("The GPU's own memory sits millimetres from the chip; everything else reaches it over PCIe, a "
-               "bus that moves tens of GB/s per direction against the several TB/s of HBM. Data that has to "
+               "bus that moves tens of GB/s per direction against the TB/s of a data-centre card's HBM (a GeForce card's "
+               "GDDR6X is nearer 1 TB/s). Data that has to "
                "cross the bus every time it is used — weights that did not fit — runs at the bus's speed, not "
                "the card's.");
   c.questions.push_back({tr("PCIe 5.0 x16 moves about 64 GB/s each way; an H100's HBM about 3,350 GB/s. How many "

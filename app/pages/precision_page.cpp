@@ -163,8 +163,8 @@ void PrecisionPage::buildControls() {
   if (m_ctx.hasGpu()) {
     m_backend->addItem(tr("GPU · %1").arg(QString::fromStdString(m_ctx.gpuInfo()->name)), QStringLiteral("cuda"));
     m_backend->setCurrentIndex(1);
-    m_backend->setToolTip(tr("Where the formats are timed. A GPU has tensor cores for TF32, FP16, BF16, INT8 "
-                             "and (recent ones) FP8."));
+    m_backend->setToolTip(tr("Where the formats are timed. %1")
+                              .arg(tensorCoreText(gpulab::models::find_gpu(m_ctx.gpuInfo()->name))));
   } else {
     m_backend->setToolTip(tr("Where the formats are timed. No GPU here (%1), so only FP64 and FP32 run; the "
                              "others are greyed with the reason.")
@@ -802,6 +802,36 @@ QList<PlotExport> PrecisionPage::plots() {
   return {a, b};
 }
 
+QString PrecisionPage::tensorCoreText(const gpulab::models::GpuSpec* card) {
+  // Which formats have tensor cores differs by generation (V100: FP16 only; T4: FP16 and INT8; A100: no FP8):
+  // said per card, from the catalogue's dense columns.
+  if (!card)
+    return tr("Which formats a GPU's tensor cores run depends on its generation: a V100 only FP16, a T4 FP16 "
+              "and INT8, an A100 TF32, FP16, BF16, INT8 and FP64, an H100 FP8 as well.");
+  const std::vector<Precision> formats = card->tensor_core_formats();
+  const QString unit = card->vendor == "AMD" ? tr("matrix cores") : tr("tensor cores");
+  if (formats.empty())
+    return tr("The %1 has no %2 in the catalogue: everything runs on its ordinary cores.")
+        .arg(QString::fromStdString(card->name), unit);
+  QStringList names;
+  for (Precision f : formats) names << precName(f);
+  return tr("The %1's %2 run %3 (datasheet catalogue).")
+      .arg(QString::fromStdString(card->name), unit, names.join(QStringLiteral(", ")));
+}
+
+QString PrecisionPage::headlineAnswer() {
+  // The H100 SXM sheet's 1,979 is FP16/BF16 with 2:4 sparsity, which is also its dense FP8 figure; the app's
+  // catalogue (and every ceiling it draws) holds dense figures only.
+  const gpulab::models::GpuSpec* h = gpulab::models::find_gpu("H100 SXM");
+  auto tf = [](std::optional<double> v) { return v ? fmtCount(std::llround(*v)) : QStringLiteral("?"); };
+  if (!h) return {};
+  return tr("Neither headline: compare like with like. On the H100 SXM sheet %1 is FP16/BF16 with 2:4 sparsity — "
+            "the same number as its dense FP8 figure; dense FP16/BF16 is %2, and this app always uses dense "
+            "figures. FP32 work without tensor cores sees the %3; switched to TF32 or BF16 it can use the "
+            "tensor-core figure for that format (%4 or %2 dense).")
+      .arg(tf(h->fp8_tflops), tf(h->fp16_tflops), tf(h->fp32_tflops), tf(h->tf32_tflops));
+}
+
 LessonContent PrecisionPage::lesson() const {
   LessonContent c;
   c.intro = tr(
@@ -818,10 +848,9 @@ LessonContent PrecisionPage::lesson() const {
          "update at all. Scaling the loss (by 1024, or dynamically) shifts the gradients into FP16's range; BF16 "
          "avoids the problem because it has FP32's exponent range. The underflow tab counts the lost updates.")};
   c.questions << LessonQuestion{
-      tr("A GPU's spec sheet says 1,979 TFLOP/s; its FP32 figure is 67. Which one applies to your FP32 training?"),
-      tr("Neither headline: compare like with like. 1,979 is FP8 (some sheets even double it again for "
-         "sparsity). FP32 work without tensor cores sees the 67; switched to TF32 or BF16 it can use the tensor-core "
-         "figure for that format (about 495 or 989 dense).")};
+      tr("The H100 SXM's spec sheet says 1,979 TFLOP/s; its FP32 figure is 67. Which one applies to your FP32 "
+         "training?"),
+      headlineAnswer()};
   c.questions << LessonQuestion{
       tr("Why is an \"FP32\" matmul that runs faster than the FP32 peak a warning sign?"),
       tr("It cannot be FP32: the library has silently used TF32 tensor cores, which round the inputs to a 10-bit "

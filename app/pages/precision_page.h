@@ -9,6 +9,9 @@
 
 #include <QVector>
 
+namespace gpulab::models {
+struct GpuSpec;
+}
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -28,6 +31,10 @@ class PrecisionPage : public Page {
               "unless the loss is scaled.");
   }
   LessonContent lesson() const override;
+  // The formats a card's tensor cores run, in a sentence from the catalogue (nullptr: the generations compared).
+  static QString tensorCoreText(const gpulab::models::GpuSpec* card);
+  // The answer to "which headline figure applies": 1,979 named (sparse FP16/BF16 = dense FP8) from the catalogue.
+  static QString headlineAnswer();
   QList<PlotExport> plots() override;
   bool canRun() const override { return true; }
   void run() override;

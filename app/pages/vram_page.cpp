@@ -150,8 +150,9 @@ void VramPage::buildControls() {
   m_mode->addItem(tr("Full training (mixed-precision Adam)"), int(VramMode::train));
   m_mode->addItem(tr("LoRA fine-tune"), int(VramMode::lora));
   m_mode->setToolTip(tr("Inference: weights + KV cache + activations. Full training adds gradients, an FP32 "
-                        "master copy and Adam's two moments (~16 bytes per parameter). LoRA freezes the weights "
-                        "and trains small adapters only."));
+                        "master copy and Adam's two moments (~16 bytes per parameter), all in 16/32-bit floats, so "
+                        "it is offered for FP32, FP16 and BF16 only. LoRA freezes the weights and trains small "
+                        "adapters; over INT4 weights that is QLoRA (4-bit frozen base, 16-bit adapters)."));
   mform->addRow(tr("Mode"), m_mode);
   controls()->addWidget(modelBox);
 
@@ -176,7 +177,10 @@ void VramPage::buildControls() {
   shapeRow->addWidget(m_kvHeads);
   kform->addRow(tr("Layers"), shapeRow);
   kform->addRow(tr("Head dim"), m_headDim);
-  m_context = spin(1, 1 << 21, 4096, tr("Tokens per conversation kept in the KV cache (training: sequence length)"));
+  m_context = spin(1, 1 << 21, int(default_context_tokens),
+                   tr("Tokens per conversation kept in the KV cache (training: sequence length). Default %1 tokens, "
+                      "the same as `gpulab calc vram` assumes without --context")
+                       .arg(fmtCount(qint64(default_context_tokens))));
   m_context->setSingleStep(1024);
   m_users = spin(1, 4096, 1, tr("Conversations served at once, each with its own KV cache (training: sequences "
                                 "per step)"));
@@ -302,6 +306,13 @@ void VramPage::recompute() {
     bar.highlight = f == base.weights_format || (f == NumberFormat::fp16 && base.weights_format == NumberFormat::bf16);
     bar.good = b.fits;
     bar.caption = b.fits ? tr("fits, %1 left").arg(fmtBytes(b.headroom(), 2)) : tr("short by %1").arg(fmtBytes(b.short_by(), 2));
+    if (in.mode == VramMode::train && full_training_refusal(f)) {
+      // Training state stays in 16/32-bit floats: no bar for a full training "in INT4"; LoRA over it is QLoRA.
+      bar.good = false;
+      bar.caption = f == NumberFormat::fp8 ? tr("not a stored training format") : tr("no full training: use QLoRA");
+      bars.push_back(bar);
+      continue;
+    }
     auto add = [&](const QString& name, double bytes) {
       if (bytes > 0) bar.segments.push_back({name, bytes, colourOf(name)});
     };
@@ -320,7 +331,7 @@ void VramPage::recompute() {
         break;
       }
       case VramMode::lora:
-        add(tr("Frozen weights"), b.weights);
+        add(is_qlora(in.mode, f) ? tr("Frozen 4-bit weights") : tr("Frozen weights"), b.weights);
         add(tr("LoRA adapters + Adam"), b.adapter);
         break;
     }
@@ -344,7 +355,18 @@ void VramPage::recompute() {
                  : base.mode == VramMode::train   ? tr("full training state (%1/param) + activations, overhead")
                                                         .arg(fmtFixed((b.weights + b.gradients + b.master_weights +
                                                                        b.optimizer) / base.shape.params, 1) + " B")
-                                                  : tr("LoRA: frozen weights + adapters, activations, overhead");
+                 : is_qlora(base.mode, base.weights_format)
+                     ? tr("QLoRA: 4-bit frozen weights + 16-bit adapters with Adam, activations, overhead")
+                     : tr("LoRA: frozen weights + adapters, activations, overhead");
+  if (base.mode == VramMode::train) {
+    if (const char* why = full_training_refusal(base.weights_format)) {
+      m_verdictLabel->setText(tr("<span style='color:%1'><b>Not offered:</b></span> %2.")
+                                  .arg(m_ctx.theme().bad.name(), QString::fromUtf8(why).toHtmlEscaped()));
+      m_contextLabel->clear();
+      m_usersLabel->clear();
+      return;
+    }
+  }
   m_verdictLabel->setText(b.fits ? tr("Total %1 (%2): <span style='color:%3'><b>fits, %4 left</b></span>")
                                        .arg(gb(b.total), what, m_ctx.theme().good.name(), gb(b.headroom()))
                                  : tr("Total %1 (%2): <span style='color:%3'><b>short by %4</b></span>")

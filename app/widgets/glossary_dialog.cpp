@@ -27,8 +27,9 @@ const QList<GlossaryEntry>& glossaryEntries() {
        QObject::tr("One floating-point operation (a multiply or an add). A matrix product of M×K by K×N takes "
                    "2·M·K·N of them.")},
       {QObject::tr("VRAM / HBM"),
-       QObject::tr("The GPU's own memory. Data-centre GPUs use HBM (High Bandwidth Memory): stacks of memory dies "
-                   "placed right beside the processor. Its size decides which models fit.")},
+       QObject::tr("The GPU's own memory. Data-centre GPUs (A100, H100, H200, MI300X) use HBM (High Bandwidth Memory): "
+                   "stacks of memory dies placed right beside the processor. GeForce cards and the L4 and T4 use "
+                   "GDDR6 or GDDR6X chips on the board instead — slower, cheaper. Its size decides which models fit.")},
       {QObject::tr("Memory bandwidth"),
        QObject::tr("How many bytes per second can travel between memory and the cores — the lesson's clerk "
                    "handing out worksheets. About 3.35 TB/s on an H100 SXM, tens of GB/s on a desktop CPU.")},
@@ -46,13 +47,15 @@ const QList<GlossaryEntry>& glossaryEntries() {
                    "Big-batch matrix multiplies are compute-bound; batch-1 text generation is memory-bound.")},
       {QObject::tr("Tensor Core"),
        QObject::tr("A GPU unit (since Volta, 2017) that multiplies a small tile of a matrix in one step, far faster "
-                   "than ordinary cores, but only in reduced precision.")},
+                   "than ordinary cores. Mostly for reduced precision (TF32, FP16, BF16, INT8, FP8 — which ones "
+                   "depends on the generation), but the A100, H100 and H200 also have FP64 Tensor Cores.")},
       {QObject::tr("Mixed precision"),
        QObject::tr("Training with the heavy matrix maths in BF16 or FP16 while a master copy of the weights and the "
                    "sensitive sums stay in FP32: most of the speed, little loss of accuracy.")},
       {QObject::tr("FP32 / FP16"),
-       QObject::tr("32-bit and 16-bit floating-point numbers. FP16 halves the bytes but has a narrow range: very "
-                   "small values flush to zero.")},
+       QObject::tr("32-bit and 16-bit floating-point numbers. FP16 halves the bytes but has a narrow range: below "
+                   "about 6.1e-5 it keeps going with subnormals (less precision) down to 6e-8, and only values "
+                   "under half of that flush to zero.")},
       {QObject::tr("TF32"),
        QObject::tr("A Tensor Core mode that reads FP32 numbers but multiplies them with a shorter mantissa (10 bits, "
                    "like FP16) and FP32's range: faster FP32-looking maths with a little less accuracy.")},
@@ -60,8 +63,10 @@ const QList<GlossaryEntry>& glossaryEntries() {
        QObject::tr("'Brain float': 16 bits with the same exponent range as FP32 but fewer mantissa bits. Small "
                    "gradients do not underflow, so it trains without loss scaling.")},
       {QObject::tr("INT8 / INT4 / FP8"),
-       QObject::tr("Even smaller formats (one byte, half a byte) used mostly for inference: a 7B model is 7 GB in "
-                   "INT8 and 3.5 GB in INT4, and reads that much less per token.")},
+       QObject::tr("Even smaller formats (one byte, half a byte). INT8 and INT4 serve mostly inference: a 7B model is "
+                   "7 GB in INT8 and 3.5 GB in INT4, and reads that much less per token. FP8 is used for training "
+                   "too: Hopper's Transformer Engine runs the big matrix products in FP8 while the master weights "
+                   "stay in higher precision.")},
       {QObject::tr("Loss scaling"),
        QObject::tr("Multiplying the loss by a large factor before backpropagation so FP16 gradients stay above "
                    "the smallest representable value, then dividing it out before the weight update.")},
@@ -88,8 +93,9 @@ const QList<GlossaryEntry>& glossaryEntries() {
        QObject::tr("The bus between the CPU's memory and a GPU. PCIe 5.0 x16 moves about 64 GB/s each way — "
                    "roughly fifty times slower than HBM, which is why weights must fit in VRAM.")},
       {QObject::tr("NVLink"),
-       QObject::tr("NVIDIA's direct GPU-to-GPU link inside a server, far faster than PCIe (900 GB/s on H100/H200 "
-                   "with NVLink 4). Servers talk to each other over InfiniBand or fast Ethernet instead.")},
+       QObject::tr("NVIDIA's direct GPU-to-GPU link inside a server, far faster than PCIe. NVLink 4 on the H100/H200 "
+                   "is quoted as 900 GB/s, both directions added: 450 GB/s each way, against PCIe 5.0 x16's "
+                   "64 GB/s each way. Servers talk to each other over InfiniBand or fast Ethernet instead.")},
       {QObject::tr("CUDA"),
        QObject::tr("NVIDIA's platform (2007) for programming GPUs for general maths: a language extension, a "
                    "runtime, a driver and libraries.")},

@@ -7,7 +7,8 @@
 
 namespace {
 // Batch slices / micro-batches: one Okabe–Ito hue each, the same on every mode.
-const QColor k_slice[4] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(204, 121, 167), QColor(240, 228, 66)};
+const QColor k_slice[8] = {QColor(0, 114, 178),  QColor(213, 94, 0),   QColor(204, 121, 167), QColor(240, 228, 66),
+                           QColor(86, 180, 233), QColor(230, 159, 0), QColor(0, 158, 115),   QColor(120, 120, 120)};
 double clamp01(double v) { return std::clamp(v, 0.0, 1.0); }
 }  // namespace
 
@@ -16,19 +17,27 @@ ParallelismView::ParallelismView(QWidget* parent) : QWidget(parent) {
   m_timer.setInterval(16);  // ~60 Hz; the picture depends on elapsed time, not on how many frames ran
   m_timer.setTimerType(Qt::PreciseTimer);
   connect(&m_timer, &QTimer::timeout, this, [this] { tick(); });
-  for (int i = 0; i < kGpus; ++i) m_gpuNames[i] = tr("GPU %1").arg(i);
-  for (int i = 0; i < 4; ++i) {
-    m_layerNames[i] = tr("layer %1").arg(i + 1);
-    m_sliceNames[i] = tr("¼ of W");
+  for (int i = 0; i < kMaxDrawn; ++i) {
+    m_gpuNames[i] = tr("GPU %1").arg(i);
+    m_shortGpuNames[i] = QString::number(i);
+    m_stageNames[i] = tr("stage %1").arg(i + 1);
   }
+  for (int i = 0; i < 4; ++i) m_layerNames[i] = tr("layer %1").arg(i + 1);
   m_linkName = tr("NVLink");
-  setToolTip(tr("Four GPUs splitting one training step. Coloured blocks: slices of the batch (data parallel) or "
-                "micro-batches (pipeline). Packets on the link below: what must cross between GPUs."));
+  setToolTip(tr("The calculator's GPUs splitting one training step. Coloured blocks: slices of the batch (data "
+                "parallel) or micro-batches (pipeline). Packets on the link below: what must cross between GPUs."));
   prepareText();
 }
 
 void ParallelismView::setMode(Mode mode) {
   m_mode = mode;
+  prepareText();
+  update();
+}
+
+void ParallelismView::setGpuCount(int gpus) {
+  m_count = std::max(2, gpus);
+  m_drawn = std::min(m_count, kMaxDrawn);
   prepareText();
   update();
 }
@@ -46,19 +55,19 @@ void ParallelismView::setTheme(const Theme& theme) {
 void ParallelismView::prepareText() {
   switch (m_mode) {
     case Mode::Data:
-      m_split = tr("Split: the batch. Every GPU holds the whole model.");
+      m_split = tr("Split: the batch over %1 GPUs. Every GPU holds the whole model.").arg(m_count);
       m_crosses = tr("Crosses the link: the gradients, once per step — all-reduced so every copy stays the same.");
       m_phaseCompute = tr("forward + backward on its own slice of the batch");
       m_phaseLink = tr("all-reduce the gradients");
       break;
     case Mode::Tensor:
-      m_split = tr("Split: every layer's weight matrices, a quarter of the columns per GPU.");
+      m_split = tr("Split: every layer's weight matrices, 1/%1 of the columns per GPU.").arg(m_count);
       m_crosses = tr("Crosses the link: partial results inside every layer — many times per step, so it wants NVLink.");
-      m_phaseCompute = tr("each GPU multiplies by its quarter of W");
+      m_phaseCompute = tr("each GPU multiplies by its 1/%1 of W").arg(m_count);
       m_phaseLink = tr("exchange partial sums");
       break;
     case Mode::Pipeline:
-      m_split = tr("Split: the layers. GPU k holds stage k of the network.");
+      m_split = tr("Split: the layers into %1 stages. GPU k holds stage k + 1.").arg(m_count);
       m_crosses = tr("Crosses the link: activations from one stage to the next (and their gradients back).");
       m_phaseCompute = tr("each stage works on a different micro-batch");
       m_phaseLink = tr("hand the activations on");
@@ -66,6 +75,7 @@ void ParallelismView::prepareText() {
   }
   m_phaseIdle = tr("idle: the pipeline bubble");
   m_phaseUpdate = tr("every copy applies the same averaged gradients");
+  if (m_count > m_drawn) m_split += tr(" (%1 of the %2 drawn)").arg(m_drawn).arg(m_count);
   m_caption = m_split + QLatin1Char(' ') + m_crosses;
 }
 
@@ -107,6 +117,7 @@ void ParallelismView::paintEvent(QPaintEvent*) {
   const Theme& t = m_theme;
   p.fillRect(rect(), t.surface);
   const double W = width(), H = height();
+  const int n = m_drawn;
   const double margin = 12;
   // On a projector the animation's text is read from the back of the room: plot-sized, like the axes.
   QFont big(QStringLiteral("DejaVu Sans"), t.isProjector() ? t.plotFontPt : t.baseFontPt + 1);
@@ -130,7 +141,7 @@ void ParallelismView::paintEvent(QPaintEvent*) {
   const double statusH = fmSmall.height() * 1.6;
   const double boxBottom = H - margin - busH - statusH - 18;
   const double gap = 14;
-  const double boxW = (W - 2 * margin - gap * (kGpus - 1)) / kGpus;
+  const double boxW = (W - 2 * margin - gap * (n - 1)) / n;
   const double boxTop = top + fmSmall.height() * 1.6;  // room for the input blocks above the boxes
   const double boxH = std::max(60.0, boxBottom - boxTop);
   const double busY = boxTop + boxH + 12;
@@ -151,7 +162,7 @@ void ParallelismView::paintEvent(QPaintEvent*) {
   p.setPen(t.dark ? t.text : QColor(0, 0, 0));
   p.setFont(small);
   p.drawText(bus.adjusted(busH, 0, -busH, 0), Qt::AlignCenter, m_linkName);
-  for (int g = 0; g < kGpus; ++g) {
+  for (int g = 0; g < n; ++g) {
     const QRectF r = gpuRect(g);
     p.setPen(QPen(t.memory.darker(130), 3));
     p.drawLine(QPointF(r.center().x(), r.bottom()), QPointF(r.center().x(), bus.top()));
@@ -162,15 +173,16 @@ void ParallelismView::paintEvent(QPaintEvent*) {
   const QColor modelFill = t.gpu.lighter(t.dark ? 70 : 170);
   const QColor active = t.gpu;
 
-  for (int g = 0; g < kGpus; ++g) {
+  for (int g = 0; g < n; ++g) {
     const QRectF r = gpuRect(g);
     p.setPen(QPen(t.border, 2));
     p.setBrush(t.background);
     p.drawRoundedRect(r, 8, 8);
     p.setPen(t.text);
     p.setFont(big);
+    const bool roomy = fmBig.horizontalAdvance(m_gpuNames[g]) <= r.width() - 16;
     p.drawText(QRectF(r.left() + 8, r.top() + 2, r.width() - 16, fmSmall.height() * 1.5), Qt::AlignLeft | Qt::AlignVCenter,
-               m_gpuNames[g]);
+               roomy ? m_gpuNames[g] : m_shortGpuNames[g]);
   }
 
   auto packet = [&](double x, double y, const QColor& c) {
@@ -186,7 +198,7 @@ void ParallelismView::paintEvent(QPaintEvent*) {
     const int layers = 4;
     const double sweep = clamp01((phase - 0.15) / 0.4);
     const int fwdLayer = sweep < 0.5 ? int(sweep * 2 * layers) : layers - 1 - int((sweep - 0.5) * 2 * layers);
-    for (int g = 0; g < kGpus; ++g) {
+    for (int g = 0; g < n; ++g) {
       for (int l = 0; l < layers; ++l) {
         const bool on = phase >= 0.15 && phase < 0.55 && l == std::clamp(fwdLayer, 0, layers - 1);
         const bool updated = phase >= 0.9;
@@ -203,20 +215,20 @@ void ParallelismView::paintEvent(QPaintEvent*) {
       const double drop = clamp01(phase / 0.15);
       const double sy = top + (r.top() + fmSmall.height() * 0.7 - top) * drop;
       p.setPen(Qt::NoPen);
-      p.setBrush(k_slice[g]);
+      p.setBrush(k_slice[g % 8]);
       p.drawRoundedRect(QRectF(r.right() - 34, sy - 2, 26, fmSmall.height() * 0.9), 3, 3);
     }
     if (phase >= 0.55 && phase < 0.9) {
       statusText = &m_phaseLink;
       // Ring all-reduce: every GPU passes a chunk of gradients to its neighbour, round and round.
-      const double ring = (phase - 0.55) / 0.35 * (2 * (kGpus - 1));
+      const double ring = (phase - 0.55) / 0.35 * (2 * (n - 1));
       const double f = ring - std::floor(ring);
-      for (int g = 0; g < kGpus; ++g) {
-        const int to = (g + 1) % kGpus;
-        const double x0 = gpuX(g), x1 = to == 0 ? gpuX(kGpus - 1) + (gpuX(1) - gpuX(0)) : gpuX(to);
+      for (int g = 0; g < n; ++g) {
+        const int to = (g + 1) % n;
+        const double x0 = gpuX(g), x1 = to == 0 ? gpuX(n - 1) + (gpuX(1) - gpuX(0)) : gpuX(to);
         double x = x0 + (x1 - x0) * f;
-        if (x > bus.right() - busH / 2) x -= (gpuX(kGpus - 1) - gpuX(0)) + (gpuX(1) - gpuX(0));  // wrap round the ring
-        packet(std::max(bus.left() + busH / 2, x), bus.center().y(), k_slice[g]);
+        if (x > bus.right() - busH / 2) x -= (gpuX(n - 1) - gpuX(0)) + (gpuX(1) - gpuX(0));  // wrap round the ring
+        packet(std::max(bus.left() + busH / 2, x), bus.center().y(), k_slice[g % 8]);
       }
     } else if (phase >= 0.9) {
       statusText = &m_phaseIdle;  // replaced below: "same weights again"
@@ -227,7 +239,7 @@ void ParallelismView::paintEvent(QPaintEvent*) {
     const double slot = phase * layers;
     const int cur = std::min(layers - 1, int(slot));
     const double f = slot - cur;
-    for (int g = 0; g < kGpus; ++g) {
+    for (int g = 0; g < n; ++g) {
       for (int l = 0; l < layers; ++l) {
         const bool on = l == cur && f < 0.6;
         const QRectF lr = layerRect(g, l, layers);
@@ -235,9 +247,9 @@ void ParallelismView::paintEvent(QPaintEvent*) {
         p.setBrush(on ? active : modelFill);
         p.drawRoundedRect(lr, 4, 4);
         // The quarter this GPU holds, drawn as one of four columns of the layer's matrix.
-        const double qw = lr.width() / kGpus;
+        const double qw = lr.width() / n;
         p.setPen(QPen(t.gpu.darker(150), 1, Qt::DotLine));
-        for (int q = 1; q < kGpus; ++q) p.drawLine(QPointF(lr.left() + q * qw, lr.top()), QPointF(lr.left() + q * qw, lr.bottom()));
+        for (int q = 1; q < n; ++q) p.drawLine(QPointF(lr.left() + q * qw, lr.top()), QPointF(lr.left() + q * qw, lr.bottom()));
         p.setPen(Qt::NoPen);
         p.setBrush(on ? t.gpu.darker(150) : t.gpu);
         p.drawRect(QRectF(lr.left() + g * qw + 1, lr.top() + 1, qw - 2, lr.height() - 2));
@@ -253,21 +265,21 @@ void ParallelismView::paintEvent(QPaintEvent*) {
     if (f >= 0.6) {
       statusText = &m_phaseLink;
       const double g2 = (f - 0.6) / 0.4;
-      for (int g = 0; g < kGpus; ++g) {
+      for (int g = 0; g < n; ++g) {
         // Partial sums go both ways along the bus to meet in the middle of each pair.
-        const int to = g ^ 1;
+        const int to = (g ^ 1) < n ? (g ^ 1) : g - 1;  // an odd GPU out pairs with its left neighbour
         packet(gpuX(g) + (gpuX(to) - gpuX(g)) * g2, bus.center().y(), t.gpu.darker(120));
       }
     }
   } else {
     // Pipeline: slots of work; stage g works on micro-batch (slot − g); between slots activations move on.
-    const int stages = kGpus, micro = 4;
+    const int stages = n, micro = 4;
     const int nSlots = stages + micro - 1;
     const double s = phase * nSlots;
     const int slot = std::min(nSlots - 1, int(s));
     const double f = s - slot;
     bool anyIdle = false;
-    for (int g = 0; g < kGpus; ++g) {
+    for (int g = 0; g < n; ++g) {
       const int mb = slot - g;
       const bool busy = mb >= 0 && mb < micro && f < 0.7;
       const QRectF lr = layerRect(g, 0, 1);
@@ -276,7 +288,7 @@ void ParallelismView::paintEvent(QPaintEvent*) {
       p.drawRoundedRect(lr, 4, 4);
       p.setPen(t.dark && !busy ? t.text : QColor(0, 0, 0));
       p.setFont(small);
-      p.drawText(lr.adjusted(0, 4, 0, 0), Qt::AlignHCenter | Qt::AlignTop, m_layerNames[g]);
+      p.drawText(lr.adjusted(0, 4, 0, 0), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, m_stageNames[g]);
       if (mb >= 0 && mb < micro) {
         p.setPen(Qt::NoPen);
         p.setBrush(k_slice[mb]);
@@ -287,7 +299,7 @@ void ParallelismView::paintEvent(QPaintEvent*) {
         p.setPen(t.mutedText);
         p.drawText(lr, Qt::AlignCenter | Qt::TextWordWrap, m_phaseIdle);
       }
-      if (f >= 0.7 && mb >= 0 && mb < micro && g + 1 < kGpus) {
+      if (f >= 0.7 && mb >= 0 && mb < micro && g + 1 < n) {
         const double m = (f - 0.7) / 0.3;
         packet(gpuX(g) + (gpuX(g + 1) - gpuX(g)) * m, bus.center().y(), k_slice[mb]);
       }

@@ -1,5 +1,6 @@
 #pragma once
-// Data, tensor and pipeline parallelism, animated: four GPUs joined by a link (NVLink or PCIe), showing what
+// Data, tensor and pipeline parallelism, animated: N GPUs (the page's calculator's; up to 8 drawn) joined by a
+// link (NVLink or PCIe), showing what
 // each GPU holds and what has to cross the link. Driven by elapsed time at 60 Hz, paused while hidden; all
 // text is prepared when the mode changes, so a frame allocates nothing.
 #include "theme.h"
@@ -15,14 +16,18 @@ class ParallelismView : public QWidget {
   Q_OBJECT
  public:
   enum class Mode { Data, Tensor, Pipeline };
-  static constexpr int kGpus = 4;
+  static constexpr int kMaxDrawn = 8;  // more than this are summarised in the caption
   static constexpr double kPeriodS = 8.0;  // one training step of the animation
 
   explicit ParallelismView(QWidget* parent = nullptr);
 
   void setMode(Mode mode);
   Mode mode() const { return m_mode; }
-  void setLinkName(const QString& name);  // "NVLink 4 · 900 GB/s"
+  void setLinkName(const QString& name);  // "NVLink 4 · 450 GB/s each way"
+  // GPUs in the picture: the page's calculator's count, so the two always agree (2…kMaxDrawn drawn).
+  void setGpuCount(int gpus);
+  int gpuCount() const { return m_count; }
+  int drawnGpus() const { return m_drawn; }
   void setPaused(bool paused);
   bool isPaused() const { return m_paused; }
   bool isAnimating() const { return m_timer.isActive(); }
@@ -53,7 +58,7 @@ class ParallelismView : public QWidget {
   Theme m_theme = Theme::normal();
   QString m_linkName;
   QString m_caption, m_crosses, m_split, m_phaseCompute, m_phaseLink, m_phaseIdle, m_phaseUpdate;
-  std::array<QString, kGpus> m_gpuNames;
+  int m_count = 4, m_drawn = 4;
+  std::array<QString, kMaxDrawn> m_gpuNames, m_shortGpuNames, m_stageNames;
   std::array<QString, 4> m_layerNames;
-  std::array<QString, 4> m_sliceNames;
 };

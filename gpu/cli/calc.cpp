@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -34,8 +35,9 @@ constexpr int k_usage = 2;
 const char* const k_usage_text =
     "usage: calc <what> [options]      (every figure is a model, not a measurement)\n"
     "  calc vram      --params 7e9 | --model llama-3-8b  [--precision fp32|fp16|bf16|fp8|int8|int4]\n"
-    "                 [--mode inference|train|lora] [--context N] [--users N] [--layers N] [--kv-heads N]\n"
-    "                 [--head-dim N] [--hidden N] [--intermediate N] [--card NAME | --card-gb GB]\n"
+    "                 [--mode inference|train|lora] [--context N (default 4096, as the VRAM page)] [--users N]\n"
+    "                 [--layers N] [--kv-heads N] [--head-dim N] [--hidden N] [--intermediate N]\n"
+    "                 [--card NAME | --card-gb GB]\n"
     "                 [--overhead-gb GB] [--lora-rank R] [--lora-targets qv|qkvo|all] [--checkpointing]\n"
     "                 [--no-activations]     (without --precision: weights in FP32, FP16/BF16, INT8, INT4)\n"
     "  calc decode    --params 7e9 --bandwidth GB/s | --card NAME  [--precision fp16|int8|int4|...]\n"
@@ -272,9 +274,11 @@ int calc_vram(const Flags& f) {
   if ((rank || f.has("lora-targets")) && in.mode != VramMode::lora) return usage_error("--lora-rank/--lora-targets need --mode lora");
   if (f.on("checkpointing") && in.mode == VramMode::inference) return usage_error("--checkpointing is for --mode train or lora");
   if (precision && in.mode == VramMode::train && !is_float_training_format(*precision))
-    return usage_error("full training is modelled for fp32, fp16 or bf16 weights; for a quantised base use --mode lora");
+    return usage_error(std::string("--mode train --precision ") + std::string(format_name(*precision)) + ": " +
+                       full_training_refusal(*precision) + " (here: --mode lora --precision int4)");
 
-  in.context = context.value_or(0);
+  // The VRAM page's default context, so both give the same total for the same model (7B FP16: 17.4 GB).
+  in.context = context.value_or(default_context_tokens);
   in.users = users.value_or(1);
   in.overhead_bytes = overhead_gb.value_or(1.0) * bytes_per_gb;
   in.lora_rank = static_cast<int>(rank.value_or(16));
@@ -381,10 +385,12 @@ int calc_vram(const Flags& f) {
        fixed(bytes_per_value(in.weights_format), 1) + " bytes/param" + (in.mode == VramMode::lora ? ", frozen" : ""));
   if (in.mode == VramMode::inference)
     line("KV cache", gb(b.kv_cache),
-         count_of(in.context, "token", "tokens") + " x " + count_of(in.users, "user", "users") + " x " +
-             grouped(kv_per_token) + " B/token");
+         count_of(in.context, "token", "tokens") + (context ? "" : " (default)") + " x " +
+             count_of(in.users, "user", "users") + " x " + grouped(kv_per_token) + " B/token");
   if (in.mode == VramMode::train) {
     line("gradients", gb(b.gradients));
+    line("training state", gb(b.weights + b.gradients + b.master_weights + b.optimizer),
+         "weights + gradients + master + Adam (16 bytes/param)");
     line("FP32 master weights", gb(b.master_weights));
     line("Adam m + v", gb(b.optimizer), "FP32, 8 bytes/param");
   }
@@ -500,6 +506,15 @@ int calc_decode(const Flags& f) {
 }
 
 // ---- calc amdahl --------------------------------------------------------------------------------------------
+// Efficiency as a percentage with two significant figures when small: 2x from 4,096 workers is 0.049%, not 0.0%.
+std::string percent_of_workers(double efficiency) {
+  const double pct = 100 * efficiency;
+  if (!(pct > 0)) return "0%";
+  if (pct >= 10) return fixed(pct, 1) + "%";
+  const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(pct))), 1, 12);
+  return fixed(pct, decimals) + "%";
+}
+
 int calc_amdahl(const Flags& f) {
   Reader r{f, {}};
   std::optional<double> serial, workers, fraction, factor;
@@ -529,7 +544,7 @@ int calc_amdahl(const Flags& f) {
                 << "\n";
       if (workers)
         std::cout << "  speed-up with " << grouped(*workers) << " workers: " << fixed(amdahl_speedup(*serial, *workers), 1)
-                  << "x (" << fixed(100 * amdahl_efficiency(*serial, *workers), 1) << "% of the workers' worth)\n";
+                  << "x (" << percent_of_workers(amdahl_efficiency(*serial, *workers)) << " of the workers' worth)\n";
       std::cout << "  limit with unlimited workers: "
                 << (std::isfinite(limit) ? fixed(limit, 1) + "x (1 / s)" : std::string("unbounded (no serial part)"))
                 << "\n";

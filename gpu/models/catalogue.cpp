@@ -122,6 +122,43 @@ std::optional<double> GpuSpec::peak_flops_for(Precision p) const {
   return *t * 1e12;
 }
 
+std::string GpuSpec::memory_family() const {
+  const std::string t = lower(memory_type);
+  if (t.rfind("hbm", 0) == 0) return "HBM";
+  if (t.rfind("gddr", 0) == 0) return "GDDR";
+  return memory_type.empty() ? "VRAM" : memory_type;
+}
+
+double GpuSpec::interconnect_total_gbs() const {
+  // The figure is the number before "GB/s": "NVLink4 900 GB/s", "Infinity Fabric 896 GB/s".
+  const auto at = interconnect.find("GB/s");
+  if (at == std::string::npos) return 0;
+  std::size_t start = interconnect.find_last_not_of(' ', at == 0 ? 0 : at - 1);
+  if (start == std::string::npos) return 0;
+  const std::size_t end = start + 1;
+  while (start > 0 && (std::isdigit(static_cast<unsigned char>(interconnect[start - 1])) || interconnect[start - 1] == '.'))
+    --start;
+  return parse_number(interconnect.substr(start, end - start)).value_or(0);
+}
+
+std::string GpuSpec::interconnect_name() const {
+  if (!(interconnect_total_gbs() > 0)) return {};
+  const auto at = interconnect.find("GB/s");
+  std::string s = interconnect.substr(0, at);
+  // Drop the figure and the spaces around it, not the digits of the name ("NVLink4").
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  while (!s.empty() && (std::isdigit(static_cast<unsigned char>(s.back())) || s.back() == '.')) s.pop_back();
+  return trim(s);
+}
+
+std::vector<Precision> GpuSpec::tensor_core_formats() const {
+  std::vector<Precision> out;
+  if (vendor == "NVIDIA" && (compute_capability == "8.0" || compute_capability == "9.0")) out.push_back(Precision::fp64);
+  for (Precision p : {Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8, Precision::int8})
+    if (peak_for(p)) out.push_back(p);
+  return out;
+}
+
 CatalogueParse parse_catalogue_csv(std::string_view text) {
   CatalogueParse out;
   std::size_t pos = 0;
@@ -173,6 +210,7 @@ CatalogueParse parse_catalogue_csv(std::string_view text) {
     g.compute_capability = get("compute_capability");
     g.memory_gb = required_number("memory_gb");
     g.bandwidth_gbs = required_number("bandwidth_gbs");
+    g.memory_type = get("memory_type");
     g.sms = static_cast<int>(optional_number("sms").value_or(0));
     g.boost_mhz = static_cast<int>(optional_number("boost_mhz").value_or(0));
     g.fp32_tflops = optional_number("fp32_tflops");

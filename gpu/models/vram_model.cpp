@@ -194,4 +194,14 @@ std::int64_t max_users_that_fit(const VramInputs& in, double card_bytes, std::in
   });
 }
 
+const char* full_training_refusal(NumberFormat f) {
+  if (is_float_training_format(f)) return nullptr;
+  if (f == NumberFormat::fp8)
+    return "full training does not keep its weights in FP8: FP8 training (Hopper's Transformer Engine) runs the "
+           "matrix products in FP8 but keeps weights, gradients and Adam state in BF16/FP32 - count it as BF16";
+  return "full training cannot keep its state in INT8 or INT4: gradients and Adam's moments need floating-point "
+         "range and tiny steps, so they stay in 16/32 bits. What is real: QLoRA - the base frozen in 4 bits, "
+         "16-bit LoRA adapters trained on top (Mode: LoRA, format INT4)";
+}
+
 }  // namespace gpulab::models

@@ -17,11 +17,12 @@ struct GpuSpec {
   std::string compute_capability;   // "9.0" (AMD: "gfx942")
   double memory_gb = 0;             // VRAM, GB as the datasheet states it
   double bandwidth_gbs = 0;         // VRAM bandwidth, GB/s (0 = not stated)
+  std::string memory_type;          // "HBM3", "GDDR6X" (empty = not stated)
   int sms = 0;                      // SMs / CUs (0 = not stated)
   int boost_mhz = 0;
   // Dense peaks, TFLOP/s (INT8: TOPS). Empty = the card has no such (tensor-core) path.
   std::optional<double> fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, int8_tops, fp8_tflops;
-  std::string interconnect;         // "NVLink4 900 GB/s" or "none"
+  std::string interconnect;         // "NVLink4 900 GB/s" or "none": the vendor's figure, both directions added
   std::string host_link;            // "PCIe Gen5 x16"
   double host_link_gbs = 0;         // per direction, GB/s
   std::string confirmed;            // "yes" | "partial" (some figures derived, see source)
@@ -34,6 +35,17 @@ struct GpuSpec {
   std::optional<double> peak_flops_for(Precision p) const;
   double bandwidth_bytes_s() const { return bandwidth_gbs * 1e9; }
   double memory_bytes() const { return memory_gb * 1e9; }
+  // "HBM" for any HBM generation, "GDDR" for GDDR6/6X, else the stated type or "VRAM" when none is stated.
+  std::string memory_family() const;
+  // The GPU-to-GPU link as vendors quote it (NVLink 4: 900 GB/s) counts both directions added together; a link
+  // moves half of it each way (450 GB/s), the figure to set against PCIe's per-direction 64 GB/s. 0 = no link.
+  double interconnect_total_gbs() const;
+  double interconnect_per_direction_gbs() const { return interconnect_total_gbs() / 2; }
+  // The link's name without its figure: "NVLink4", "Infinity Fabric" (empty when there is none).
+  std::string interconnect_name() const;
+  // The formats this card's tensor cores (AMD: matrix cores) run, from the catalogue's dense columns; FP64 too on
+  // the data-centre parts that have FP64 tensor cores (compute capability 8.0 and 9.0: A100, H100, H200).
+  std::vector<Precision> tensor_core_formats() const;
 };
 
 struct CatalogueParse {

@@ -64,6 +64,15 @@ double training_activation_bytes(double batch, double seq, int hidden, int layer
 // Full-training state with Adam. Mixed precision (FP16/BF16 weights): weights 2 + gradients 2 + FP32 master 4 +
 // Adam m 4 + Adam v 4 = 16 bytes/param (lesson: ~112 GB for 7B). FP32 training has no separate master copy:
 // 4 + 4 + 4 + 4 = 16 as well. Other formats: weights and gradients in that format, FP32 master and moments.
+// Full training keeps its state in 16/32-bit floats: the gradients and Adam's moments need the range and the small
+// steps that INT8, INT4 (and FP8 as a stored format) do not have. nullptr when full training in `f` is real,
+// else the reason and what to do instead (for INT4/INT8: QLoRA, a frozen quantised base with 16-bit adapters).
+const char* full_training_refusal(NumberFormat f);
+
+// The context (tokens per conversation) the VRAM page and `calc vram` assume when none is given: one default,
+// said in both. Inference: the KV cache length; training and LoRA: the sequence length.
+inline constexpr double default_context_tokens = 4096;
+
 struct TrainingState {
   double weights = 0;
   double gradients = 0;
@@ -89,7 +98,9 @@ inline constexpr double lora_bytes_per_trainable_param = 16.0;
 
 // ---- the budget -----------------------------------------------------------------------------------------------
 enum class VramMode { inference, train, lora };
+// LoRA over a 4-bit frozen base is QLoRA (Dettmers et al. 2023, arXiv:2305.14314): the adapters stay 16-bit.
 const char* mode_name(VramMode m);  // "inference", "train", "lora"
+inline bool is_qlora(VramMode m, NumberFormat base) { return m == VramMode::lora && base == NumberFormat::int4; }
 
 struct VramInputs {
   ModelShape shape{};                                // params and architecture (params is used for weights)
