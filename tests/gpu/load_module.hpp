@@ -6,12 +6,18 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 
 namespace gpulab_test {
 
-inline std::string module_path() { return std::string(GPULAB_BIN_DIR) + "/libgpulab_cuda.so"; }
+// GPULAB_TEST_CUDA_MODULE names another module file: tests/CMakeLists.txt runs test_cuda_module a second time with
+// it pointing at the emulated build of the whole module (libgpulab_cuda_emulated.so, label emu).
+inline std::string module_path() {
+  if (const char* p = std::getenv("GPULAB_TEST_CUDA_MODULE"); p && *p) return p;
+  return std::string(GPULAB_BIN_DIR) + "/libgpulab_cuda.so";
+}
 inline bool module_built() {
   struct stat st {};
   return ::stat(module_path().c_str(), &st) == 0;

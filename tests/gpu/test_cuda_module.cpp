@@ -1,12 +1,19 @@
 // The CUDA backend on a real GPU: device facts, every GEMM variant and precision checked against the FP64
 // reference at awkward sizes, bandwidth and transfer ops verified, and a deliberately wrong kernel caught.
 // Without a device every test skips with the factory's reason.
+//
+// The same tests also run in every build against the emulated module (libgpulab_cuda_emulated.so: the module's
+// host code with its kernels on the CPU emulator and an emulated CUDA runtime/cuBLAS; tests/CMakeLists.txt, label
+// emu). There, sizes are scaled down (the emulator runs a few hundred MFLOP/s) and claims that only a GPU can make —
+// timings, bandwidth figures, FP8 through cuBLASLt (not emulated) — are skipped with the reason; every correctness
+// check runs.
 #include "gpu/load_module.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,6 +40,8 @@ class CudaBackendTest : public ::testing::Test {
     if (!s_backend) GTEST_SKIP() << "no CUDA backend: " << s_why;
   }
   gpulab::Backend& backend() { return *s_backend; }
+  // The emulated module names its device so (gpu/cuda_emu/runtime_abi): never a GPU.
+  bool emulated() const { return s_backend->device_info().name.find("emulator") != std::string::npos; }
 
   static inline gpulab_test::Module* s_mod = nullptr;
   static inline gpulab::Backend* s_backend = nullptr;
@@ -43,6 +52,9 @@ struct Shape {
   long long m, n, k;
 };
 const std::vector<Shape> kShapes{{1, 1, 1}, {17, 17, 17}, {64, 64, 64}, {127, 65, 33}, {256, 256, 256}, {1000, 1024, 999}};
+
+// On the emulator: the same awkward edges (1, 17, non-multiples of every tile), without the sizes that take minutes.
+const std::vector<Shape> kEmulatedShapes{{1, 1, 1}, {17, 17, 17}, {64, 64, 64}, {127, 65, 33}, {130, 96, 70}};
 
 std::string shape_text(const Shape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
@@ -84,6 +96,13 @@ TEST_F(CudaBackendTest, DeviceInfoIsSane) {
   const auto mem = backend().memory_info();
   EXPECT_GT(mem.total_bytes, 0);
   EXPECT_GT(mem.free_bytes, 0);
+  if (emulated()) {
+    // The emulated device says what it is everywhere a student could read it.
+    EXPECT_EQ(info.name, "CPU emulator (not a GPU)");
+    EXPECT_EQ(prov.at("device"), info.name);
+    EXPECT_EQ(prov.at("backend"), "cuda");
+    EXPECT_EQ(prov.at("gpus_visible"), "1");
+  }
 }
 
 TEST_F(CudaBackendTest, ListsTheLadder) {
@@ -94,7 +113,7 @@ TEST_F(CudaBackendTest, ListsTheLadder) {
 
 TEST_F(CudaBackendTest, EveryFp32VariantPassesAtAwkwardSizes) {
   for (const auto& variant : backend().gemm_variants()) {
-    for (const auto& s : kShapes) {
+    for (const auto& s : emulated() ? kEmulatedShapes : kShapes) {
       GemmSpec spec;
       spec.m = s.m;
       spec.n = s.n;
@@ -118,8 +137,10 @@ TEST_F(CudaBackendTest, EveryFp32VariantPassesAtAwkwardSizes) {
 }
 
 TEST_F(CudaBackendTest, EverySupportedPrecisionPasses) {
-  const std::vector<Shape> shapes{{64, 64, 64}, {127, 65, 33}, {256, 256, 256}, {1000, 1024, 999}, {512, 384, 1024}};
-  int ran = 0;
+  const std::vector<Shape> shapes =
+      emulated() ? std::vector<Shape>{{64, 64, 64}, {127, 65, 33}, {48, 80, 112}}
+                 : std::vector<Shape>{{64, 64, 64}, {127, 65, 33}, {256, 256, 256}, {1000, 1024, 999}, {512, 384, 1024}};
+  int ran = 0, fp8_not_emulated = 0;
   for (const Precision p : gpulab::all_precisions) {
     for (const auto& s : shapes) {
       GemmSpec spec;
@@ -134,6 +155,12 @@ TEST_F(CudaBackendTest, EverySupportedPrecisionPasses) {
         EXPECT_THROW(backend().make_gemm(spec), std::invalid_argument) << gpulab::to_string(p);
         continue;
       }
+      if (p == Precision::fp8 && emulated()) {
+        // cuBLASLt FP8 is not emulated: the module must report that as an error, not crash or return garbage.
+        EXPECT_ANY_THROW(backend().make_gemm(spec));
+        ++fp8_not_emulated;
+        continue;
+      }
       auto op = backend().make_gemm(spec);
       const auto check = op->verify();
       EXPECT_TRUE(check.passed) << gpulab::to_string(p) << " " << shape_text(s) << ": " << check.message
@@ -142,14 +169,22 @@ TEST_F(CudaBackendTest, EverySupportedPrecisionPasses) {
       ++ran;
     }
   }
-  EXPECT_GE(ran, 3 * 5);  // at least FP64, FP32 and FP16 run on every supported GPU
+  EXPECT_GE(ran, 3 * static_cast<int>(shapes.size()));  // at least FP64, FP32 and FP16 run on every supported GPU
+  if (fp8_not_emulated > 0) GTEST_SKIP() << "FP8 (cuBLASLt) is not emulated: the other precisions ran (" << ran << " checks)";
 }
 
 // Issue 11 #4: small outputs with a long k are where cuBLAS splits k; the partial sums must be added in FP32, or
 // the FP16/BF16 checks (FP32 accumulation, one final rounding) fail on a correct library.
 TEST_F(CudaBackendTest, LongKHalfPrecisionPassesWithoutReducedPrecisionSplitK) {
-  for (const Precision p : {Precision::fp16, Precision::bf16, Precision::fp8}) {
-    for (const auto& s : std::vector<Shape>{{64, 64, 16384}, {128, 128, 65536}, {16, 32, 131072}}) {
+  // On the emulator the split-K question does not arise (its cuBLAS sums in order), but the tolerances for long
+  // FP32 sums still meet a real FP32 sum there; FP8 is not emulated.
+  const std::vector<Precision> precisions =
+      emulated() ? std::vector<Precision>{Precision::fp16, Precision::bf16}
+                 : std::vector<Precision>{Precision::fp16, Precision::bf16, Precision::fp8};
+  const std::vector<Shape> shapes = emulated() ? std::vector<Shape>{{64, 64, 16384}, {16, 32, 131072}}
+                                               : std::vector<Shape>{{64, 64, 16384}, {128, 128, 65536}, {16, 32, 131072}};
+  for (const Precision p : precisions) {
+    for (const auto& s : shapes) {
       GemmSpec spec;
       spec.m = s.m;
       spec.n = s.n;
@@ -197,7 +232,9 @@ TEST_F(CudaBackendTest, LadderRefusesOtherPrecisions) {
 
 TEST_F(CudaBackendTest, WrongKernelIsCaught) {
   // The unlisted "selftest-wrong" kernel drops the last term of every dot product: the checker must say so.
-  for (const auto& s : std::vector<Shape>{{1, 1, 1}, {64, 64, 64}, {127, 65, 33}, {1000, 1024, 999}}) {
+  const std::vector<Shape> shapes = emulated() ? std::vector<Shape>{{1, 1, 1}, {64, 64, 64}, {127, 65, 33}, {130, 96, 70}}
+                                               : std::vector<Shape>{{1, 1, 1}, {64, 64, 64}, {127, 65, 33}, {1000, 1024, 999}};
+  for (const auto& s : shapes) {
     GemmSpec spec;
     spec.m = s.m;
     spec.n = s.n;
@@ -221,6 +258,7 @@ TEST_F(CudaBackendTest, BandwidthOpsVerify) {
     const double t = op->run_once();
     EXPECT_GT(t, 0);
     EXPECT_GE(op->bytes(), 2.0 * spec.bytes_per_array);
+    if (emulated()) continue;  // an emulated kernel's time says nothing about any memory's bandwidth
     // Far below any GPU's peak would mean a broken kernel; far above HBM means the cache was measured.
     const double gbps = op->bytes() / t / 1e9;
     EXPECT_GT(gbps, 20) << kind;
@@ -311,6 +349,7 @@ TEST_F(CudaBackendTest, LaunchOverheadVerifies) {
   EXPECT_TRUE(check.passed) << check.message;
   const double t = op->run_once();
   EXPECT_GT(t, 0);
+  if (emulated()) GTEST_SKIP() << "verified; the per-launch time is not checked on the emulator (it times the CPU)";
   EXPECT_LT(t / spec.kernels, 1e-3);  // a launch costs microseconds, not milliseconds
 }
 
@@ -325,6 +364,36 @@ TEST_F(CudaBackendTest, HoldMemoryHoldsAndRefuses) {
   }
   // Far more than the card has: refused with the numbers, never attempted.
   EXPECT_THROW(backend().hold_memory(before.total_bytes * 2, 0), std::invalid_argument);
+}
+
+// A cudaMalloc that fails after the free-memory check passed (a fragmented or shared card) is reported as an error,
+// frees what was already held, and leaves no error behind: the next kernel's launch check must not blame it.
+// Only the emulator can make a cudaMalloc fail on purpose (GPULAB_EMU_MAX_ALLOCATION_BYTES, runtime_abi/).
+TEST_F(CudaBackendTest, RefusedAllocationLeavesNoErrorBehind) {
+  if (!emulated()) GTEST_SKIP() << "needs the emulator's allocation limit to make cudaMalloc fail on purpose";
+  const auto before = backend().memory_info();
+  ::setenv("GPULAB_EMU_MAX_ALLOCATION_BYTES", "67108864", 1);  // 64 MiB per allocation
+  try {
+    (void)backend().hold_memory(96.0 * (1 << 20), 0);
+    ADD_FAILURE() << "a 96 MiB allocation was not refused";
+  } catch (const std::invalid_argument& e) {
+    ADD_FAILURE() << "refused by the check, not by cudaMalloc: " << e.what();
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("cudaErrorMemoryAllocation"), std::string::npos) << e.what();
+  }
+  ::unsetenv("GPULAB_EMU_MAX_ALLOCATION_BYTES");
+  EXPECT_DOUBLE_EQ(backend().memory_info().free_bytes, before.free_bytes);
+  for (const char* variant : {"blocktile2d", "cublas"}) {
+    GemmSpec spec;
+    spec.m = spec.n = spec.k = 64;
+    spec.variant = variant;
+    auto op = backend().make_gemm(spec);
+    const auto check = op->verify();
+    EXPECT_TRUE(check.passed) << variant << ": " << check.message;
+  }
+  gpulab::BandwidthSpec copy;
+  copy.kind = "copy";
+  EXPECT_TRUE(backend().make_bandwidth(copy)->verify().passed);
 }
 
 }  // namespace

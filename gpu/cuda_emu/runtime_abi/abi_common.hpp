@@ -1,0 +1,48 @@
+#pragma once
+// Shared by the emulated CUDA runtime / cuBLAS ABI (gpu/cuda_emu/runtime_abi/): these files are compiled against
+// NVIDIA's real headers (/usr/local/cuda/include), never the shim, so every function has exactly the signature and
+// C linkage the module's host code was compiled against. The state behind them is the emulator's own: device memory
+// from the guarded allocator (device_memory.hpp), the per-thread last error (runtime_state.hpp) that the emulated
+// kernels' launch checks read too.
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+// The same layouts as gpu/cuda_emu/runtime_api.cpp's (the shim side): a stream or event made through one side may
+// be destroyed through the other (inline helpers in cuda_raii.hpp exist in both the host and the kernel objects).
+struct CUstream_st {
+  unsigned flags = 0;
+};
+struct CUevent_st {
+  std::chrono::steady_clock::time_point when{};
+};
+
+namespace gpulab::emu::abi {
+
+// The one emulated device. Compute capability 9.0: the first real run of the module is on a Hopper (H200,
+// CMAKE_CUDA_ARCHITECTURES=90), so every capability-dependent branch of the host code (supported precisions,
+// peak model with FP64 tensor cores, the 227 KiB shared-memory opt-in the emulator's launch limits assume) takes
+// the path it will take there. Everything else is an honest small CPU device: 4 "SMs", 4 GiB.
+inline constexpr const char* kDeviceName = "CPU emulator (not a GPU)";
+inline constexpr int kCcMajor = 9, kCcMinor = 0;
+inline constexpr int kSms = 4;
+inline constexpr int kClockKhz = 1000000;         // a model figure only: the emulator runs a few hundred MFLOP/s
+inline constexpr int kMemoryClockKhz = 1000000;
+inline constexpr int kBusBits = 256;
+inline constexpr int kL2Bytes = 4 << 20;
+inline constexpr std::size_t kTotalMemory = std::size_t{4} << 30;
+
+// Records `error` as this thread's last error (what cudaGetLastError returns and clears) and returns it.
+cudaError_t fail(cudaError_t error);
+// cudaErrorInvalidDevice unless `device` is 0, the only device.
+bool valid_device(int device);
+
+// Device memory accounting, for cudaMemGetInfo: bytes held by live cudaMalloc allocations.
+std::size_t live_device_bytes();
+
+// True when [p, p + bytes) lies inside one live device allocation.
+bool device_range_ok(const void* p, std::size_t bytes);
+
+}  // namespace gpulab::emu::abi
