@@ -688,8 +688,9 @@ LessonContent AmdahlPage::lesson() const {
                "do run in order, but each one is a huge parallel product inside, so they are not where the serial "
                "share lives. On a GPU it hides in data loading on the CPU, Python overhead, kernel launches and the "
                "synchronisations between them — tiny kernels launched one after another.");
-  c.questions.append({tr("A training job spends half its time loading and preparing data on the CPU and half doing "
-                         "maths on the GPU. You swap in a GPU twice as fast. How much faster does the whole job run?"),
+  c.questions.append({tr("Half of a training run's time goes to the CPU reading and preparing batches, the other "
+                         "half to the GPU's arithmetic. The GPU is replaced by one with double the speed. What does "
+                         "the whole run gain?"),
                       tr("About 1.33×, not 2×. The loading half still takes 0.5 of the old time; only the GPU half "
                          "shrinks, from 0.5 to 0.25. The new job takes 0.75 of the old time, and 1 / 0.75 ≈ 1.33. The "
                          "part you did not speed up now dominates — faster data loading would pay off more than "

@@ -451,12 +451,13 @@ LessonContent DecodePage::lesson() const {
                "user, each weight fetched from memory is used for just one multiply and one add, so the arithmetic "
                "units spend almost all their time waiting. The speed limit is therefore memory bandwidth divided "
                "by the bytes of weights: smaller formats raise the limit, more compute does not.");
-  c.questions.push_back({tr("We batch 8 users together on a memory-bound decoder. Does each user now get tokens 8 "
-                            "times more slowly?"),
-                         tr("No. A decode step's cost is streaming the weights, and that happens once per step no "
-                            "matter how many users share it. Eight users get eight tokens from one pass, so the "
-                            "total rises about 8× while each user's speed barely changes, until the batch is big "
-                            "enough that the arithmetic becomes the limit.")});
+  c.questions.push_back({tr("A decoder limited by memory now serves 8 conversations in one batch. Is every one of "
+                            "them slowed down eightfold?"),
+                         tr("No. What a decode step pays for is reading the weights out of memory, and one read "
+                            "serves the whole batch. One pass now yields 8 tokens instead of 1: the total climbs to "
+                            "nearly 8×, and each conversation keeps close to its old pace, since the extra sums run "
+                            "on cores that were waiting anyway. That lasts until the batch grows big enough for the "
+                            "arithmetic to set the pace.")});
   c.questions.push_back({tr("A vendor quotes 400 tokens/s for one user of a 7B FP16 model on a 3.35 TB/s card. "
                             "Plausible?"),
                          tr("No: 3,350 GB/s ÷ 14 GB per token ≈ 239 tokens/s is the ceiling. Above it, something "

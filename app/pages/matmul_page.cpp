@@ -1009,8 +1009,9 @@ LessonContent MatmulPage::lesson() const {
       "Every variant is first checked against a double-precision reference; a wrong answer is shown as such and "
       "never timed. Speed is given in GFLOP/s, as a multiple of the professor, and as a share of the device's peak.");
   c.questions = {
-      {tr("How many FLOPs does multiplying a 2×3 matrix by a 3×4 matrix take, using the 2·M·K·N rule?"),
-       tr("2 × 2 × 3 × 4 = 48 FLOPs. The result has 2 × 4 = 8 cells, and each needs 3 multiplies and 3 adds.")},
+      {tr("Count the work in a 2×3 times 3×4 product with the 2·M·K·N formula. What comes out?"),
+       tr("48 FLOPs (2 × 2 × 3 × 4). The product is a 2×4 grid of 8 cells; each cell is a dot product of length 3, "
+          "so 3 multiplications and 3 additions apiece.")},
       {tr("The reordered loop does exactly the same arithmetic as the naive one. Why is it faster?"),
        tr("Because of the order it reads memory in. The naive i-j-k loop walks down a column of B, touching a new "
           "cache line at every step. In i-k-j order the inner loop runs along a row of B and a row of C, so every "

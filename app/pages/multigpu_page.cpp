@@ -431,13 +431,13 @@ QList<PlotExport> MultiGpuPage::plots() {
 
 LessonContent MultiGpuPage::lesson() const {
   LessonContent c;
-  c.intro = tr("Big models need many GPUs, either because the weights do not fit on one card or because training on "
-               "one would take years. Inside a server GPUs talk over NVLink, much faster than PCIe; between servers "
-               "over InfiniBand or fast Ethernet. Data parallelism gives every GPU a full copy and a slice of the "
+  c.intro = tr("One card stops being enough in two ways: the model no longer fits in its memory, or training on it "
+               "alone would run for years. The GPUs of one server are wired together with NVLink, several times "
+               "faster than PCIe; separate servers are linked by InfiniBand or fast Ethernet. Data parallelism gives every GPU a full copy and a slice of the "
                "batch, then averages the gradients; tensor parallelism cuts each layer's matrices into pieces; "
                "pipeline parallelism puts consecutive layers on consecutive GPUs. Large training runs combine all "
-               "three. For the shop's 7B model one GPU is enough to serve it; fine-tuning would use LoRA on one GPU "
-               "or sharded data parallelism across a few.");
+               "three. The shop's 7B chatbot is served from a single GPU; to fine-tune it, LoRA fits on that one card, or "
+               "a few cards can share the job with sharded data parallelism.");
   c.questions.append({tr("The shop wants to serve its 7B chatbot in FP16 on a 24 GB card. How many GPUs does it "
                          "need, and when would it need more?"),
                       tr("One: the FP16 weights take 14 GB, leaving room for the KV cache. More GPUs come in for full "

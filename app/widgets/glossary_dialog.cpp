@@ -12,14 +12,14 @@ const QList<GlossaryEntry>& glossaryEntries() {
   // Written for this app; the facts follow lesson 17.1.
   static const QList<GlossaryEntry> entries = {
       {QObject::tr("GPU"),
-       QObject::tr("Graphics Processing Unit: a chip with thousands of small, simple cores that all apply the same "
-                   "instructions to different data at once. Built for pixels, now the workhorse of deep learning.")},
+       QObject::tr("Graphics Processing Unit: thousands of small, simple cores on one chip, all applying one "
+                   "instruction stream to different data at the same moment. Built for pixels, now the workhorse of deep learning.")},
       {QObject::tr("CPU"),
        QObject::tr("The general-purpose processor: a few fast, clever cores that handle one hard, branching task at "
                    "a time well — the lesson's maths professor.")},
       {QObject::tr("Serial vs parallel work"),
-       QObject::tr("Serial work is a chain where every step waits for the one before it; parallel work is a pile "
-                   "of independent jobs. More workers only shorten the parallel part.")},
+       QObject::tr("In serial work each step needs the result of the step before; parallel work is a heap of "
+                   "jobs that do not depend on one another. More workers only shorten the parallel part.")},
       {QObject::tr("Amdahl's law"),
        QObject::tr("With a strictly serial share s, N workers give a speed-up of 1 / (s + (1 − s) / N), and never "
                    "more than 1 / s: a 5 % serial share caps the speed-up at 20× however many cores you add.")},
@@ -50,8 +50,9 @@ const QList<GlossaryEntry>& glossaryEntries() {
                    "than ordinary cores. Mostly for reduced precision (TF32, FP16, BF16, INT8, FP8 — which ones "
                    "depends on the generation), but the A100, H100 and H200 also have FP64 Tensor Cores.")},
       {QObject::tr("Mixed precision"),
-       QObject::tr("Training with the heavy matrix maths in BF16 or FP16 while a master copy of the weights and the "
-                   "sensitive sums stay in FP32: most of the speed, little loss of accuracy.")},
+       QObject::tr("A training recipe: the big matrix products run in a 16-bit format (BF16 or FP16), while the "
+                   "master weights and the sums that are easily disturbed are kept in FP32. The result is nearly the "
+                   "16-bit speed at almost the 32-bit accuracy.")},
       {QObject::tr("FP32 / FP16"),
        QObject::tr("32-bit and 16-bit floating-point numbers. FP16 halves the bytes but has a narrow range: below "
                    "about 6.1e-5 it keeps going with subnormals (less precision) down to 6e-8, and only values "
@@ -87,8 +88,9 @@ const QList<GlossaryEntry>& glossaryEntries() {
        QObject::tr("Generating one token for one user reads every weight once, so tokens/s can be at most "
                    "bandwidth ÷ bytes of weights: ~239 tokens/s for a 14 GB FP16 model at 3.35 TB/s.")},
       {QObject::tr("Batching"),
-       QObject::tr("Serving several users in the same step: the weights are read once for all of them, so total "
-                   "throughput rises while each user's speed stays about the same — until compute runs out.")},
+       QObject::tr("Serving several users in the same step: one read of the weights feeds them all, so the "
+                   "tokens per second summed over users grow with the batch, and each user barely slows down — "
+                   "until the arithmetic, not memory, becomes the limit.")},
       {QObject::tr("PCIe"),
        QObject::tr("The bus between the CPU's memory and a GPU. PCIe 5.0 x16 moves about 64 GB/s each way — "
                    "roughly fifty times slower than HBM, which is why weights must fit in VRAM.")},

@@ -60,7 +60,7 @@ QString StackDiagram::layerExamples(Layer l) {
     case Library: return tr("cuBLAS · cuDNN · NCCL");
     case Kernels: return tr("library kernels, or our own ladder: naive → tiled → warp-tiled");
     case Runtime: return tr("memory, copies CPU↔GPU, kernel launches");
-    case Hardware: return tr("SMs · CUDA cores · Tensor Cores · caches · HBM");
+    case Hardware: return tr("SMs · CUDA cores · Tensor Cores · caches · VRAM (HBM/GDDR)");
     case CpuLibrary: return tr("OpenBLAS (sgemm)");
     case CpuCode: return tr("naive and reordered loops");
     case CpuCores: return tr("cores · SIMD · caches · DRAM");
@@ -71,13 +71,13 @@ QString StackDiagram::layerExamples(Layer l) {
 QString StackDiagram::layerExplanation(Layer l) {
   switch (l) {
     case Framework:
-      return tr("The framework is where the model is written, in Python. It turns every operation into calls to "
-                "GPU libraries, and compilers such as torch.compile or XLA can fuse several operations into one "
-                "kernel. In this app, gpulab plays that part: it decides what to run and asks a library or its own "
+      return tr("The framework is where the model is written, in Python. Each operation it meets becomes a call "
+                "into a GPU library; a compiler on top (torch.compile, XLA) may merge a chain of operations into a "
+                "single kernel. In this app, gpulab plays that part: it decides what to run and asks a library or its own "
                 "kernels to do it.");
     case Library:
-      return tr("NVIDIA's tuned libraries: cuBLAS for matrix maths, cuDNN for neural-network operations such as "
-                "convolutions, normalisation and attention, NCCL for moving data between GPUs. Years of tuning per "
+      return tr("Libraries NVIDIA tunes for each chip: cuBLAS does the matrix products, cuDNN the building blocks "
+                "of networks (convolution, normalisation, attention), NCCL the traffic between GPUs. Years of tuning per "
                 "GPU generation live here — which is a large part of why NVIDIA leads in AI. A call to cuBLAS "
                 "picks and launches its own kernels.");
     case Kernels:
@@ -89,8 +89,9 @@ QString StackDiagram::layerExplanation(Layer l) {
                 "queue kernel launches for the hardware. Host↔device copies use the GPU's copy engines and need no "
                 "kernel at all.");
     case Hardware:
-      return tr("The chip: Streaming Multiprocessors (SMs) run the threads on CUDA cores and Tensor Cores, reading "
-                "from registers, shared memory, the L2 cache and HBM.");
+      return tr("The chip itself: its threads execute on Streaming Multiprocessors (SMs), each holding CUDA cores "
+                "and Tensor Cores, and take their data from registers, shared memory, the L2 cache and the card's "
+                "memory (HBM or GDDR).");
     case CpuLibrary:
       return tr("On the CPU a BLAS library such as OpenBLAS plays cuBLAS's role: hand-tuned matrix kernels that use "
                 "every core and its SIMD units. It runs as ordinary threads — no driver and no launch queue.");
