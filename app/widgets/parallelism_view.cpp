@@ -55,7 +55,7 @@ void ParallelismView::setTheme(const Theme& theme) {
 void ParallelismView::prepareText() {
   switch (m_mode) {
     case Mode::Data:
-      m_split = tr("Split: the batch over %1 GPUs. Every GPU holds the whole model.").arg(m_count);
+      m_split = tr("Split the batch: %1 GPUs, each with the whole model.").arg(m_count);
       m_crosses = tr("Crosses the link: the gradients, once per step — all-reduced so every copy stays the same.");
       m_phaseCompute = tr("forward + backward on its own slice of the batch");
       m_phaseLink = tr("all-reduce the gradients");
@@ -75,7 +75,7 @@ void ParallelismView::prepareText() {
   }
   m_phaseIdle = tr("idle: the pipeline bubble");
   m_phaseUpdate = tr("every copy applies the same averaged gradients");
-  if (m_count > m_drawn) m_split += tr(" (%1 of the %2 drawn)").arg(m_drawn).arg(m_count);
+  if (m_count > m_drawn) m_crosses += tr(" (%1 of the %2 GPUs drawn.)").arg(m_drawn).arg(m_count);
   m_caption = m_split + QLatin1Char(' ') + m_crosses;
 }
 
@@ -180,7 +180,8 @@ void ParallelismView::paintEvent(QPaintEvent*) {
     p.drawRoundedRect(r, 8, 8);
     p.setPen(t.text);
     p.setFont(big);
-    const bool roomy = fmBig.horizontalAdvance(m_gpuNames[g]) <= r.width() - 16;
+    // The batch slice / input block sits at the box's top right (34 px): the name must end before it.
+    const bool roomy = fmBig.horizontalAdvance(m_gpuNames[g]) <= r.width() - 16 - 40;
     p.drawText(QRectF(r.left() + 8, r.top() + 2, r.width() - 16, fmSmall.height() * 1.5), Qt::AlignLeft | Qt::AlignVCenter,
                roomy ? m_gpuNames[g] : m_shortGpuNames[g]);
   }
