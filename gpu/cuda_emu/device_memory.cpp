@@ -2,6 +2,7 @@
 
 #include <gpulab_emu/launch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -58,8 +59,14 @@ std::size_t tail_bytes(const Allocation& a) { return a.total - kGuardBytes - a.b
 
 }  // namespace
 
+std::size_t max_allocation_bytes() {
+  const char* v = std::getenv("GPULAB_EMU_MAX_ALLOCATION_BYTES");
+  if (!v || !*v) return kMaxAllocationBytes;
+  return std::min<std::size_t>(kMaxAllocationBytes, std::strtoull(v, nullptr, 10));
+}
+
 void* allocate_guarded(std::size_t bytes) {
-  if (bytes > kMaxAllocationBytes) return nullptr;
+  if (bytes > max_allocation_bytes() || bytes > kDeviceMemoryBytes - live_device_bytes()) return nullptr;
   const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   Allocation a;
   a.bytes = bytes;
@@ -125,6 +132,13 @@ void check_guard_zones(const char* kernel) {
 std::size_t live_allocations() {
   const std::lock_guard lock(g_mutex);
   return g_allocations.size();
+}
+
+std::size_t live_device_bytes() {
+  const std::lock_guard lock(g_mutex);
+  std::size_t sum = 0;
+  for (const auto& [address, a] : g_allocations) sum += a.bytes;
+  return sum;
 }
 
 }  // namespace gpulab::emu

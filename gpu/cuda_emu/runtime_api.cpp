@@ -1,14 +1,17 @@
-// The emulated runtime API (shim/cuda_runtime_api.h): memory through the guarded allocator, launches already
-// finished when they return (so streams and events have nothing to wait for), errors kept per thread like CUDA's.
-#include <gpulab_emu/device_memory.hpp>
+// The emulated CUDA runtime, one implementation for both users: the kernel files compiled against the shim
+// (tests/cuda_emu) and the whole module's host code compiled against NVIDIA's headers (libgpulab_cuda_emulated.so,
+// whose device queries live in runtime_abi/). C linkage and CUDA's own error numbers make the two the same calls.
+// Memory comes from the guarded allocator; a launch has finished when it returns, so streams and events have
+// nothing to wait for and an event's time is the host clock when it was recorded (emulated, never a GPU's).
 #include "runtime_state.hpp"
 
-#include <cublasLt.h>
-#include <cublas_v2.h>
+#include <gpulab_emu/device_memory.hpp>
+
 #include <cuda_runtime_api.h>
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -42,10 +45,46 @@ cudaError_t fail(cudaError_t error) {
   return error;
 }
 
-bool device_side_ok(const void* p, std::size_t bytes) { return gpulab::emu::inside_allocation(p, bytes); }
+bool device_side_ok(const void* p, std::size_t bytes, const char* call) {
+  if (gpulab::emu::inside_allocation(p, bytes)) return true;
+  std::fprintf(stderr, "gpulab emulator: %s of %zu bytes reaches outside a device allocation\n", call, bytes);
+  return false;
+}
+
+// The special handles (cudaStreamLegacy, cudaStreamPerThread) are small integers, never allocated.
+bool owned_stream(cudaStream_t s) { return reinterpret_cast<std::uintptr_t>(s) > 0x10; }
+
+struct ErrorText {
+  cudaError_t code;
+  const char* name;
+  const char* text;
+};
+constexpr ErrorText kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorPeerAccessAlreadyEnabled, "cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported (CPU emulator)"},
+};
+
+const ErrorText* find_error(cudaError_t e) {
+  for (const auto& t : kErrors)
+    if (t.code == e) return &t;
+  return nullptr;
+}
 
 }  // namespace
 
+extern "C" {
+
+// ---- errors ----
 cudaError_t cudaGetLastError() {
   const int e = gpulab::emu::last_error();
   gpulab::emu::last_error() = 0;
@@ -55,37 +94,16 @@ cudaError_t cudaGetLastError() {
 cudaError_t cudaPeekAtLastError() { return static_cast<cudaError_t>(gpulab::emu::last_error()); }
 
 const char* cudaGetErrorName(cudaError_t error) {
-  switch (error) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorNoDevice: return "cudaErrorNoDevice";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorNotSupported: return "cudaErrorNotSupported";
-    default: break;
-  }
-  return "cudaErrorUnknown";
+  const ErrorText* t = find_error(error);
+  return t ? t->name : "cudaErrorUnknown (not named by the emulator)";
 }
 
 const char* cudaGetErrorString(cudaError_t error) {
-  switch (error) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorNotSupported: return "operation not supported (CPU emulator)";
-    default: break;
-  }
-  return "unknown error";
+  const ErrorText* t = find_error(error);
+  return t ? t->text : "unknown error";
 }
 
+// ---- memory ----
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
   if (!pointer) return fail(cudaErrorInvalidValue);
   *pointer = nullptr;
@@ -97,6 +115,14 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
 cudaError_t cudaFree(void* pointer) {
   if (!pointer) return cudaSuccess;
   return gpulab::emu::free_guarded(pointer) ? cudaSuccess : fail(cudaErrorInvalidDevicePointer);
+}
+
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+  if (!free_bytes || !total_bytes) return fail(cudaErrorInvalidValue);
+  const std::size_t used = gpulab::emu::live_device_bytes();
+  *total_bytes = gpulab::emu::kDeviceMemoryBytes;
+  *free_bytes = used >= *total_bytes ? 0 : *total_bytes - used;
+  return cudaSuccess;
 }
 
 cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) {
@@ -112,11 +138,14 @@ cudaError_t cudaFreeHost(void* pointer) {
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
   if (bytes == 0) return cudaSuccess;
-  // A device-side range must lie inside one allocation, as the real copy would fault otherwise.
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
+  if (!dst || !src) return fail(cudaErrorInvalidValue);
+  // A device-side range must lie inside one allocation: on a GPU the copy would fault otherwise. With
+  // cudaMemcpyDefault the runtime infers the sides from the pointers, so nothing is checked there.
   const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
   const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-  if (kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
-  if ((src_device && !device_side_ok(src, bytes)) || (dst_device && !device_side_ok(dst, bytes)))
+  if ((src_device && !device_side_ok(src, bytes, "cudaMemcpy")) ||
+      (dst_device && !device_side_ok(dst, bytes, "cudaMemcpy")))
     return fail(cudaErrorInvalidValue);
   std::memmove(dst, src, bytes);
   return cudaSuccess;
@@ -126,9 +155,16 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
   return cudaMemcpy(dst, src, bytes, kind);
 }
 
+// One emulated device: a peer copy is only ever device 0 to device 0.
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                cudaStream_t) {
+  if (dst_device != 0 || src_device != 0) return fail(cudaErrorInvalidDevice);
+  return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice);
+}
+
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
   if (bytes == 0) return cudaSuccess;
-  if (!device_side_ok(pointer, bytes)) return fail(cudaErrorInvalidValue);
+  if (!device_side_ok(pointer, bytes, "cudaMemset")) return fail(cudaErrorInvalidValue);
   std::memset(pointer, value, bytes);
   return cudaSuccess;
 }
@@ -139,6 +175,7 @@ cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStr
 
 cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 
+// ---- streams and events ----
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
@@ -147,10 +184,8 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
   return cudaSuccess;
 }
 
-// The special handles (cudaStreamLegacy, cudaStreamPerThread) are small integers, never allocated.
-bool owned_stream(cudaStream_t s) { return reinterpret_cast<std::uintptr_t>(s) > 0x10; }
-
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (!stream) return fail(cudaErrorInvalidResourceHandle);
   if (owned_stream(stream)) delete stream;
   return cudaSuccess;
 }
@@ -164,21 +199,23 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  if (!event) return fail(cudaErrorInvalidResourceHandle);
   delete event;
   return cudaSuccess;
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
-  if (!event) return fail(cudaErrorInvalidValue);
+  if (!event) return fail(cudaErrorInvalidResourceHandle);
   event->when = std::chrono::steady_clock::now();
   return cudaSuccess;
 }
 
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t event) { return event ? cudaSuccess : fail(cudaErrorInvalidResourceHandle); }
 
 // Host time between the two records: an emulated kernel's time, never a GPU's.
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  if (!ms || !start || !end) return fail(cudaErrorInvalidValue);
+  if (!ms) return fail(cudaErrorInvalidValue);
+  if (!start || !end) return fail(cudaErrorInvalidResourceHandle);
   *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
   return cudaSuccess;
 }
@@ -190,13 +227,4 @@ cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute
   return cudaSuccess;
 }
 
-const char* cublasGetStatusName(cublasStatus_t status) {
-  return status == CUBLAS_STATUS_SUCCESS ? "CUBLAS_STATUS_SUCCESS" : "CUBLAS_STATUS_NOT_SUPPORTED";
-}
-const char* cublasGetStatusString(cublasStatus_t status) {
-  return status == CUBLAS_STATUS_SUCCESS ? "success" : "cuBLAS is not emulated";
-}
-cublasStatus_t cublasCreate(cublasHandle_t*) { return CUBLAS_STATUS_NOT_SUPPORTED; }
-cublasStatus_t cublasDestroy(cublasHandle_t) { return CUBLAS_STATUS_SUCCESS; }
-cublasStatus_t cublasLtCreate(cublasLtHandle_t*) { return CUBLAS_STATUS_NOT_SUPPORTED; }
-cublasStatus_t cublasLtDestroy(cublasLtHandle_t) { return CUBLAS_STATUS_SUCCESS; }
+}  // extern "C"

@@ -4,20 +4,14 @@
 // C linkage the module's host code was compiled against. The state behind them is the emulator's own: device memory
 // from the guarded allocator (device_memory.hpp), the per-thread last error (runtime_state.hpp) that the emulated
 // kernels' launch checks read too.
+#include "../runtime_state.hpp"
+
+#include <gpulab_emu/device_memory.hpp>
+
 #include <cuda_runtime_api.h>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
-
-// The same layouts as gpu/cuda_emu/runtime_api.cpp's (the shim side): a stream or event made through one side may
-// be destroyed through the other (inline helpers in cuda_raii.hpp exist in both the host and the kernel objects).
-struct CUstream_st {
-  unsigned flags = 0;
-};
-struct CUevent_st {
-  std::chrono::steady_clock::time_point when{};
-};
 
 namespace gpulab::emu::abi {
 
@@ -32,17 +26,17 @@ inline constexpr int kClockKhz = 1000000;         // a model figure only: the em
 inline constexpr int kMemoryClockKhz = 1000000;
 inline constexpr int kBusBits = 256;
 inline constexpr int kL2Bytes = 4 << 20;
-inline constexpr std::size_t kTotalMemory = std::size_t{4} << 30;
+inline constexpr std::size_t kTotalMemory = kDeviceMemoryBytes;
 
 // Records `error` as this thread's last error (what cudaGetLastError returns and clears) and returns it.
-cudaError_t fail(cudaError_t error);
+inline cudaError_t fail(cudaError_t error) {
+  gpulab::emu::last_error() = static_cast<int>(error);
+  return error;
+}
+// True when [p, p + bytes) lies inside one live device allocation (cuBLAS checks its operands with it).
+inline bool device_range_ok(const void* p, std::size_t bytes) { return gpulab::emu::inside_allocation(p, bytes); }
+
 // cudaErrorInvalidDevice unless `device` is 0, the only device.
 bool valid_device(int device);
-
-// Device memory accounting, for cudaMemGetInfo: bytes held by live cudaMalloc allocations.
-std::size_t live_device_bytes();
-
-// True when [p, p + bytes) lies inside one live device allocation.
-bool device_range_ok(const void* p, std::size_t bytes);
 
 }  // namespace gpulab::emu::abi

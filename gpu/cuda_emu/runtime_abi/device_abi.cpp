@@ -123,14 +123,4 @@ cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
 // Device 0 cannot be its own peer and there is no other: as the runtime answers on a one-GPU machine.
 cudaError_t cudaDeviceEnablePeerAccess(int, unsigned int) { return fail(cudaErrorInvalidDevice); }
 
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }  // every emulated call has finished when it returns
-
-cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
-  if (!free_bytes || !total_bytes) return fail(cudaErrorInvalidValue);
-  const std::size_t used = live_device_bytes();
-  *total_bytes = kTotalMemory;
-  *free_bytes = used >= kTotalMemory ? 0 : kTotalMemory - used;
-  return cudaSuccess;
-}
-
 }  // extern "C"

@@ -18,9 +18,12 @@ enum cudaError {
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInsufficientDriver = 35,
   cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
   cudaErrorAssert = 710,
   cudaErrorHardwareStackError = 714,
   cudaErrorIllegalInstruction = 715,
@@ -55,6 +58,9 @@ typedef CUevent_st* cudaEvent_t;
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
 
+// C linkage, as in CUDA's header: the emulated module's host code, compiled against NVIDIA's headers, calls these
+// same definitions (runtime_api.cpp), so kernels and host code share one runtime.
+extern "C" {
 cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();
 const char* cudaGetErrorName(cudaError_t error);
@@ -83,6 +89,10 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 // The opt-in a kernel needs before a launch may use more than 48 KiB of shared memory.
 cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute, int value);
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                cudaStream_t stream = nullptr);
+}  // extern "C"
 template <class... P>
 cudaError_t cudaFuncSetAttribute(void (*kernel)(P...), cudaFuncAttribute attribute, int value) {
   return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), attribute, value);

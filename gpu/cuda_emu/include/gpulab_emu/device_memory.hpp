@@ -7,9 +7,13 @@
 
 namespace gpulab::emu {
 
-// Allocations larger than this are refused with cudaErrorMemoryAllocation, like a card that is full; tests use
-// it to provoke a failed cudaMalloc.
-constexpr std::size_t kMaxAllocationBytes = std::size_t{4} << 30;
+// The emulated device's memory: cudaMemGetInfo reports it, and cudaMalloc refuses what would not fit.
+constexpr std::size_t kDeviceMemoryBytes = std::size_t{4} << 30;
+// Single allocations larger than this are refused with cudaErrorMemoryAllocation, like a card whose free memory
+// is not one block; GPULAB_EMU_MAX_ALLOCATION_BYTES lowers it (read at every call), so tests can provoke a refused
+// cudaMalloc after a free-memory check has passed.
+constexpr std::size_t kMaxAllocationBytes = kDeviceMemoryBytes;
+std::size_t max_allocation_bytes();
 
 void* allocate_guarded(std::size_t bytes);  // nullptr when refused
 bool free_guarded(void* data);              // false: not an allocation of ours
@@ -17,7 +21,8 @@ bool free_guarded(void* data);              // false: not an allocation of ours
 bool inside_allocation(const void* p, std::size_t bytes);
 // Throws KernelError naming `kernel` when a launch wrote into any guard zone.
 void check_guard_zones(const char* kernel);
-// Live allocations (tests check that every one was freed).
+// Live allocations (tests check that every one was freed) and the bytes they hold (for cudaMemGetInfo).
 std::size_t live_allocations();
+std::size_t live_device_bytes();
 
 }  // namespace gpulab::emu
