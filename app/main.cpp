@@ -34,7 +34,7 @@ int runGui(int argc, char** argv) {
   QCommandLineParser parser;
   parser.setApplicationDescription(QStringLiteral(
       "Live experiments that show why GPUs run deep learning.\n\nVerbs: gpulab devices [--json] | "
-      "bench --suite NAME --out FILE.json | calc vram|decode|amdahl|rounds|intensity ..."));
+      "bench --suite NAME --out FILE.json | calc vram|decode|amdahl|rounds|intensity ... | kernels [--size N]"));
   parser.addHelpOption();
   parser.addVersionOption();
   QCommandLineOption openOpt(QStringLiteral("open"), QStringLiteral("Replay a recording (twice for side by side)."),
@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
     if (verb == "devices") return gpulab::cli_devices(wordsAfter(argc, argv, 2));
     if (verb == "bench") return gpulab::cli_bench(wordsAfter(argc, argv, 2));
     if (verb == "calc") return gpulab::cli_calc(wordsAfter(argc, argv, 2));
+    if (verb == "kernels") return gpulab::cli_kernels(wordsAfter(argc, argv, 2));
     if (verb == "export") return runExportCli(argc, argv);
     if (verb == "bench-gui") return runGuiBench(argc - 1, argv + 1);
     if (verb == "--version" || verb == "-v") {

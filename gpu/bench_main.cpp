@@ -16,6 +16,8 @@ constexpr const char* usage =
     "                          the CPU, the GPU (or why there is none) and the CUDA module tried\n"
     "  gpulab-bench calc vram|decode|amdahl ...\n"
     "                          the lesson's models from the command line\n"
+    "  gpulab-bench kernels [--size N] [--json]\n"
+    "                          the GPU ladder's kernels traced on the CPU emulator (sectors, bytes/FLOP, conflicts)\n"
     "  gpulab-bench --version | --help\n"
     "Open a recording on any machine with: gpulab --open FILE.json\n";
 
@@ -38,6 +40,7 @@ int dispatch(int argc, char** argv) {
   if (verb == "bench") return gpulab::cli_bench(rest);
   if (verb == "devices") return gpulab::cli_devices(rest);
   if (verb == "calc") return gpulab::cli_calc(rest);
+  if (verb == "kernels") return gpulab::cli_kernels(rest);
   // Options without a verb mean bench: `gpulab-bench --suite quick --out x.json`.
   if (verb.rfind("-", 0) == 0) return gpulab::cli_bench(args);
   std::fprintf(stderr, "gpulab-bench: unknown command \"%s\"\n%s", verb.c_str(), usage);

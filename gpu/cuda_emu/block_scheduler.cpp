@@ -117,6 +117,7 @@ struct BlockRun {
 thread_local BlockRun* t_run = nullptr;
 thread_local StackPool t_stacks;
 thread_local LaunchRecord t_last_launch;
+thread_local BlockObserver* t_observer = nullptr;
 
 // ---- fiber switches, told to ASan so it follows the stack pointer onto and off the fiber stacks ----
 void switch_to_fiber(BlockRun& run, Fiber& fiber) {
@@ -233,6 +234,7 @@ void run_block(BlockRun& run, const LaunchRequest& request, long long& barriers)
                         " (a branch around a __syncthreads that not every thread takes)");
     for (Fiber& f : run.fibers) f.state = ThreadState::ready;
     ++barriers;
+    if (t_observer) t_observer->barrier_passed();
   }
 }
 
@@ -271,6 +273,12 @@ void check_launch(const LaunchRequest& r, const KernelSymbols& symbols) {
 }  // namespace
 
 const LaunchRecord& last_launch() { return t_last_launch; }
+
+BlockObserver* set_block_observer(BlockObserver* observer) {
+  BlockObserver* previous = t_observer;
+  t_observer = observer;
+  return previous;
+}
 
 const DeviceLimits& device_limits() {
   static const DeviceLimits limits;
@@ -322,8 +330,10 @@ void run_grid(const LaunchRequest& request, void (*thread_body)(void*), void* co
         blockIdx = uint3{bx, by, bz};
         // A block starts with its shared memory full of NaN (all bits set: NaN as float, double, half and bf16).
         for (const SharedArray& a : symbols.shared) std::memset(a.address, 0xFF, a.bytes);
+        if (t_observer) t_observer->block_started(request, blockIdx);
         try {
           run_block(run, request, record.barriers_passed);
+          if (t_observer) t_observer->block_finished();
         } catch (...) {
           t_stacks.mark_abandoned();
           throw;

@@ -15,6 +15,8 @@ int cli_bench(const Args& args);
 int cli_devices(const Args& args);
 // gpulab calc vram|decode|amdahl ...: the models, from the command line.
 int cli_calc(const Args& args);
+// The ladder's kernels traced on the CPU emulator: per-step sectors, bytes per FLOP, bank conflicts.
+int cli_kernels(const Args& args);
 
 // The version line printed by --version.
 std::string version_string();

@@ -43,6 +43,17 @@ struct LaunchRecord {
 };
 const LaunchRecord& last_launch();
 
+// Sees a launch block by block, on the launching thread (the kernel tracer is one). Installed per thread.
+class BlockObserver {
+ public:
+  virtual ~BlockObserver() = default;
+  virtual void block_started(const LaunchRequest& request, const uint3& block) = 0;
+  virtual void barrier_passed() = 0;  // every live thread of the block was released from a __syncthreads
+  virtual void block_finished() = 0;
+};
+// Returns the previous observer; nullptr removes it.
+BlockObserver* set_block_observer(BlockObserver* observer);
+
 // Runs the grid; `thread_body(context)` is one thread's kernel body, called on each thread's fiber.
 void run_grid(const LaunchRequest& request, void (*thread_body)(void*), void* context);
 

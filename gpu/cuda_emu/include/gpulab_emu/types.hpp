@@ -19,9 +19,27 @@ struct dim3 {
 struct alignas(8) float2 {
   float x, y;
 };
+#if defined(GPULAB_KERNEL_TRACE)
+// The traced build (trace/, compiled by clang with a callback on every load and store): a float4 copy is one
+// 16-byte access, as on the GPU (ld.global.v4 / st.shared.v4), whatever the host compiler would split it into. The
+// copy goes through the tracer, which reports the source as a 16-byte load and the destination as a 16-byte store
+// (addresses outside device memory — the thread's own registers, here its stack — are not counted).
+extern "C" void gpulab_emu_traced_copy16(void* dst, const void* src);
+struct alignas(16) float4 {
+  float x, y, z, w;
+  float4() = default;
+  constexpr float4(float vx, float vy, float vz, float vw) : x(vx), y(vy), z(vz), w(vw) {}
+  float4(const float4& o) { gpulab_emu_traced_copy16(this, &o); }
+  float4& operator=(const float4& o) {
+    gpulab_emu_traced_copy16(this, &o);
+    return *this;
+  }
+};
+#else
 struct alignas(16) float4 {
   float x, y, z, w;
 };
+#endif
 struct alignas(16) int4 {
   int x, y, z, w;
 };

@@ -1,0 +1,115 @@
+// `gpulab kernels`: the SGEMM ladder's own kernels run on the CPU emulator with every memory access traced, one
+// row per step — the numbers behind the "Inside the kernel" page, checkable without the GUI. Counts are exact for
+// the emulated run; no time is reported (the emulator's times are not a GPU's).
+#include "gpulab/cli.hpp"
+
+#include <gpulab_emu/kernel_trace.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+constexpr const char* k_usage =
+    "usage: kernels [--size N | --m M --n N --k K] [--step NAME] [--json]\n"
+    "  Traces the SGEMM ladder's kernels (01_naive ... 07_warptile) on the CPU emulator at m x n x k (default 128^3,\n"
+    "  each 1...512) and prints, per step: global sectors per load request, the share of fetched bytes used,\n"
+    "  bytes requested per FLOP, shared-memory reuse and bank-conflict wavefronts. Traced on the CPU emulator:\n"
+    "  counts exact, times not a GPU's.\n";
+
+bool parse_int(const std::string& s, int& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stoi(s, &used);
+    return used == s.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+int cli_kernels(const Args& args) {
+  emu::TraceShape shape;
+  std::string only;
+  bool json_out = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool has_value = i + 1 < args.size();
+    int v = 0;
+    if (a == "--help" || a == "-h") {
+      std::fputs(k_usage, stdout);
+      return 0;
+    } else if (a == "--json") {
+      json_out = true;
+    } else if (a == "--step" && has_value) {
+      only = args[++i];
+    } else if ((a == "--size" || a == "--m" || a == "--n" || a == "--k") && has_value && parse_int(args[i + 1], v)) {
+      ++i;
+      if (a == "--size") shape.m = shape.n = shape.k = v;
+      if (a == "--m") shape.m = v;
+      if (a == "--n") shape.n = v;
+      if (a == "--k") shape.k = v;
+    } else {
+      std::fprintf(stderr, "kernels: bad argument \"%s\"\n%s", a.c_str(), k_usage);
+      return 2;
+    }
+  }
+  if (!emu::kernel_tracing_available()) {
+    std::fprintf(stderr, "kernels: this build has no traced kernels (clang++ was not found when it was configured)\n");
+    return 1;
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  if (!json_out)
+    std::printf("Traced on the CPU emulator at %dx%dx%d: counts exact, times not a GPU's.\n"
+                "%-16s %-26s %10s %8s %8s %10s %9s %11s %6s\n",
+                shape.m, shape.n, shape.k, "step", "kernel", "ld req", "sect/req", "used", "bytes/FLOP", "smem reuse",
+                "conflicts/req", "check");
+  int status = 0;
+  for (const std::string& step : emu::traced_ladder_steps()) {
+    if (!only.empty() && step != only) continue;
+    try {
+      const emu::StepTrace t = emu::trace_ladder_step(step, shape);
+      const double sect = t.global_load_requests() ? double(t.global_load_sectors()) / t.global_load_requests() : 0;
+      long long used = 0, fetched = 0;
+      for (const auto& ins : t.instructions)
+        if (!ins.shared && !ins.store) used += ins.bytes_used, fetched += 32 * ins.sectors;
+      const double used_share = fetched ? double(used) / fetched : 0;
+      const double conflicts = t.shared_requests() ? double(t.shared_extra_wavefronts()) / t.shared_requests() : 0;
+      if (!t.check_passed) status = 1;
+      if (json_out) {
+        nlohmann::json instr = nlohmann::json::array();
+        for (const auto& ins : t.instructions)
+          instr.push_back({{"name", ins.name}, {"shared", ins.shared}, {"store", ins.store},
+                           {"access_bytes", ins.access_bytes}, {"requests", ins.requests},
+                           {"sectors", ins.sectors}, {"bytes_used", ins.bytes_used}, {"wavefronts", ins.wavefronts},
+                           {"ideal_wavefronts", ins.ideal_wavefronts}});
+        rows.push_back({{"step", step}, {"kernel", t.kernel}, {"global_load_requests", t.global_load_requests()},
+                        {"sectors_per_load_request", sect}, {"load_bytes_used_share", used_share},
+                        {"global_bytes", t.global_bytes()}, {"flops", t.flops()},
+                        {"bytes_per_flop", t.bytes_per_flop()}, {"shared_reuse", t.shared_reuse()},
+                        {"bank_conflicts_per_shared_request", conflicts}, {"check_passed", t.check_passed},
+                        {"instructions", instr}});
+      } else {
+        std::printf("%-16s %-26s %10lld %8.2f %7.1f%% %10.4f %9.1f %11.2f %6s\n", step.c_str(), t.kernel.c_str(),
+                    t.global_load_requests(), sect, 100 * used_share, t.bytes_per_flop(), t.shared_reuse(), conflicts,
+                    t.check_passed ? "ok" : "WRONG");
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "kernels: %s: %s\n", step.c_str(), e.what());
+      return 2;
+    }
+  }
+  if (json_out)
+    std::printf("%s\n", nlohmann::json{{"kind", "traced on the CPU emulator"},
+                                       {"m", shape.m}, {"n", shape.n}, {"k", shape.k}, {"steps", rows}}
+                            .dump(1)
+                            .c_str());
+  return status;
+}
+
+}  // namespace gpulab
