@@ -261,9 +261,16 @@ void MatmulPage::buildControls() {
   m_estimate = new QLabel;
   m_estimate->setWordWrap(true);
   m_estimate->setTextFormat(Qt::RichText);
-  m_estimate->setToolTip(tr("How long the naive loop will take at this size, from its rate measured here (or the "
-                            "reference machines' 0.65 GFLOP/s before any measurement)"));
+  m_estimate->setToolTip(tr("How long the naive loop will take at this size, check included: from its rate measured "
+                            "here at this size, else timed just now on a few rows of this very product (in cache, at "
+                            "small sizes, the loop runs many times faster than out of cache, so a rate from another "
+                            "size would mislead)"));
   controls()->addWidget(m_estimate);
+  // A probe ~0.3 s after the size settles (a dragged slider does not probe every step), when nothing else runs.
+  m_probeTimer = new QTimer(this);
+  m_probeTimer->setSingleShot(true);
+  m_probeTimer->setInterval(300);
+  connect(m_probeTimer, &QTimer::timeout, this, [this] { probeNaiveRate(); });
 
   setSize(m_m, m_k, m_n);
 }
@@ -352,43 +359,101 @@ bool MatmulPage::naiveTooLong(long long m, long long k, long long n, double gflo
   return 2.0 * naiveSecondsPerRun(m, k, n, gflops) > limitS;
 }
 
+namespace {
+// The policy run() gives a variant: a big size is checked once and timed once (see run()).
+MeasurePolicy runPolicy(bool single) {
+  MeasurePolicy policy;
+  policy.min_samples = 3;
+  policy.max_samples = 30;
+  policy.time_budget_s = 1.0;  // per variant: enough for a steady median on a quiet machine
+  if (single) {
+    policy.warmup_runs = 0;
+    policy.min_samples = 1;
+    policy.max_samples = 1;
+  }
+  return policy;
+}
+QString probeKey(long long k, long long n) { return QString::number(k) + QLatin1Char('x') + QString::number(n); }
+}  // namespace
+
 double MatmulPage::naiveGflopsForEstimate(long long n, QString* source) const {
-  // The naive loop slows down once B no longer fits in cache, so prefer a measurement at the largest size not
-  // above this one.
+  // Only k and n decide how the naive loop meets the caches (each row of C walks all of B), so a rate counts only
+  // when it was taken at this k×n; m just scales the time.
+  const long long k = n == m_n ? m_k : n;
   const Result* best = nullptr;
   for (const StoredResult& s : m_ctx.results().all()) {
     const Result& r = s.result;
     if (s.source >= 0 || !isFp32Gemm(r) || r.backend != "cpu" || r.variant != "naive" || !r.ok() || r.gflops <= 0)
       continue;
-    const double rn = r.param("n");
-    if (!best) {
-      best = &r;
-      continue;
-    }
-    const double bn = best->param("n");
-    const bool rFits = rn <= n, bFits = bn <= n;
-    if ((rFits && (!bFits || rn >= bn)) || (!rFits && !bFits && rn < bn)) best = &r;
+    if (qint64(r.param("n")) != n || qint64(r.param("k")) != k) continue;
+    best = &r;  // the newest
   }
   if (best) {
     if (source)
       *source = tr("measured here at %1").arg(shape(qint64(best->param("m")), qint64(best->param("k")), qint64(best->param("n"))));
     return best->gflops;
   }
-  if (source) *source = tr("assumed, not yet measured here");
+  const auto probe = m_naiveProbes.constFind(probeKey(k, n));
+  if (probe != m_naiveProbes.constEnd()) {
+    if (source) *source = probe->second;
+    return probe->first;
+  }
+  if (source) *source = tr("assumed, not yet measured at this size");
   return kAssumedNaiveGflops;
+}
+
+bool MatmulPage::probeNaiveRate() {
+  const QString key = probeKey(m_k, m_n);
+  if (m_naiveProbes.contains(key) || m_ctx.runner().isBusy()) return false;  // never race the worker for the CPU
+  QString src;
+  naiveGflopsForEstimate(m_n, &src);
+  if (src.startsWith(tr("measured here"))) return false;
+  // B is allocated in full for the probe: beyond 256 MiB the probe itself would be slow, so stay assumed.
+  if (double(m_k) * double(m_n) * 4 > 256.0 * 1024 * 1024) return false;
+  GemmSpec spec;
+  spec.m = m_m;
+  spec.k = m_k;
+  spec.n = m_n;
+  spec.variant = "naive";
+  try {
+    const RunEstimate e = gpulab::estimate_cpu_gemm(spec, runPolicy(false), 0.05);
+    if (!(e.gflops > 0)) return false;
+    m_naiveProbes.insert(key, {e.gflops, tr("timed just now on a few rows of this product")});
+  } catch (const std::exception&) {
+    return false;
+  }
+  updateEstimate();
+  return true;
+}
+
+RunEstimate MatmulPage::naiveRunEstimate() const {
+  QString src;
+  const double g = naiveGflopsForEstimate(m_n, &src);
+  GemmSpec spec;
+  spec.m = m_m;
+  spec.k = m_k;
+  spec.n = m_n;
+  spec.variant = "naive";
+  const bool single = naiveSecondsPerRun(m_m, m_k, m_n, g) > 0.5;
+  return gpulab::estimate_gemm_from_rate(spec, runPolicy(single), g, src.toStdString());
 }
 
 void MatmulPage::updateEstimate() {
   const double flops = models::matmul_flops(double(m_m), double(m_k), double(m_n));
   m_shapeInfo->setText(tr("2·m·k·n = <b>%1</b> · %2 output cells, each a %3-term dot product")
                            .arg(fmtSi(flops, "FLOP"), fmtCount(qint64(m_m * m_n)), fmtCount(qint64(m_k))));
-  QString src;
-  const double g = naiveGflopsForEstimate(m_n, &src);
-  const double t = naiveSecondsPerRun(m_m, m_k, m_n, g);
-  const bool tooLong = naiveTooLong(m_m, m_k, m_n, g);
-  m_estimate->setText(tr("Naive loop at this size: about <b>%1</b> per run at %2 (%3)%4")
-                          .arg(fmtSeconds(t, 2), fmtSi(g * 1e9, "FLOP/s"), src,
+  const RunEstimate e = naiveRunEstimate();
+  const bool assumed = QString::fromStdString(e.basis).startsWith(tr("assumed"));
+  const bool tooLong = naiveTooLong(m_m, m_k, m_n, e.gflops);
+  // The whole measurement, not one run: the check is a full run of its own (plus the FP64 reference).
+  m_estimate->setText(tr("Naive loop at this size: about <b>%1</b> a run; checked and timed, about <b>%2</b> "
+                         "(check %3 + %4 timed run(s)%5). Rate %6: %7%8")
+                          .arg(fmtSeconds(e.run_s, 2), fmtSeconds(e.total_s, 2), fmtSeconds(e.check_s, 2))
+                          .arg(e.samples)
+                          .arg(e.warmup_s > 0 ? tr(" + a warm-up") : QString(), fmtSi(e.gflops * 1e9, "FLOP/s"),
+                               QString::fromStdString(e.basis),
                                tooLong ? tr(" — <b>Run will ask first</b>") : QString()));
+  if (assumed && m_probeTimer && !m_naiveProbes.contains(probeKey(m_k, m_n))) m_probeTimer->start();
 }
 
 // ---- running ----
@@ -425,8 +490,10 @@ void MatmulPage::run() {
     return;
   }
   if (naiveWanted) {
+    probeNaiveRate();  // no rate for this size yet: a few rows now (~0.1 s) beat a guess from another size
     QString src;
     const double g = naiveGflopsForEstimate(m_n, &src);
+    const RunEstimate est = naiveRunEstimate();
     if (naiveTooLong(m_m, m_k, m_n, g)) {
       const double t = naiveSecondsPerRun(m_m, m_k, m_n, g);
       int answer = m_tooLongAnswer;
@@ -435,7 +502,7 @@ void MatmulPage::run() {
                         tr("The naive loop at %1 has %2 to do. At %3 (%4) one run takes about %5, and checking plus "
                            "timing it about %6.\n\nRun it anyway, or skip the naive loop and time the others?")
                             .arg(shape(m_m, m_k, m_n), fmtSi(models::matmul_flops(m_m, m_k, m_n), "FLOP"),
-                                 fmtSi(g * 1e9, "FLOP/s"), src, fmtSeconds(t, 2), fmtSeconds(2 * t, 2)),
+                                 fmtSi(g * 1e9, "FLOP/s"), src, fmtSeconds(t, 2), fmtSeconds(est.total_s, 2)),
                         QMessageBox::NoButton, this);
         QPushButton* runAnyway = box.addButton(tr("Run it anyway"), QMessageBox::AcceptRole);
         QPushButton* skip = box.addButton(tr("Skip the naive loop"), QMessageBox::RejectRole);
@@ -456,10 +523,7 @@ void MatmulPage::run() {
       }
     }
   }
-  MeasurePolicy policy;
-  policy.min_samples = 3;
-  policy.max_samples = 30;
-  policy.time_budget_s = 1.0;  // per variant: enough for a steady median on a quiet machine
+  const MeasurePolicy policy = runPolicy(false);
   m_pending.clear();
   for (const Plan& p : plans) m_pending.insert(p.key);
   m_runM = m_m;
@@ -475,12 +539,8 @@ void MatmulPage::run() {
           RunContext sub = ctx;
           sub.progress_base = ctx.progress_base + ctx.progress_span * double(i) / parts;
           sub.progress_span = ctx.progress_span / parts;
-          if (jobPlans[i].single) {
-            // One check and one timed run: a second sample would double minutes of waiting for little.
-            sub.policy.warmup_runs = 0;
-            sub.policy.min_samples = 1;
-            sub.policy.max_samples = 1;
-          }
+          // A big size: one check and one timed run: a second sample would double minutes of waiting for little.
+          if (jobPlans[i].single) sub.policy = runPolicy(true);
           run_gemm(*jobPlans[i].backend, jobPlans[i].spec, sub);
         }
       },

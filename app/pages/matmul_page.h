@@ -9,6 +9,7 @@
 #include "pages/page.h"
 
 #include <QHash>
+#include <QPair>
 #include <QSet>
 #include <QString>
 #include <QVector>
@@ -59,8 +60,16 @@ class MatmulPage : public Page {
   // What the page assumes for the naive loop before it has measured one (the reference 2-vCPU machines'
   // ijk loop at n = 512).
   static constexpr double kAssumedNaiveGflops = 0.65;
-  // The naive rate the estimate uses (measured here at the nearest size, else assumed) and where it came from.
+  // The naive rate the estimate uses and where it came from: measured here at this k×n (each row of C sweeps all of
+  // B, so only k and n decide how the caches fare), else a probe timed just now on a few rows of this very product,
+  // else assumed (and a probe is scheduled). Never a rate from another size: in cache (60³) the loop can run ten
+  // times faster than at 2048³. `n` is the size asked about (k = n unless it is the page's current size).
   double naiveGflopsForEstimate(long long n, QString* source = nullptr) const;
+  // Times the probe for the page's current size now (the GUI does so ~0.3 s after the size settles, when no
+  // experiment runs). Returns false when it was not needed or not possible.
+  bool probeNaiveRate();
+  // The whole naive run at the current size under the policy it will run with: the check, warm-up and samples.
+  gpulab::RunEstimate naiveRunEstimate() const;
 
   // For tests.
   void setSize(long long m, long long k, long long n);
@@ -126,6 +135,8 @@ class MatmulPage : public Page {
   long long m_m = 60, m_k = 60, m_n = 60;
   long long m_runM = 0, m_runK = 0, m_runN = 0;  // the size of the job in flight
   int m_tooLongAnswer = 0;
+  QHash<QString, QPair<double, QString>> m_naiveProbes;  // "k×n" -> probed GFLOP/s and its basis
+  QTimer* m_probeTimer = nullptr;
   bool m_updatingSize = false;
   int m_exportWidth = 0;  // while an export is drawn: its width, for the label room (0 = the screen's)
 };

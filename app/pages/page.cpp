@@ -84,6 +84,9 @@ Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
     if (m_runBar) m_runBar->showError(tr("The experiment stopped: %1").arg(message));
     Q_EMIT statusMessage(message);
   });
+  connect(&m_ctx.runner(), &ExperimentRunner::cancelling, this, [this](const QString& owner) {
+    if (owner == pageId() && m_runBar) m_runBar->setCancelling();
+  });
   connect(&m_ctx.runner(), &ExperimentRunner::finished, this, [this](const QString& owner, bool cancelled) {
     if (owner != pageId()) return;
     if (m_runBar) {

@@ -1,6 +1,7 @@
 #pragma once
 // Runs experiments on one worker QThread so the GUI never blocks. Results, progress and errors come back as
-// queued signals; cancel is a std::stop_source requested from the GUI thread and checked between samples.
+// queued signals; cancel is a std::stop_source requested from the GUI thread and checked between samples and inside
+// long ones. After each job the worker re-takes the CPU's peak if the machine is quiet (gpulab::cpu_peak).
 #include "gpulab/experiments.hpp"
 #include "gpulab/results.hpp"
 
@@ -39,6 +40,9 @@ class ExperimentRunner : public QObject {
   void started(const QString& owner, const QString& label);
   void progress(const QString& owner, double fraction, const QString& message);
   void resultReady(const QString& owner, const gpulab::Result& result);
+  // Emitted at once (on the calling thread) when cancel() asks a running job to stop, once per job: the run bar
+  // says "Cancelling…" without waiting for the job to notice (it does within 0.5 s; see gpulab::StopScope).
+  void cancelling(const QString& owner);
   void finished(const QString& owner, bool cancelled);
   void failed(const QString& owner, const QString& message);
 

@@ -12,7 +12,7 @@ RunBar::RunBar(QWidget* parent) : QWidget(parent) {
   m_run->setToolTip(tr("Run this page's experiment on this machine (Space)"));
   m_run->setDefault(true);
   m_cancel = new QPushButton(tr("Cancel"), this);
-  m_cancel->setToolTip(tr("Stop after the current sample (Esc)"));
+  m_cancel->setToolTip(tr("Stop now (Esc): within half a second; finished samples are kept"));
   m_cancel->setEnabled(false);
   m_progress = new QProgressBar(this);
   m_progress->setRange(0, 1000);
@@ -34,6 +34,7 @@ void RunBar::setRunText(const QString& text) { m_run->setText(text); }
 
 void RunBar::setRunning(bool running) {
   m_running = running;
+  m_cancelling = false;
   m_run->setEnabled(!running);
   m_cancel->setEnabled(running);
   if (running) {
@@ -44,7 +45,16 @@ void RunBar::setRunning(bool running) {
 
 void RunBar::setProgress(double fraction, const QString& message) {
   m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
-  if (!message.isEmpty()) m_status->setText(message);
+  // While cancelling, the last progress lines of the stopping job would hide "Cancelling…".
+  if (!message.isEmpty() && !m_cancelling) m_status->setText(message);
+}
+
+void RunBar::setCancelling() {
+  if (!m_running) return;
+  m_cancelling = true;
+  m_cancel->setEnabled(false);
+  m_status->setStyleSheet({});
+  m_status->setText(tr("Cancelling\u2026 (what has finished is kept)"));
 }
 
 void RunBar::showError(const QString& message) {

@@ -14,6 +14,9 @@ class RunBar : public QWidget {
   void setRunText(const QString& text);  // "Run", "Run sweep"
   void setRunning(bool running);
   void setProgress(double fraction, const QString& message);
+  // Cancel was asked for: says so at once and disables Cancel; setRunning(false) ends it.
+  void setCancelling();
+  bool isCancelling() const { return m_cancelling; }
   void showError(const QString& message);
   void showStatus(const QString& message);
   bool isRunning() const { return m_running; }
@@ -31,4 +34,5 @@ class RunBar : public QWidget {
   QProgressBar* m_progress;
   QLabel* m_status;
   bool m_running = false;
+  bool m_cancelling = false;
 };

@@ -378,6 +378,35 @@ std::string pad(std::string text, std::size_t width) {
   return text;
 }
 
+// The naive loop announces how long it will take (a probe of the same product, see estimate_cpu_gemm); here the
+// prediction stands beside what it really took, so a wrong estimate shows.
+void print_predictions(const Recording& rec) {
+  for (const auto& r : rec.results) {
+    auto at = [&r](const char* key) { return r.provenance.count(key) ? r.provenance.at(key) : std::string(); };
+    const double predicted = std::atof(at("predicted_s").c_str()), actual = std::atof(at("actual_s").c_str());
+    if (!(predicted > 0) || !(actual > 0)) continue;
+    std::printf("predicted / actual, %s: %s predicted, %s actual (actual/predicted %.2f; %s)\n", describe(r).c_str(),
+                format_seconds(predicted).c_str(), format_seconds(actual).c_str(), actual / predicted,
+                at("predicted_basis").c_str());
+  }
+}
+
+// The CPU peak every "% of peak" divides by: its bursts' spread, and the clock × lanes model beside it.
+void print_peak(const CpuPeak& p) {
+  auto line = [&p](const char* name, double peak, const std::vector<double>& bursts, double model,
+                   const std::string& floor) {
+    if (bursts.empty()) return;
+    const auto [lo, hi] = std::minmax_element(bursts.begin(), bursts.end());
+    std::printf("CPU peak %s: %.1f GFLOP/s, best of %zu register-FMA bursts on %d threads (bursts %.1f-%.1f, spread "
+                "%.0f %% of the best)%s; model %.1f GFLOP/s\n",
+                name, peak, bursts.size(), p.threads, *lo, *hi, *hi > 0 ? 100.0 * (*hi - *lo) / *hi : 0.0,
+                floor.empty() ? "" : (", raised to " + floor).c_str(), model);
+  };
+  line("FP32", p.gflops_fp32, p.bursts_fp32, p.model_fp32, p.floor_source_fp32);
+  line("FP64", p.gflops_fp64, p.bursts_fp64, p.model_fp64, p.floor_source_fp64);
+  if (!p.model_formula.empty()) std::printf("CPU peak model: %s\n", p.model_formula.c_str());
+}
+
 // Returns how many results computed a wrong answer.
 int print_summary(const Recording& rec, double seconds) {
   int ok = 0, failed = 0, not_run = 0;
@@ -404,6 +433,7 @@ int print_summary(const Recording& rec, double seconds) {
               rec.results.size(), seconds, ok, failed, not_run);
   print_ratios(rec);
   print_amdahl(rec);
+  print_predictions(rec);
   return failed;
 }
 
@@ -510,6 +540,13 @@ int run_bench(const BenchOptions& o) {
   }
 
   const int failed = print_summary(rec, seconds);
+  const CpuPeak peak = cpu_peak();
+  print_peak(peak);
+  {
+    std::string bursts;
+    for (double g : peak.bursts_fp32) bursts += (bursts.empty() ? "" : " ") + format_fixed(g, 1);
+    rec.context["cpu_peak_fp32_bursts_gflops"] = bursts;
+  }
   try {
     save_now(rec, o.out);
   } catch (const std::exception& e) {

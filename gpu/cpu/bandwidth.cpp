@@ -1,6 +1,7 @@
 // STREAM-style bandwidth: copy (b = a) and triad (a = b + s·c) over doubles, split across a pool of threads.
 // The arithmetic is trivial, so the time is the memory system's: this is the "clerk" of the lesson.
 #include "cpu_internal.hpp"
+#include "gpulab/harness.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,13 +64,15 @@ class BandwidthOp final : public TimedOp {
     // Workers 1..threads-1 are pool threads; worker 0 is whoever calls run_once, so the timer's thread takes part.
     for (int t = 1; t < threads; ++t) m_pool.emplace_back([this, t] { worker(t); });
     dispatch(Task::first_touch);
+    // Touching GBs takes a second or more on a busy machine: a cancel stops it too (the workers skip the rest of
+    // their slices), and the pool must be shut down here, as no destructor runs for a throwing constructor.
+    if (m_stop.stop_requested()) {
+      stop_pool();
+      throw Cancelled();
+    }
   }
 
-  ~BandwidthOp() override {
-    m_task = Task::quit;
-    m_start.arrive_and_wait();
-    for (auto& th : m_pool) th.join();
-  }
+  ~BandwidthOp() override { stop_pool(); }
 
   Check verify() override {
     dispatch(Task::poison);  // an output the kernel forgets to write stays NaN and fails below
@@ -78,6 +82,7 @@ class BandwidthOp final : public TimedOp {
     const double* out = m_kind == Kind::copy ? m_b.get() : m_a.get();
     long long bad = 0;
     for (std::size_t i = 0; i < m_n; ++i) {
+      if ((i & (k_chunk - 1)) == 0) throw_if_cancelled();
       const double want = m_kind == Kind::copy ? source_a(i) : pattern_b(i) + triad_scalar * pattern_c(i);
       if (!(out[i] == want)) {
         if (c.first_bad_index < 0) c.first_bad_index = static_cast<long long>(i);
@@ -117,12 +122,26 @@ class BandwidthOp final : public TimedOp {
 
   static double source_a(std::size_t i) { return pattern_b(i) * 0.5; }
 
+  void stop_pool() {
+    if (m_pool.empty() && m_stopped) return;
+    m_stopped = true;
+    m_task = Task::quit;
+    m_start.arrive_and_wait();
+    for (auto& th : m_pool) th.join();
+    m_pool.clear();
+  }
+
   // Runs `task` on every worker (this thread is worker 0) and returns when all are done.
+  // A cancel reaches the pool threads through m_stop (the caller's current token, see StopScope): each worker
+  // streams its slice in chunks and gives up between them; every worker still meets the barrier, then the caller
+  // throws.
   void dispatch(Task task) {
+    m_stop = current_stop();
     m_task = task;
     m_start.arrive_and_wait();
     do_task(0);
     m_done.arrive_and_wait();
+    if (task != Task::quit && task != Task::first_touch) throw_if_cancelled();
   }
 
   void worker(int t) {
@@ -143,6 +162,9 @@ class BandwidthOp final : public TimedOp {
     switch (m_task) {
       case Task::first_touch:
         for (std::size_t i = b; i < e; ++i) {
+          // Every 256 Ki elements: this loop is not vectorised (~0.5 GB/s on a busy machine), so a 32 MiB chunk
+          // would already be ~0.2 s.
+          if ((i & ((std::size_t{1} << 18) - 1)) == 0 && m_stop.stop_requested()) break;
           if (m_kind == Kind::copy) {
             a[i] = source_a(i);
             bb[i] = nan;
@@ -157,14 +179,21 @@ class BandwidthOp final : public TimedOp {
         std::fill(m_kind == Kind::copy ? bb + b : a + b, m_kind == Kind::copy ? bb + e : a + e, nan);
         break;
       case Task::kernel:
-        if (m_kind == Kind::copy) copy_range(a, bb, b, e);
-        else triad_range(a, bb, c, triad_scalar, b, e);
+        // 1 Mi doubles (8 MiB a stream) per chunk: a few ms at DRAM speed, so the check costs nothing measurable.
+        for (std::size_t c0 = b; c0 < e; c0 += k_chunk) {
+          if (m_stop.stop_requested()) break;
+          const std::size_t c1 = std::min(e, c0 + k_chunk);
+          if (m_kind == Kind::copy) copy_range(a, bb, c0, c1);
+          else triad_range(a, bb, c, triad_scalar, c0, c1);
+        }
         break;
       case Task::quit: break;
     }
   }
 
+  static constexpr std::size_t k_chunk = std::size_t{1} << 20;
   Kind m_kind;
+  std::stop_token m_stop;  // written before the start barrier, read by the workers after it
   std::size_t m_n;
   int m_threads;
   RawArray m_a, m_b, m_c;
@@ -172,6 +201,7 @@ class BandwidthOp final : public TimedOp {
   Task m_task = Task::first_touch;
   std::barrier<> m_start, m_done;
   std::vector<std::thread> m_pool;
+  bool m_stopped = false;
 };
 
 }  // namespace

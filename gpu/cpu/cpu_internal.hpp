@@ -49,12 +49,22 @@ PeakModel peak_model(double clock_mhz, int cores);
 
 // ---- FMA peak (fma_peak.cpp) -------------------------------------------------------------------------------------
 struct FmaPeak {
-  double gflops_fp32 = 0;
+  double gflops_fp32 = 0;  // the peak in use: best burst, or a faster rate the app measured (floor)
   double gflops_fp64 = 0;
   int threads = 0;
   std::string isa;  // which code path ran: "AVX2+FMA (x86-64-v3)" or "baseline x86-64 (SSE2, no FMA)"
+  std::vector<double> bursts_fp32, bursts_fp64;  // every burst's GFLOP/s, in the order taken
+  int retakes = 0;                               // times more bursts were taken on a quiet machine
+  double floor_fp32 = 0, floor_fp64 = 0;         // a rate measured here above every burst (0 = none)
+  std::string floor_source_fp32, floor_source_fp64;
 };
-// Measured once (~0.1 s on all threads), then cached for the life of the process.
-const FmaPeak& measured_fma_peak();
+// The best of several short all-thread bursts (five at first use, ~0.2 s), each rated per CPU-second of its threads
+// so a busy moment cannot halve it; a copy, safe from any thread.
+FmaPeak measured_fma_peak();
+// Takes `bursts` more bursts when the machine is quiet (other programs under a quarter of a core for 100 ms), at
+// most every 20 s; returns whether it did. The peak only ever rises.
+bool retake_fma_peak_if_quiet(int bursts = 3);
+// A rate the app measured (a BLAS GEMM) above the bursts' best becomes the peak, with `what` saying so.
+void raise_fma_peak_floor(double gflops, bool fp64, const std::string& what);
 
 }  // namespace gpulab::cpu

@@ -1,6 +1,7 @@
 // The textbook GEMM loops: the lesson's "professor" (naive ijk) and the same arithmetic with the loops swapped (ikj).
 // Neither is blocked or threaded: the point is what loop order alone does.
 #include "cpu_internal.hpp"
+#include "gpulab/harness.hpp"
 
 namespace gpulab::cpu {
 namespace {
@@ -8,10 +9,13 @@ namespace {
 // i-j-p: each output cell is a dot product that walks down a column of B (stride n), so every step of the inner
 // loop touches a new cache line and the sum is one serial dependency chain. Compiled at the project's default
 // optimisation level with no hints: this is the serial baseline, not a strawman made slower on purpose.
+// The stop token is polled every 64 output cells (64 dot products: about a millisecond at k = 4096 even out of
+// cache), outside the dot product, so the loop the lesson times is unchanged.
 template <typename T>
 void naive_ijk(const T* A, const T* B, T* C, long long m, long long n, long long k) {
   for (long long i = 0; i < m; ++i) {
     for (long long j = 0; j < n; ++j) {
+      if ((j & 63) == 0) throw_if_cancelled();
       T sum = 0;
       for (long long p = 0; p < k; ++p) sum += A[i * k + p] * B[p * n + j];
       C[i * n + j] = sum;
@@ -38,6 +42,7 @@ GPULAB_VECTOR_KERNEL
 void reordered_ikj_f32(const float* __restrict A, const float* __restrict B, float* __restrict C, long long m,
                        long long n, long long k) {
   for (long long i = 0; i < m; ++i) {
+    throw_if_cancelled();  // a row is k·n FMAs: milliseconds
     float* __restrict c = C + i * n;
     for (long long j = 0; j < n; ++j) c[j] = 0;  // C arrives poisoned with NaN: start each row from zero
     for (long long p = 0; p < k; ++p) {
@@ -52,6 +57,7 @@ GPULAB_VECTOR_KERNEL
 void reordered_ikj_f64(const double* __restrict A, const double* __restrict B, double* __restrict C, long long m,
                        long long n, long long k) {
   for (long long i = 0; i < m; ++i) {
+    throw_if_cancelled();  // a row is k·n FMAs: milliseconds
     double* __restrict c = C + i * n;
     for (long long j = 0; j < n; ++j) c[j] = 0;
     for (long long p = 0; p < k; ++p) {

@@ -1,9 +1,11 @@
 // One prepared CPU GEMM: owns A, B, C, fills the inputs once from the seed, poisons C before every run.
 #include "cpu_internal.hpp"
+#include "gpulab/experiments.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <climits>
 #include <limits>
@@ -69,7 +71,24 @@ class GemmOp final : public TimedOp {
     switch (m_kernel) {
       case Kernel::naive: gemm_naive(m_a.data(), m_b.data(), m_c.data(), m_m, m_n, m_k); break;
       case Kernel::reordered: gemm_reordered(m_a.data(), m_b.data(), m_c.data(), m_m, m_n, m_k); break;
-      case Kernel::blas: gemm_blas(m_a.data(), m_b.data(), m_c.data(), m_m, m_n, m_k, m_threads); break;
+      case Kernel::blas: run_blas(); break;
+    }
+  }
+  // One OpenBLAS call cannot be interrupted, and 4096³ on one core takes seconds. Above ~8 GFLOP the product is
+  // cut into bands of whole rows of C (each still a large sgemm: hundreds of rows, full k and n, so OpenBLAS runs
+  // at its usual rate), with a look at the stop token between bands: about 0.2 s apart at 40 GFLOP/s.
+  void run_blas() {
+    constexpr double band_flops = 8e9;
+    const double row_flops = 2.0 * static_cast<double>(m_n) * static_cast<double>(m_k);
+    const long long band = std::max<long long>(256, static_cast<long long>(band_flops / row_flops));
+    if (band >= m_m) {
+      gemm_blas(m_a.data(), m_b.data(), m_c.data(), m_m, m_n, m_k, m_threads);
+      return;
+    }
+    for (long long i0 = 0; i0 < m_m; i0 += band) {
+      throw_if_cancelled();
+      const long long rows = std::min(band, m_m - i0);
+      gemm_blas(m_a.data() + i0 * m_k, m_b.data(), m_c.data() + i0 * m_n, rows, m_n, m_k, m_threads);
     }
   }
 
@@ -83,6 +102,42 @@ class GemmOp final : public TimedOp {
 
 std::string dims(const GemmSpec& s) {
   return std::to_string(s.m) + "\u00d7" + std::to_string(s.n) + "\u00d7" + std::to_string(s.k);
+}
+
+// The estimate's probe: times the kernel on a band of rows of the very product the run will compute (B full size,
+// so every dot product walks B with the run's stride and meets the caches as the run will). Returns GFLOP/s and sets
+// `rows` to the rows of the timed band. A small B (in cache) gets one untimed band first, so the timed one runs warm
+// as the run's samples do; a large B is swept from memory by every row anyway.
+template <typename T>
+double probe_band(const GemmSpec& spec, Kernel kernel, double target_s, long long& rows) {
+  const long long m = spec.m, n = spec.n, k = spec.k;
+  std::vector<T> b(static_cast<std::size_t>(k * n));
+  fill_random(b.data(), b.size(), spec.seed ^ 0xB0B0'B0B0'B0B0'B0B0ULL);
+  const double row_flops = 2.0 * static_cast<double>(n) * static_cast<double>(k);
+  auto band = [&](long long r) {
+    std::vector<T> a(static_cast<std::size_t>(r * k));
+    std::vector<T> c(static_cast<std::size_t>(r * n), T(0));
+    fill_random(a.data(), a.size(), spec.seed);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (kernel == Kernel::naive) gemm_naive(a.data(), b.data(), c.data(), r, n, k);
+    else gemm_reordered(a.data(), b.data(), c.data(), r, n, k);
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    volatile T sink = c[c.size() / 2];
+    (void)sink;
+    return std::max(t, 1e-9);
+  };
+  // First band: about 1 MFLOP (at least one row), enough to read a rate off.
+  long long r = std::clamp<long long>(static_cast<long long>(std::ceil(1e6 / row_flops)), 1, m);
+  double t = band(r);
+  const bool b_in_cache = static_cast<double>(k) * static_cast<double>(n) * sizeof(T) <= 8.0 * 1024 * 1024;
+  const long long want = std::clamp<long long>(
+      static_cast<long long>(std::llround(target_s / (t / static_cast<double>(r)))), 1, m);
+  if (b_in_cache || want > 2 * r) {
+    r = want;
+    t = band(r);
+  }
+  rows = r;
+  return row_flops * static_cast<double>(r) / t / 1e9;
 }
 
 }  // namespace
@@ -111,3 +166,23 @@ std::unique_ptr<TimedOp> make_gemm_op(const GemmSpec& spec) {
 }
 
 }  // namespace gpulab::cpu
+
+namespace gpulab {
+
+RunEstimate estimate_cpu_gemm(const GemmSpec& spec, const MeasurePolicy& policy, double probe_s) {
+  if (spec.variant != "naive" && spec.variant != "reordered")
+    return estimate_gemm_from_rate(spec, policy, 0, "no probe for the " + spec.variant + " variant");
+  if (spec.m < 1 || spec.n < 1 || spec.k < 1) throw std::invalid_argument("GEMM sizes must be at least 1");
+  const cpu::Kernel kernel = cpu::kernel_from(spec.variant);
+  cpu::require_fits_in_memory(
+      static_cast<double>(spec.k) * static_cast<double>(spec.n) * bytes_per_element(spec.precision),
+      "the estimate's probe for GEMM " + cpu::dims(spec));
+  long long rows = 0;
+  const double g = spec.precision == Precision::fp64 ? cpu::probe_band<double>(spec, kernel, probe_s, rows)
+                                                     : cpu::probe_band<float>(spec, kernel, probe_s, rows);
+  return estimate_gemm_from_rate(spec, policy, g,
+                                 "timed just now: " + std::to_string(rows) + " of " + std::to_string(spec.m) +
+                                     " rows of this product (same size, so the same cache misses)");
+}
+
+}  // namespace gpulab

@@ -158,6 +158,7 @@ class LayerChainOp final : public TimedOp {
 
   void run_chain() {
     for (const auto& s : m_steps) {
+      throw_if_cancelled();  // one weight matrix per step: tens of ms, so a cancel lands within a step
       float* out = m_buffers[static_cast<std::size_t>(s.out_buffer)].data();
       if (m_batch <= k_stream_max_batch)
         stream_gemm(input_of(s), s.lda, m_weights.data() + s.weight, out, m_batch, s.n, s.k, m_threads);
@@ -186,6 +187,7 @@ class LayerChainOp final : public TimedOp {
     std::vector<double> x(m_x.begin() + r * m_steps.front().k, m_x.begin() + (r + 1) * m_steps.front().k);
     std::vector<double> acc;
     for (const auto& s : m_steps) {
+      throw_if_cancelled();
       const double* in = s.in_buffer < 0 ? x.data() : bufs[static_cast<std::size_t>(s.in_buffer)].data();
       acc.assign(static_cast<std::size_t>(s.n), 0.0);
       const float* w = m_weights.data() + s.weight;

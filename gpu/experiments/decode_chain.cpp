@@ -76,9 +76,13 @@ Result run_layer_chain(Backend& backend, const LayerChainSpec& spec, const RunCo
   ctx.report(0, label + ": preparing the weights");
   std::unique_ptr<TimedOp> op;
   try {
+    const StopScope scope(ctx.stop);  // GBs of weights take seconds to fill: a cancel stops that too
     op = backend.make_layer_chain(spec);
   } catch (const std::invalid_argument&) {
     throw;
+  } catch (const Cancelled&) {
+    r.error = "cancelled while preparing the weights: nothing was timed";
+    r.provenance["cancelled"] = "yes, while preparing the weights";
   } catch (const std::exception& e) {
     r.error = e.what();
   }
@@ -101,7 +105,10 @@ Result run_layer_chain(Backend& backend, const LayerChainSpec& spec, const RunCo
       r.samples_s = m.samples_s;
       finalize_rates(r);
       if (!m.check.passed && !m.cancelled) r.error = "Result check failed, so it was not timed: " + m.check.message;
-      else if (m.cancelled && m.samples_s.empty()) r.error = "cancelled before any step was timed";
+      else if (m.cancelled && m.samples_s.empty()) r.error = "cancelled during " + m.cancelled_in + ", before any step was timed";
+      if (m.cancelled)
+        r.provenance["cancelled"] = m.samples_s.empty() ? "yes, during " + m.cancelled_in
+                                                        : "yes, after " + std::to_string(m.samples_s.size()) + " step(s)";
     } catch (const std::invalid_argument&) {
       throw;
     } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 #include "gpulab/units.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -34,9 +35,14 @@ void measure_into(Result& r, Make make, const std::string& label, const RunConte
   ctx.report(0, label + ": preparing");
   std::unique_ptr<TimedOp> op;
   try {
+    const StopScope scope(ctx.stop);  // filling GBs of inputs takes seconds: a cancel stops that too
     op = make();
   } catch (const std::invalid_argument&) {
     throw;  // a bad spec is the caller's mistake: the CLI exits non-zero on it
+  } catch (const Cancelled&) {
+    r.error = "cancelled while preparing the inputs: nothing was timed";
+    r.provenance["cancelled"] = "yes, while preparing the inputs";
+    return;
   } catch (const std::exception& e) {
     r.error = e.what();  // a device fault (out of memory, driver error): recorded, not fatal
     return;
@@ -75,7 +81,9 @@ void measure_into(Result& r, Make make, const std::string& label, const RunConte
     r.error = "Result check failed, so it was not timed: " + m.check.message;
   } else if (m.cancelled) {
     if (m.samples_s.empty()) {
-      r.error = "cancelled before any sample was timed";
+      r.error = "cancelled during " + (m.cancelled_in.empty() ? std::string("the run") : m.cancelled_in) +
+                ", before any sample was timed";
+      r.provenance["cancelled"] = "yes, during " + m.cancelled_in;
     } else {
       // What was measured is real, just fewer samples than the policy asked for.
       r.provenance["cancelled"] = "yes, after " + std::to_string(m.samples_s.size()) + " sample(s)";
@@ -115,12 +123,45 @@ Result run_gemm(Backend& backend, const GemmSpec& spec, const RunContext& ctx) {
   if (!s.ok) {
     r.error = s.reason;
   } else {
+    // The naive loop is the one that can run for minutes: it says beforehand how long, from a probe of this very
+    // product (see estimate_cpu_gemm), and the result keeps the prediction beside the time it really took.
+    if (backend.kind() == "cpu" && spec.variant == "naive") {
+      try {
+        const StopScope scope(ctx.stop);
+        ctx.report(0, label + ": timing a few rows to estimate the run");
+        const RunEstimate e = estimate_cpu_gemm(spec, ctx.policy);
+        if (e.total_s > 0) {
+          r.provenance["predicted_s"] = format_fixed(e.total_s, 3);
+          r.provenance["predicted_run_s"] = format_fixed(e.run_s, 3);
+          r.provenance["predicted_check_s"] = format_fixed(e.check_s, 3);
+          r.provenance["predicted_basis"] = format_fixed(e.gflops, 3) + " GFLOP/s, " + e.basis;
+          ctx.report(0, label + ": about " + format_seconds(e.total_s) + " (check " + format_seconds(e.check_s) +
+                            " + " + std::to_string(ctx.policy.warmup_runs) + " warm-up + " +
+                            std::to_string(e.samples) + " samples)");
+        }
+      } catch (const Cancelled&) {
+        r.error = "cancelled while estimating the run: nothing was timed";
+        r.provenance["cancelled"] = "yes, while estimating the run";
+        finish(r, ctx);
+        return r;
+      } catch (const std::invalid_argument&) {
+        // Too big for memory, for instance: make_gemm below refuses it with the full reason.
+      }
+    }
+    const auto t0 = std::chrono::steady_clock::now();
     const double model_flops = r.flops, model_bytes = r.bytes;
     measure_into(r, [&] { return backend.make_gemm(spec); }, label, ctx);
+    if (r.provenance.count("predicted_s"))
+      r.provenance["actual_s"] =
+          format_fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 3);
     // The Result reports the lesson's model, whatever the op counts internally (e.g. padding).
     r.flops = model_flops;
     r.bytes = model_bytes;
     finalize_rates(r);
+    // A peak is never below a rate measured here: a BLAS run faster than every register-FMA burst raises it
+    // (the bursts were unlucky), so "% of peak" cannot pass 100 %.
+    if (backend.kind() == "cpu" && r.ok() && r.gflops > 0 && !r.samples_s.empty())
+      raise_cpu_peak_floor(r.gflops, spec.precision == Precision::fp64, label + " measured here");
   }
   finish(r, ctx);
   return r;

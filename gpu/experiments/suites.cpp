@@ -197,6 +197,13 @@ class Planner {
     }
   }
 
+  // The naive loop where its length matters (issue 13): each run announces its predicted time, from a probe of
+  // the same product, and the recording keeps it beside the real one, so `bench` shows how far off it was.
+  void estimate() {
+    Backend& cpu = *m_b.cpu;
+    for (long long n : {1024LL, 2048LL}) gemm(cpu, n, n, n, "naive", Precision::fp32);
+  }
+
   void matmul() {
     Backend& cpu = *m_b.cpu;
     for (long long n : {64, 128, 256, 512, 1024, 2048, 4096}) {
@@ -424,6 +431,7 @@ const std::vector<SuiteInfo> suite_table{
     {"amdahl", "a job with a 30 % serial part on 1…all CPU threads, timed side by side; GPU kernel-launch cost"},
     {"vram", "on a GPU: a 7B FP16 model's memory held in 8 steps and freed, free memory read at each step"},
     {"all", "every suite above, one after another"},
+    {"estimate", "the naive loop at 1024³ and 2048³, its predicted time beside the real one (minutes; not in all)"},
 };
 
 std::string hostname() {
@@ -494,6 +502,7 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
 
   Planner plan(backends);
   if (name == "quick") plan.quick();
+  if (name == "estimate") plan.estimate();
   if (name == "matmul" || name == "all") plan.matmul();
   if (name == "bandwidth" || name == "all") plan.bandwidth_suite();
   if (name == "transfer" || name == "all") plan.transfer_suite();

@@ -1,40 +1,76 @@
 // The measurement method: check first (it doubles as the warm-up), then time until the spread is small or the
-// budget is spent. Cancel is honoured between samples, never inside one.
+// budget is spent. Cancel is honoured between samples and, through the current StopScope, inside long ones.
 #include "gpulab/harness.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 namespace gpulab {
 
+namespace {
+thread_local std::stop_token t_current_stop;
+}  // namespace
+
+StopScope::StopScope(std::stop_token stop) : m_previous(std::move(t_current_stop)) { t_current_stop = std::move(stop); }
+StopScope::~StopScope() { t_current_stop = std::move(m_previous); }
+std::stop_token current_stop() { return t_current_stop; }
+void throw_if_cancelled() {
+  if (t_current_stop.stop_requested()) throw Cancelled();
+}
+
 Measurement measure(TimedOp& op, const MeasurePolicy& policy, std::stop_token stop,
                     const std::function<void(int sample, double seconds)>& on_sample) {
   Measurement m;
-  if (stop.stop_requested()) {
+  const StopScope scope(stop);  // the op's long loops poll this token (see throw_if_cancelled)
+  auto cancelled_in = [&m](std::string phase) {
     m.cancelled = true;
+    m.cancelled_in = std::move(phase);
+  };
+  if (stop.stop_requested()) {
+    cancelled_in("the check");
     m.check.message = "cancelled before the check";
     return m;
   }
-  m.check = op.verify();
+  try {
+    m.check = op.verify();
+  } catch (const Cancelled&) {
+    m.check = Check{};
+    m.check.message = "cancelled during the check";
+    cancelled_in("the check");
+    return m;
+  }
   if (!m.check.passed) return m;  // a wrong answer is shown, never timed
 
   for (int i = 0; i < policy.warmup_runs; ++i) {
     if (stop.stop_requested()) {
-      m.cancelled = true;
+      cancelled_in("the warm-up");
       return m;
     }
-    op.run_once();
+    try {
+      op.run_once();
+    } catch (const Cancelled&) {
+      cancelled_in("the warm-up");
+      return m;
+    }
   }
 
   const int min_samples = std::max(1, policy.min_samples);
   const int max_samples = std::max(min_samples, policy.max_samples);
   double spent = 0;
   while (true) {
+    const std::string phase = "sample " + std::to_string(m.samples_s.size() + 1);
     if (stop.stop_requested()) {
-      m.cancelled = true;
+      cancelled_in(phase);
       break;
     }
-    const double t = op.run_once();
+    double t = 0;
+    try {
+      t = op.run_once();
+    } catch (const Cancelled&) {
+      cancelled_in(phase);  // the half-done sample is dropped; the finished ones are kept
+      break;
+    }
     m.samples_s.push_back(t);
     spent += t;
     if (on_sample) on_sample(static_cast<int>(m.samples_s.size()) - 1, t);
@@ -53,25 +89,49 @@ std::vector<Measurement> measure_interleaved(const std::vector<TimedOp*>& ops, c
                                              std::stop_token stop,
                                              const std::function<void(int round, double seconds)>& on_round) {
   std::vector<Measurement> out(ops.size());
+  const StopScope scope(stop);
   std::vector<std::size_t> live;  // the ops that passed their check, in the order given
   for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (stop.stop_requested()) {
+    bool stopped = stop.stop_requested();
+    if (!stopped) {
+      try {
+        out[i].check = ops[i]->verify();
+      } catch (const Cancelled&) {
+        stopped = true;
+      }
+    }
+    if (stopped) {
       for (std::size_t j = i; j < ops.size(); ++j) {
+        out[j].check = Check{};
         out[j].cancelled = true;
-        out[j].check.message = "cancelled before the check";
+        out[j].cancelled_in = "the check";
+        out[j].check.message = j == i ? "cancelled during the check" : "cancelled before the check";
+      }
+      for (std::size_t j : live) {
+        out[j].cancelled = true;
+        out[j].cancelled_in = "the check of another op";
       }
       return out;
     }
-    out[i].check = ops[i]->verify();
     if (out[i].check.passed) live.push_back(i);
   }
   for (int w = 0; w < policy.warmup_runs; ++w)
     for (std::size_t i : live) {
-      if (stop.stop_requested()) {
-        for (std::size_t j : live) out[j].cancelled = true;
+      bool stopped = stop.stop_requested();
+      if (!stopped) {
+        try {
+          ops[i]->run_once();
+        } catch (const Cancelled&) {
+          stopped = true;
+        }
+      }
+      if (stopped) {
+        for (std::size_t j : live) {
+          out[j].cancelled = true;
+          out[j].cancelled_in = "the warm-up";
+        }
         return out;
       }
-      ops[i]->run_once();
     }
 
   const int min_samples = std::max(1, policy.min_samples);
@@ -87,7 +147,13 @@ std::vector<Measurement> measure_interleaved(const std::vector<TimedOp*>& ops, c
         break;
       }
       const std::size_t i = round % 2 == 0 ? live[k] : live[live.size() - 1 - k];
-      const double t = ops[i]->run_once();
+      double t = 0;
+      try {
+        t = ops[i]->run_once();
+      } catch (const Cancelled&) {
+        cancelled = true;
+        break;
+      }
       out[i].samples_s.push_back(t);
       this_round += t;
     }
@@ -95,6 +161,7 @@ std::vector<Measurement> measure_interleaved(const std::vector<TimedOp*>& ops, c
       // A half-done round would leave the ops with unequal samples: drop it, keep the complete rounds.
       for (std::size_t i : live) {
         out[i].cancelled = true;
+        out[i].cancelled_in = "round " + std::to_string(round + 1);
         out[i].samples_s.resize(static_cast<std::size_t>(round));
       }
       break;

@@ -24,6 +24,7 @@ struct SplitMix64 {
 void fill_random(float* p, std::size_t count, std::uint64_t seed) {
   SplitMix64 rng{seed};
   for (std::size_t i = 0; i < count; ++i) {
+    if ((i & ((std::size_t{1} << 24) - 1)) == 0) throw_if_cancelled();  // GBs of weights take seconds to fill
     // (j + 0.5)·2^-23 - 1 for a 24-bit j: odd multiples of 2^-24 in (-1, 1), exact in FP32 and never 0.
     const auto j = static_cast<std::uint32_t>(rng.next() >> 40);
     p[i] = static_cast<float>((static_cast<double>(j) + 0.5) * 0x1p-23 - 1.0);
@@ -33,6 +34,7 @@ void fill_random(float* p, std::size_t count, std::uint64_t seed) {
 void fill_random(double* p, std::size_t count, std::uint64_t seed) {
   SplitMix64 rng{seed};
   for (std::size_t i = 0; i < count; ++i) {
+    if ((i & ((std::size_t{1} << 24) - 1)) == 0) throw_if_cancelled();
     // Same construction with 52 bits: exact in FP64 and never 0.
     const std::uint64_t j = rng.next() >> 12;
     p[i] = (static_cast<double>(j) + 0.5) * 0x1p-51 - 1.0;

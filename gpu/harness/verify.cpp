@@ -89,6 +89,7 @@ Check check_gemm_impl(const T* A, const T* B, const T* C, long long m, long long
     // Every cell, row by row in i-p-j order so the reference itself streams through B.
     std::vector<double> ref(static_cast<std::size_t>(cells), 0.0);
     for (long long i = 0; i < m; ++i) {
+      throw_if_cancelled();  // a row is k·n multiply-adds: milliseconds even for a long k
       double* row = ref.data() + i * n;
       for (long long p = 0; p < k; ++p) {
         const double a = static_cast<double>(A[i * k + p]);
@@ -126,6 +127,9 @@ Check check_gemm_impl(const T* A, const T* B, const T* C, long long m, long long
   std::vector<T> out(idx.size());
   std::vector<double> ref(idx.size());
   for (std::size_t s = 0; s < idx.size(); ++s) {
+    // Each cell is a k-term dot product down a column of B, a cache miss per term: 64 of them at k = 4096 take
+    // about a millisecond, so the FP64 reference answers a cancel as fast as the kernel does.
+    if (s % 64 == 0) throw_if_cancelled();
     out[s] = C[idx[s]];
     ref[s] = ref_cell(A, B, n, k, idx[s] / n, idx[s] % n);
   }
@@ -134,6 +138,7 @@ Check check_gemm_impl(const T* A, const T* B, const T* C, long long m, long long
   // A NaN anywhere is a failure even in a cell the sample missed (e.g. an untouched, still-poisoned tile).
   long long nan_count = 0, first_nan = -1;
   for (long long i = 0; i < cells; ++i) {
+    if ((i & ((1LL << 22) - 1)) == 0) throw_if_cancelled();
     if (!std::isfinite(static_cast<double>(C[i]))) {
       if (first_nan < 0) first_nan = i;
       ++nan_count;

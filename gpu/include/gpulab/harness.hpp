@@ -1,10 +1,11 @@
 #pragma once
 // The measurement method: check first (doubles as warm-up), then repeat until the spread is small or the
-// budget is spent. Cancel is checked between samples.
+// budget is spent. Cancel is checked between samples and, inside long ones, through the current StopScope.
 #include "gpulab/backend.hpp"
 #include "gpulab/results.hpp"
 
 #include <functional>
+#include <stdexcept>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -25,6 +26,28 @@ struct Progress {
 };
 using ProgressFn = std::function<void(const Progress&)>;
 
+// ---- Cancel inside a run -----------------------------------------------------------------------------------------
+// A check or a sample can take minutes (the naive loop at 4096³), so waiting for the end of one before looking at
+// the stop token is not good enough: measure() makes its token the current one on its thread for the whole check,
+// warm-up and timing, and long loops deep inside an op (GEMM loops, the FP64 reference, streaming kernels, the layer
+// chain) poll it every few milliseconds and throw Cancelled. measure() turns that into `cancelled`; the half-done
+// sample is dropped, the finished ones are kept. Outside any scope the current token never stops.
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("cancelled") {}
+};
+class StopScope {
+ public:
+  explicit StopScope(std::stop_token stop);
+  ~StopScope();
+  StopScope(const StopScope&) = delete;
+  StopScope& operator=(const StopScope&) = delete;
+
+ private:
+  std::stop_token m_previous;
+};
+std::stop_token current_stop();  // the innermost StopScope's token on this thread (an empty token outside one)
+void throw_if_cancelled();       // throws Cancelled when the current token has been asked to stop
+
 // Summary statistics over samples (seconds). Empty input gives n = 0.
 Stats summarize(std::vector<double> samples);
 
@@ -33,6 +56,7 @@ struct Measurement {
   Stats stats;
   std::vector<double> samples_s;
   bool cancelled = false;
+  std::string cancelled_in;  // the phase a cancel stopped: "the check", "the warm-up", "sample 3"; "" when not
 };
 
 // Verify, warm up, then time `op` under `policy`. A failed check is returned untimed.
