@@ -1,0 +1,131 @@
+#pragma once
+// "Inside the kernel", after "Matrix multiply": the module's own SGEMM ladder kernels (gpu/cuda/kernels/0*.cu) run
+// on the CPU emulator with every memory access traced (gpu/cuda_emu, kernel_trace.hpp), on the worker thread, each
+// checked against FP64 dot products. Views: who computes what (C by block and warp), one warp's load (its lanes'
+// elements and the 32-byte sectors or banks they needed), shared memory (reuse, bank conflicts), what it adds up to
+// (bytes per FLOP per step, each step's intensity on a catalogue card's datasheet roofline), the per-step table, and
+// block 0's k-loop animated. Counts are exact for the emulated run; no time is shown (the emulator's are not a GPU's).
+#include "pages/kernel_view_model.h"
+#include "pages/page.h"
+
+#include <QHash>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+class OwnerView;
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTableWidget;
+class QTabWidget;
+class QTimer;
+class RooflinePlot;
+class SourceBadge;
+class TimelineView;
+class WarpLoadView;
+
+class KernelPage : public Page {
+  Q_OBJECT
+ public:
+  explicit KernelPage(AppContext& ctx);
+
+  QString pageId() const override { return QStringLiteral("kernel"); }
+  QString title() const override { return tr("Inside the kernel"); }
+  QString takeaway() const override {
+    return tr("The same product, seven kernels: from step 1 to step 7 the bytes fetched per FLOP fall a hundredfold — "
+              "coalesced loads, tiles reused from shared memory, several outputs per thread — and that is why the "
+              "later kernels are faster.");
+  }
+  LessonContent lesson() const override;
+  QList<PlotExport> plots() override;
+  bool canRun() const override { return gpulab::emu::kernel_tracing_available(); }
+  void run() override;
+  void applyTheme(const Theme& theme) override;
+
+  // For tests and scripts.
+  void setShape(int m, int n, int k);
+  void setStep(const QString& step);  // "03_shared_tiles"
+  void setTraceAll(bool all);
+  QString currentStep() const;
+  std::shared_ptr<const gpulab::emu::StepTrace> trace(const QString& step) const { return m_traces.value(step); }
+  int tracedStepCount() const { return int(m_traces.size()); }
+  QTableWidget* table() const { return m_table; }
+  OwnerView* ownerView() const { return m_ownerView; }
+  WarpLoadView* warpLoadView() const { return m_warpView; }
+  TimelineView* timelineView() const { return m_timeline; }
+  QTabWidget* views() const { return m_tabs; }
+  QString checkText() const;
+  std::vector<gpulab::kernelview::StepRow> stepRows() const;
+  void setCard(const QString& name);
+  void setInstruction(int instruction);  // index into the step's StepTrace::instructions
+  void setWarp(int warp);
+
+ protected:
+  void onRunFinished(bool cancelled) override;
+
+ private:
+  struct Mailbox {
+    std::mutex mutex;
+    std::vector<std::shared_ptr<const gpulab::emu::StepTrace>> done;
+  };
+  void buildControls();
+  void buildViews();
+  void drainMailbox();
+  void refreshAll();
+  void refreshStep();       // the selected step's pictures
+  void refreshWarp();       // one warp's load
+  void refreshInstructionChoices();
+  void refreshShared();
+  void refreshTotals();     // bytes per FLOP, roofline, table
+  void refreshStrip();
+  QString tableCsv() const;
+  QString sharedCsv() const;
+  QString ownerCsv() const;
+  QString warpCsv() const;
+  QString timelineCsv() const;
+  std::shared_ptr<const gpulab::emu::StepTrace> selectedTrace() const;
+  QString unavailableReason() const;
+
+  QTabWidget* m_tabs = nullptr;
+  OwnerView* m_ownerView = nullptr;
+  WarpLoadView* m_warpView = nullptr;
+  QComboBox* m_instruction = nullptr;
+  QSpinBox* m_warp = nullptr;
+  QCustomPlot* m_reusePlot = nullptr;
+  QCustomPlot* m_conflictPlot = nullptr;
+  QLabel* m_sharedText = nullptr;
+  QCustomPlot* m_bytesPlot = nullptr;
+  RooflinePlot* m_roofline = nullptr;
+  QComboBox* m_card = nullptr;
+  QLabel* m_rooflineNote = nullptr;
+  QLabel* m_tableNote = nullptr;
+  SourceBadge* m_traceBadge = nullptr;
+  QTableWidget* m_table = nullptr;
+  TimelineView* m_timeline = nullptr;
+  QPushButton* m_play = nullptr;
+  QSlider* m_speed = nullptr;
+  QSlider* m_scrub = nullptr;
+
+  QComboBox* m_step = nullptr;
+  QSpinBox* m_spinM = nullptr;
+  QSpinBox* m_spinN = nullptr;
+  QSpinBox* m_spinK = nullptr;
+  QCheckBox* m_all = nullptr;
+  QLabel* m_stepInfo = nullptr;
+  QLabel* m_check = nullptr;
+  QLabel* m_summary = nullptr;
+  QTimer* m_redraw = nullptr;
+
+  std::shared_ptr<Mailbox> m_mailbox;
+  QHash<QString, std::shared_ptr<const gpulab::emu::StepTrace>> m_traces;  // by step, all at one shape
+  gpulab::emu::TraceShape m_tracedShape{0, 0, 0};
+  QString m_shownStep;  // the step the step-specific views show now
+};

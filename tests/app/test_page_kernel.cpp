@@ -1,0 +1,132 @@
+// "Inside the kernel": the page traces the ladder on the CPU emulator through the shared runner, shows the check,
+// fills the per-step table with all seven steps, names the block that computed a cell when it is hovered, and offers
+// its plots for export. Without a tracer in the build it says why instead of running.
+#include "app_context.h"
+#include "main_window.h"
+#include "pages/kernel_page.h"
+#include "widgets/kernel_views.h"
+
+#include <QTableWidget>
+#include <QTabWidget>
+#include <QTest>
+#include <gtest/gtest.h>
+
+namespace {
+
+AppContext::Options noGpu() {
+  AppContext::Options o;
+  o.loadCuda = false;
+  return o;
+}
+
+// Waits for the page's run to end and its results to arrive on the GUI thread.
+void waitForRun(KernelPage& page, int timeoutMs) {
+  QElapsedTimer t;
+  t.start();
+  while (page.isRunning() && t.elapsed() < timeoutMs) QTest::qWait(20);
+  QTest::qWait(80);  // the finished signal and the coalesced redraw
+}
+
+}  // namespace
+
+TEST(KernelPage, TracesAllSevenStepsThroughTheRunnerAndChecksThem) {
+  AppContext ctx(noGpu());
+  KernelPage page(ctx);
+  page.initialize();
+  page.resize(1366, 700);
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  if (!gpulab::emu::kernel_tracing_available()) {
+    EXPECT_FALSE(page.canRun());
+    page.run();  // says why; never crashes
+    EXPECT_EQ(page.tracedStepCount(), 0);
+    GTEST_SKIP() << "this build has no traced kernels (no clang++)";
+  }
+  // 64×64×32: the naive and coalesced kernels (32×32 threads per block) have 2×2 blocks.
+  page.setShape(64, 64, 32);
+  page.setTraceAll(true);
+  page.setStep(QStringLiteral("01_naive"));
+  page.run();
+  EXPECT_TRUE(page.isRunning());
+  waitForRun(page, 120000);
+  ASSERT_FALSE(page.isRunning());
+  EXPECT_EQ(page.tracedStepCount(), 7);
+  EXPECT_TRUE(page.checkText().contains(QStringLiteral("passed"))) << page.checkText().toStdString();
+  EXPECT_TRUE(page.checkText().contains(QStringLiteral("7 of 7"))) << page.checkText().toStdString();
+  ASSERT_EQ(page.table()->rowCount(), 7);
+  for (int r = 0; r < 7; ++r) EXPECT_EQ(page.table()->item(r, 1)->text(), QStringLiteral("passed"));
+  // The ladder's trend: each later step asks for fewer bytes per FLOP than naive.
+  const auto rows = page.stepRows();
+  ASSERT_EQ(rows.size(), 7u);
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_LT(rows[i].bytes_per_flop, rows[0].bytes_per_flop) << rows[i].step;
+  EXPECT_DOUBLE_EQ(rows[0].sectors_per_request > 0 ? 1.0 : 0.0, 1.0);
+
+  // Who computes what: naive numbers threadIdx.x along rows, so C[40, 10] is block (1, 0), thread x 8, y 10 →
+  // thread 8 + 32·10 = 328: warp 10, lane 8.
+  page.views()->setCurrentWidget(page.ownerView());
+  QTest::qWait(50);
+  OwnerView* view = page.ownerView();
+  const QRectF cell = view->cellRect(40, 10);
+  ASSERT_FALSE(cell.isEmpty());
+  QTest::mouseMove(view, cell.center().toPoint());
+  QTest::qWait(30);
+  EXPECT_EQ(view->hoveredCell(), QPoint(40, 10));
+  const QString naive = view->describeCell(40, 10);
+  EXPECT_TRUE(naive.contains(QStringLiteral("block (1, 0)"))) << naive.toStdString();
+  EXPECT_TRUE(naive.contains(QStringLiteral("warp 10, lane 8"))) << naive.toStdString();
+  // Coalesced swaps the roles: blockIdx.x walks columns, so the same cell is block (0, 1), linear 2.
+  page.setStep(QStringLiteral("02_coalesced"));
+  QTest::qWait(50);
+  const QString coalesced = view->describeCell(40, 10);
+  EXPECT_TRUE(coalesced.contains(QStringLiteral("block (0, 1)"))) << coalesced.toStdString();
+  EXPECT_TRUE(coalesced.contains(QStringLiteral("block 2"))) << coalesced.toStdString();
+
+  // One warp's load: naive's A loads need one sector per lane; coalesced B's four per warp.
+  page.setStep(QStringLiteral("01_naive"));
+  auto naiveTrace = page.trace(QStringLiteral("01_naive"));
+  ASSERT_TRUE(naiveTrace);
+  for (std::size_t i = 0; i < naiveTrace->instructions.size(); ++i)
+    if (naiveTrace->instructions[i].name == "load A") page.setInstruction(int(i));
+  page.setWarp(0);
+  EXPECT_EQ(page.warpLoadView()->request().sector_count, 32);
+  EXPECT_EQ(page.warpLoadView()->request().lanes.size(), 32u);
+
+  // Step through time: block 0's frames exist and the animation runs only while visible.
+  page.setStep(QStringLiteral("03_shared_tiles"));
+  QTest::qWait(50);
+  EXPECT_GT(page.timelineView()->frameCount(), 1);
+  page.views()->setCurrentWidget(page.timelineView()->parentWidget());
+  QTest::qWait(100);
+  EXPECT_TRUE(page.timelineView()->isAnimating());
+  page.views()->setCurrentIndex(0);
+  QTest::qWait(30);
+  EXPECT_FALSE(page.timelineView()->isAnimating());
+
+  // The CSV behind the table: a header and one row per step.
+  QString csv;
+  for (const PlotExport& p : page.plots())
+    if (p.id == QStringLiteral("steps")) csv = p.csv();
+  EXPECT_EQ(csv.count(QLatin1Char('\n')), 8);
+  EXPECT_TRUE(csv.contains(QStringLiteral("traced on the CPU emulator")));
+}
+
+TEST(KernelPage, RegisteredAfterMatmulWithItsPlotsForExport) {
+  AppContext ctx(noGpu());
+  MainWindow w(ctx);
+  Page* page = w.pageById(QStringLiteral("kernel"));
+  ASSERT_NE(page, nullptr);
+  const auto pages = w.pages();
+  const int at = int(pages.indexOf(page));
+  ASSERT_GT(at, 0);
+  EXPECT_EQ(pages[at - 1]->pageId(), QStringLiteral("matmul"));
+  QStringList ids;
+  for (const PlotExport& p : page->plots()) {
+    ids << p.id;
+    EXPECT_TRUE(p.plot || p.widget) << p.id.toStdString();
+    EXPECT_TRUE(bool(p.csv)) << p.id.toStdString();
+  }
+  for (const char* id : {"owners", "warp_load", "shared_reuse", "bank_conflicts", "bytes_per_flop", "roofline", "steps",
+                         "timeline"})
+    EXPECT_TRUE(ids.contains(QLatin1String(id))) << id;
+  EXPECT_TRUE(page->lessonPanel() != nullptr);
+}
