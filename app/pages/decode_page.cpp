@@ -6,6 +6,7 @@
 #include "gpulab/models/decode_model.hpp"
 #include "gpulab/models/roofline_model.hpp"
 #include "pages/page_registry.h"
+#include "pages/running_example.h"
 #include "runner/dram_bandwidth.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
@@ -447,6 +448,7 @@ QList<PlotExport> DecodePage::plots() {
 
 LessonContent DecodePage::lesson() const {
   LessonContent c;
+  c.runningExample = running_example::line(pageId());
   c.intro = tr("Generating text is one token at a time, and each token needs every weight of the model. With one "
                "user, each weight fetched from memory is used for just one multiply and one add, so the arithmetic "
                "units spend almost all their time waiting. The speed limit is therefore memory bandwidth divided "

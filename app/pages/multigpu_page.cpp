@@ -5,6 +5,7 @@
 #include "gpulab/experiments.hpp"
 #include "gpulab/models/catalogue.hpp"
 #include "pages/page_registry.h"
+#include "pages/running_example.h"
 #include "qcustomplot.h"
 #include "widgets/parallelism_view.h"
 #include "widgets/plot_style.h"
@@ -431,6 +432,7 @@ QList<PlotExport> MultiGpuPage::plots() {
 
 LessonContent MultiGpuPage::lesson() const {
   LessonContent c;
+  c.runningExample = running_example::line(pageId());
   c.intro = tr("One card stops being enough in two ways: the model no longer fits in its memory, or training on it "
                "alone would run for years. The GPUs of one server are wired together with NVLink, several times "
                "faster than PCIe; separate servers are linked by InfiniBand or fast Ethernet. Data parallelism gives every GPU a full copy and a slice of the "

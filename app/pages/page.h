@@ -53,6 +53,9 @@ struct LessonExercise {
 };
 struct LessonContent {
   QString intro;  // a short text in the app's own words
+  // The lesson's running example (the shop's 7B chatbot) as it meets this page: shown in a box above the intro.
+  // Empty on pages the story does not pass through. See pages/running_example.h.
+  QString runningExample;
   QList<LessonQuestion> questions;
   QList<LessonExercise> exercises;
 };

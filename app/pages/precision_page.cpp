@@ -7,6 +7,7 @@
 #include "gpulab/models/vram_model.hpp"
 #include "gpulab/precision_error.hpp"
 #include "pages/page_registry.h"
+#include "pages/running_example.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
@@ -834,6 +835,7 @@ QString PrecisionPage::headlineAnswer() {
 
 LessonContent PrecisionPage::lesson() const {
   LessonContent c;
+  c.runningExample = running_example::line(pageId());
   c.intro = tr(
       "A number format is a trade. FP32 spends 4 bytes on every value; FP16 and BF16 spend 2, INT8 and FP8 one. "
       "Halving the bytes halves the memory a model needs and the traffic each layer moves, and tensor cores run "

@@ -534,7 +534,13 @@ LessonContent StadiumPage::lesson() const {
       "another, so they can all be worked on together. With one cell per worker per round, the count of rounds "
       "is the number of cells divided by the number of workers, rounded up.\n\n"
       "There is a catch: every student needs a sheet to work on. If the clerk who carries the sheets (the memory "
-      "bandwidth) is slow, students sit and wait, and adding more of them changes nothing.");
+      "bandwidth) is slow, students sit and wait, and adding more of them changes nothing.\n\n"
+      "Not every job splits like this. Some work is a chain: layer 2 needs layer 1's output, token 51 needs token "
+      "50, and training step 1,001 needs step 1,000. A GPU speeds up each link — inside one layer the cells are "
+      "still independent — but cannot run the links side by side. That is also why Transformers took over from "
+      "RNNs: an RNN reads a sentence word by word, each step waiting on the hidden state the step before left "
+      "behind, while attention compares every token with every other in one big matrix product, so a whole "
+      "training sequence is processed at once.");
   c.questions = {
       {tr("For one tricky proof, who wins: the professor or the stadium? And for 100,000 simple worksheets?"),
        tr("The professor wins the proof: it is one long chain of steps that cannot be shared out, and the "
@@ -551,6 +557,13 @@ LessonContent StadiumPage::lesson() const {
           "the students' time is already spent waiting; with twice the students three quarters is. On a GPU this "
           "is a memory-bound kernel: faster memory helps, more cores do not.")},
   };
+  c.questions.append(
+      {tr("Training on a 1,000-token sentence: an RNN needs how many steps one after another, and a Transformer's "
+          "attention layer how many?"),
+       tr("The RNN needs 1,000 steps in a row, since each word's state is built from the previous one: the stadium "
+          "can only help inside each small step. Attention handles all 1,000 tokens in one round of matrix "
+          "products (per layer), which fills the stadium. When generating text, though, a Transformer is serial "
+          "again: token 51 cannot start before token 50 exists.")});
   auto rounds = [](std::int64_t cells, std::int64_t workers) {
     return [cells, workers] { return double(models::rounds(cells, workers)); };
   };

@@ -5,6 +5,7 @@
 #include "gpulab/memory_hold.hpp"
 #include "gpulab/models/catalogue.hpp"
 #include "pages/page_registry.h"
+#include "pages/running_example.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 #include "widgets/vram_bars.h"
@@ -543,6 +544,7 @@ QList<PlotExport> VramPage::plots() {
 
 LessonContent VramPage::lesson() const {
   LessonContent c;
+  c.runningExample = running_example::line(pageId());
   c.intro = tr("A GPU can only compute with numbers that sit in its own memory. For a language model that means "
                "every weight, plus the keys and values it keeps for each token of each conversation (the KV "
                "cache), plus working space. Weights cost parameters × bytes per parameter, so the number format "

@@ -60,6 +60,18 @@ LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidge
     lay->addWidget(h);
   };
 
+  if (!content.runningExample.isEmpty()) {
+    // The shop's chatbot, threaded through the memory, decode, precision and many-GPUs pages: one boxed line each.
+    m_example = wrapped(QStringLiteral("<b>%1</b><br>%2").arg(tr("Running example · the shop's 7B chatbot"),
+                                                             content.runningExample.toHtmlEscaped()),
+                        host);
+    m_example->setObjectName(QStringLiteral("lessonRunningExample"));
+    m_example->setTextFormat(Qt::RichText);
+    m_example->setToolTip(tr("One story across the lesson: which card, how many and which number format an "
+                             "appliance shop needs for its 7B support chatbot"));
+    lay->addWidget(m_example);
+  }
+
   if (!content.intro.isEmpty()) {
     auto* intro = wrapped(content.intro, host);
     intro->setObjectName(QStringLiteral("lessonIntro"));
@@ -240,7 +252,12 @@ void LessonPanel::applyTheme(const Theme& theme) {
     h->setStyleSheet(QStringLiteral("font-weight:bold; font-size:%1pt; color:%2; margin-top:6px;")
                          .arg(theme.baseFontPt + 2)
                          .arg(theme.accent.name()));
+  if (m_example)
+    m_example->setStyleSheet(QStringLiteral("background:%1; border:2px solid %2; border-radius:4px; padding:6px;")
+                                 .arg(theme.background.name(), theme.memory.name()));
   for (auto& q : m_questions)
     q.answer->setStyleSheet(QStringLiteral("background:%1; border-left:4px solid %2; padding:4px;")
                                 .arg(theme.background.name(), theme.gpu.name()));
 }
+
+QString LessonPanel::runningExampleText() const { return m_example ? m_example->text() : QString(); }

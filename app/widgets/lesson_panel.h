@@ -40,6 +40,8 @@ class LessonPanel : public QWidget {
   Verdict verdict(int exercise) const;
   double computedAnswer(int exercise) const;
   QString resultText(int exercise) const;
+  // The running-example box's text (empty when the page has none).
+  QString runningExampleText() const;
 
   void applyTheme(const Theme& theme);
 
@@ -61,5 +63,6 @@ class LessonPanel : public QWidget {
   QVector<QuestionRow> m_questions;
   QVector<ExerciseRow> m_exercises;
   QVector<QLabel*> m_headings;
+  QLabel* m_example = nullptr;  // the running-example box, when the page has one
   Theme m_theme = Theme::normal();
 };

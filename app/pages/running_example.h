@@ -1,0 +1,39 @@
+#pragma once
+// The lesson's running example — an appliance shop that wants a 7B language model as its support chatbot — as one
+// set of figures computed from the models, so every page that carries the story (what a GPU is, memory, training vs
+// inference, decode, precision, many GPUs) quotes the same numbers. Each page shows its line in a "Running example"
+// box at the top of its Lesson tab (LessonContent::runningExample).
+#include <QString>
+
+namespace running_example {
+
+struct Facts {
+  double params = 7e9;          // the lesson rounds the model to exactly 7B
+  QString card;                 // the shop's card: a 24 GB catalogue card ("RTX 4090")
+  double cardGb = 0;            // its VRAM (datasheet)
+  double cardBandwidthGbs = 0;  // its memory bandwidth (datasheet)
+  double cardFp16Tflops = 0, cardFp32Tflops = 0;  // dense, datasheet
+  double fp32Gb = 0, fp16Gb = 0, int8Gb = 0, int4Gb = 0;  // weights only (model)
+  double leftAfterFp16Gb = 0;   // card − FP16 weights (the lesson's "about 10 GB")
+  double kvPerConversationGb = 0;  // FP16 KV cache of one conversation at the default context (model)
+  double contextTokens = 0;     // that default context
+  int conversationsFp16 = 0;    // conversations that fit beside FP16 weights, activations and 1 GB overhead (model)
+  int conversationsInt8 = 0;    // the same with INT8 weights
+  double fp16TokensS = 0, int8TokensS = 0, int4TokensS = 0;  // decode ceilings on the card, one conversation
+  double h100Fp16TokensS = 0;   // the lesson's H100 ceiling (3,350 GB/s ÷ 14 GB)
+  double trainingStateGb = 0;   // full mixed-precision Adam state (16 B/param)
+  int cardsForTrainingState = 0;   // shop cards the sharded state alone needs
+  int h100sForTrainingState = 0;   // 80 GB H100s the sharded state alone needs
+  double qloraGb = 0;           // QLoRA on the card: 4-bit base + 16-bit adapters, one 4,096-token sequence (model)
+  bool qloraFits = false;
+  int cardsToServe = 0;         // cards to serve FP16 weights + one conversation
+};
+
+// Computed once from gpulab/models (vram, decode, catalogue).
+const Facts& facts();
+
+// The running-example line for a page id ("whatgpu", "vram", "traininfer", "decode", "precision", "multigpu");
+// empty for a page the story does not pass through.
+QString line(const QString& pageId);
+
+}  // namespace running_example

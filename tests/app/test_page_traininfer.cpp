@@ -1,0 +1,63 @@
+// Training vs inference: the four budgets come from the VRAM model (serving 7B FP16 fits the shop's 24 GB card, full
+// fine-tuning does not, QLoRA does), the card and batch controls redraw the bars, the bounds name their sources.
+#include "app_context.h"
+#include "pages/traininfer_page.h"
+#include "widgets/lesson_panel.h"
+#include "widgets/vram_bars.h"
+
+#include <QTest>
+#include <gtest/gtest.h>
+
+namespace {
+AppContext::Options noGpu() {
+  AppContext::Options o;
+  o.loadCuda = false;
+  return o;
+}
+}  // namespace
+
+TEST(TrainInferPage, BudgetsOnTheShopsCard) {
+  AppContext ctx(noGpu());
+  TrainInferPage page(ctx);
+  page.initialize();
+  using P = TrainInferPage;
+  const auto serve = page.budget(P::Serve), train = page.budget(P::FullTrain), qlora = page.budget(P::Qlora);
+  EXPECT_NEAR(serve.weights, 14e9, 1);
+  EXPECT_TRUE(serve.fits);
+  EXPECT_NEAR(train.weights + train.gradients + train.master_weights + train.optimizer, 112e9, 1);
+  EXPECT_FALSE(train.fits);
+  EXPECT_TRUE(qlora.fits);
+  EXPECT_EQ(serve.gradients, 0);  // serving keeps no training state
+  EXPECT_GT(serve.kv_cache, 0);
+  EXPECT_EQ(train.kv_cache, 0);
+  ASSERT_EQ(page.bars()->bars().size(), 4);
+  EXPECT_NEAR(page.bars()->capacity(), 24e9, 1);
+}
+
+TEST(TrainInferPage, ControlsRedrawAndBoundsAreLabelled) {
+  AppContext ctx(noGpu());
+  TrainInferPage page(ctx);
+  page.initialize();
+  page.resize(1300, 750);
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  const double before = page.bars()->bars()[TrainInferPage::Serve].total();
+  page.setUsers(8);
+  EXPECT_GT(page.bars()->bars()[TrainInferPage::Serve].total(), before);  // eight KV caches
+
+  // RTX 4090: 1,008 GB/s ÷ 14 GB = 72 tokens/s; 165.2 TFLOP/s ÷ (6 × 7e9) ≈ 3,933 tokens/s.
+  EXPECT_NEAR(page.decodeCeiling(), 72.0, 0.01);
+  EXPECT_NEAR(page.trainingCeiling(), 165.2e12 / 42e9, 1);
+  EXPECT_TRUE(page.boundText().contains(QStringLiteral("datasheet")));
+
+  page.setCard(QStringLiteral("H100 SXM"));
+  EXPECT_NEAR(page.bars()->capacity(), 80e9, 1);
+  EXPECT_NEAR(page.decodeCeiling(), 3350.0 / 14.0, 0.01);  // the lesson's 239 tokens/s
+
+  ASSERT_NE(page.lessonPanel(), nullptr);
+  EXPECT_FALSE(page.lessonPanel()->runningExampleText().isEmpty());
+  ASSERT_EQ(page.plots().size(), 1);
+  const QString csv = page.plots().front().csv();
+  EXPECT_TRUE(csv.startsWith(QStringLiteral("job,")));
+  EXPECT_TRUE(csv.contains(QStringLiteral("full_finetune")));
+}
