@@ -45,6 +45,9 @@ class DecodePage : public Page {
   QString chainText() const;
   QStringList ceilingBarLabels() const;  // what the ceiling plot's value labels say
   int chainPointCount() const;           // measured-here chain results
+  // Total tokens/s with `users` batched ÷ at batch 1, from the chain measured here (else a recording); NaN when
+  // no run has both batch sizes.
+  double batchingGain(int users) const;
 
  protected:
   void onResult(const gpulab::Result& r) override;

@@ -23,6 +23,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QTabBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -30,6 +31,75 @@
 #include <tuple>
 
 using namespace gpulab::models;
+
+namespace {
+
+// The picture above the link chart when the page is tall enough for both at the theme's fonts; otherwise (a
+// projector at 1366×768) one at a time behind two tabs, each with the whole height, rather than both squashed
+// and the chart's bottom rows cut off.
+class PictureOrChart : public QWidget {
+ public:
+  PictureOrChart(QWidget* picture, QWidget* chart, const QString& pictureName, const QString& chartName)
+      : m_picture(picture), m_chart(chart) {
+    m_tabs = new QTabBar(this);
+    m_tabs->addTab(pictureName);
+    m_tabs->addTab(chartName);
+    m_tabs->setExpanding(false);
+    m_tabs->setToolTip(QObject::tr("On a small screen the picture and the link chart take turns: each gets the "
+                                   "whole height"));
+    m_tabs->hide();
+    picture->setParent(this);
+    chart->setParent(this);
+    QObject::connect(m_tabs, &QTabBar::currentChanged, this, [this] { relayout(); });
+  }
+  bool tabbed() const { return m_tabbed; }
+  QTabBar* tabs() const { return m_tabs; }
+  QSize minimumSizeHint() const override {
+    const int w = std::max(m_picture->minimumSizeHint().width(), m_chart->minimumWidth());
+    return {w, m_tabs->sizeHint().height() + std::max(pictureMin(), chartMin())};
+  }
+  QSize sizeHint() const override { return {760, pictureMin() + chartMin() + kGap + 120}; }
+  void relayout() {
+    const int W = width(), H = height(), p = pictureMin(), c = chartMin();
+    m_tabbed = H < p + c + kGap;
+    m_tabs->setVisible(m_tabbed);
+    if (!m_tabbed) {
+      // Three parts picture to two parts chart, as before, each at least its minimum.
+      int hp = std::max(p, (H - kGap) * 3 / 5);
+      int hc = H - kGap - hp;
+      if (hc < c) {
+        hc = c;
+        hp = H - kGap - hc;
+      }
+      m_picture->setGeometry(0, 0, W, hp);
+      m_chart->setGeometry(0, hp + kGap, W, hc);
+      m_picture->show();
+      m_chart->show();
+      return;
+    }
+    const int th = m_tabs->sizeHint().height();
+    m_tabs->setGeometry(0, 0, W, th);
+    const bool chart = m_tabs->currentIndex() == 1;
+    QWidget* on = chart ? m_chart : m_picture;
+    (chart ? m_picture : m_chart)->hide();
+    on->setGeometry(0, th, W, std::max(0, H - th));
+    on->show();
+  }
+
+ protected:
+  void resizeEvent(QResizeEvent*) override { relayout(); }
+
+ private:
+  static constexpr int kGap = 6;
+  int pictureMin() const { return std::max(m_picture->minimumSizeHint().height(), m_picture->minimumHeight()); }
+  int chartMin() const { return m_chart->minimumHeight(); }
+  QWidget* m_picture;
+  QWidget* m_chart;
+  QTabBar* m_tabs = nullptr;
+  bool m_tabbed = false;
+};
+
+}  // namespace
 
 QVector<MultiGpuPage::Link> MultiGpuPage::catalogueLinks() {
   // GPU-to-GPU links ("NVLink4 900 GB/s") with the cards that have them, then the PCIe host links. Every figure
@@ -61,20 +131,15 @@ double MultiGpuPage::ringAllReduceSeconds(double bytes, int gpus, double bytesPe
 MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   m_links = catalogueLinks();
 
-  auto* visual = new QWidget;
-  auto* col = new QVBoxLayout(visual);
-  col->setContentsMargins(0, 0, 0, 0);
-  m_view = new ParallelismView(visual);
-  m_view->setMinimumHeight(260);
-  col->addWidget(m_view, 3);
-  m_linkPlot = new QCustomPlot(visual);
+  m_view = new ParallelismView;  // its height follows the theme's fonts (minimumSizeHint)
+  m_linkPlot = new QCustomPlot;
   m_linkPlot->setToolTip(tr("Interconnect bandwidth from the datasheets, each way: NVLink and Infinity Fabric are "
                             "quoted with both directions added (NVLink 4: 900 GB/s), so they are halved here to "
                             "compare with PCIe's per-direction figure. GPU-to-GPU links in green, PCIe host links "
                             "in blue."));
   m_linkPlot->setMinimumHeight(150);
-  col->addWidget(m_linkPlot, 2);
-  setVisual(visual);
+  m_visual = new PictureOrChart(m_view, m_linkPlot, tr("Picture"), tr("Link speeds"));
+  setVisual(m_visual);
 
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("link figures"));
   addBadge(m_sheetBadge);
@@ -344,6 +409,18 @@ void MultiGpuPage::applyTheme(const Theme& t) {
   Page::applyTheme(t);
   m_view->setTheme(t);
   rebuildLinkPlot(t);
+  // The minimum heights follow the theme: both stacked, or taking turns when the page is too short for both.
+  auto* column = static_cast<PictureOrChart*>(m_visual);
+  column->updateGeometry();
+  column->relayout();
+}
+
+bool MultiGpuPage::visualTabbed() const { return static_cast<PictureOrChart*>(m_visual)->tabbed(); }
+
+void MultiGpuPage::showLinkChart(bool chart) {
+  auto* column = static_cast<PictureOrChart*>(m_visual);
+  column->tabs()->setCurrentIndex(chart ? 1 : 0);
+  column->relayout();
 }
 
 void MultiGpuPage::rebuildLinkPlot(const Theme& t) {

@@ -44,6 +44,10 @@ class MultiGpuPage : public Page {
   static double ringAllReduceSeconds(double bytes, int gpus, double bytesPerSecond);
 
   ParallelismView* view() const { return m_view; }
+  // True when the page is too short for the picture above the link chart (a projector at 1366×768): they then
+  // take turns behind two tabs. showLinkChart picks which one is shown then.
+  bool visualTabbed() const;
+  void showLinkChart(bool chart);
   void setMode(int mode);  // 0 data, 1 tensor, 2 pipeline
   void setCalculator(double paramsBillions, double bytesPerGradient, int gpus, const QString& linkName);
   double allReduceSeconds() const { return m_seconds; }
@@ -69,6 +73,7 @@ class MultiGpuPage : public Page {
 
   ParallelismView* m_view = nullptr;
   QCustomPlot* m_linkPlot = nullptr;
+  QWidget* m_visual = nullptr;  // the picture and the chart: stacked, or in turns when short
   QButtonGroup* m_modes = nullptr;
   QPushButton* m_pause = nullptr;
   QComboBox* m_viewLink = nullptr;

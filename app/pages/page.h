@@ -46,10 +46,12 @@ struct LessonExercise {
   QString unit;                  // "rounds"
   std::function<double()> compute;  // the app's answer (from a model or a measurement); may run quickly only
   QString explanation;           // shown with the answer
-  double tolerance = 0.05;       // relative: a prediction within this counts as right
+  double tolerance = 0.05;       // relative: a prediction within this counts as right; 0 = exact
   // compute() times something on this machine (or reads what was timed): its answer is kept for later guesses,
   // and the panel offers "Measure again" to take a fresh one.
   bool measured = false;
+  // Shown instead of an answer while compute() has none (NaN): what to run first ("Measure the ceilings first").
+  QString unavailable = {};
 };
 struct LessonContent {
   QString intro;  // a short text in the app's own words

@@ -71,8 +71,6 @@ std::string variantFor(gpulab::Backend& be, Precision p, gpulab::Support* why) {
   return {};
 }
 
-constexpr double kBarOffset = 0.2;
-
 }  // namespace
 
 PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
@@ -90,9 +88,9 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   m_plot = new QCustomPlot(summary);
   m_plot->setObjectName(QStringLiteral("precisionPlot"));
   m_plot->setMinimumHeight(230);
-  m_table = new QTableWidget(0, 5, summary);
-  m_table->setHorizontalHeaderLabels({tr("Format"), tr("Throughput"), tr("Max abs error"), tr("Rel. error"),
-                                      tr("Status on this device")});
+  m_table = new QTableWidget(0, 6, summary);
+  m_table->setHorizontalHeaderLabels({tr("Format"), tr("Throughput"), tr("Datasheet"), tr("Max abs error"),
+                                      tr("Rel. error"), tr("Status on this device")});
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->horizontalHeader()->setStretchLastSection(true);
@@ -100,7 +98,8 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   m_table->setTextElideMode(Qt::ElideRight);  // one line per format; the full reason is the row's tooltip
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSelectionMode(QAbstractItemView::NoSelection);
-  m_table->setToolTip(tr("Each format: measured throughput, the kernel's own check against FP64 (max abs error "
+  m_table->setToolTip(tr("Each format: measured throughput, the chosen card's datasheet throughput (dense), the "
+                         "kernel's own check against FP64 (max abs error "
                          "at the checked cells), the emulated GEMM's relative error, and why a format cannot "
                          "run here."));
   m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -128,7 +127,9 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   m_badge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("speed"));
   m_emuBadge = new SourceBadge(SourceBadge::Kind::Model, tr("error: emulated"));
   m_recBadge = new SourceBadge(SourceBadge::Kind::Recorded, QString());
+  m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, QString());
   addBadge(m_badge);
+  addBadge(m_sheetBadge);
   addBadge(m_emuBadge);
   addBadge(m_recBadge);
   m_recBadge->hide();
@@ -149,6 +150,7 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   m_replot = makeRedrawTimer([this] { replot(); });
   m_underflowTimer = makeRedrawTimer([this] { recomputeUnderflow(); }, 120);  // the demo takes tens of ms: recompute once a slider rests
 
+  refreshDatasheet();
   refreshSupport();
   recomputeUnderflow();
   recordingsChanged();
@@ -168,10 +170,22 @@ void PrecisionPage::buildControls() {
                               .arg(tensorCoreText(gpulab::models::find_gpu(m_ctx.gpuInfo()->name))));
   } else {
     m_backend->setToolTip(tr("Where the formats are timed. No GPU here (%1), so only FP64 and FP32 run; the "
-                             "others are greyed with the reason.")
+                             "others are greyed with the reason, and the datasheet bars show every format.")
                               .arg(m_ctx.gpuReason()));
   }
   form->addRow(tr("Device"), m_backend);
+  // Whose datasheet is drawn beside the measurements: with no GPU here this is where the tensor cores show.
+  m_card = new QComboBox(this);
+  m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_card->setMinimumContentsLength(10);
+  for (const auto& g : gpulab::models::catalogue())
+    m_card->addItem(QString::fromStdString(g.name), QString::fromStdString(g.name));
+  const gpulab::models::GpuSpec* detected = m_ctx.gpuInfo() ? gpulab::models::find_gpu(m_ctx.gpuInfo()->name) : nullptr;
+  const int cardIndex = m_card->findData(detected ? QString::fromStdString(detected->name) : QStringLiteral("H100 SXM"));
+  m_card->setCurrentIndex(std::max(0, cardIndex));
+  m_card->setToolTip(tr("A card from the datasheet catalogue (dense figures): its throughput in every format is "
+                        "drawn as dashed bars beside what was measured here or recorded."));
+  form->addRow(tr("Datasheet"), m_card);
   // Why formats are greyed, in full, beside the device that decides it: the class reads it, nobody hovers.
   m_reasons = new QLabel(this);
   m_reasons->setWordWrap(true);
@@ -234,6 +248,7 @@ void PrecisionPage::buildControls() {
   controls()->addWidget(note);
 
   connect(m_backend, &QComboBox::currentIndexChanged, this, [this] { refreshSupport(); });
+  connect(m_card, &QComboBox::currentIndexChanged, this, [this] { refreshDatasheet(); });
   connect(m_size, &QSlider::valueChanged, this, [this] { m_sizeLabel->setText(fmtCount(gemmSize())); });
   m_sizeLabel->setText(fmtCount(gemmSize()));
 }
@@ -254,6 +269,26 @@ void PrecisionPage::refreshSupport() {
   }
   scheduleReplot();
 }
+
+void PrecisionPage::refreshDatasheet() {
+  const gpulab::models::GpuSpec* card = gpulab::models::find_gpu(datasheetCard().toStdString());
+  for (Row& r : m_rows) r.datasheetFlops = card ? card->peak_flops_for(r.precision).value_or(0) : 0;
+  m_sheetBadge->set(SourceBadge::Kind::Datasheet, tr("dashed bars: %1, dense").arg(datasheetCard()));
+  scheduleReplot();
+}
+
+void PrecisionPage::setDatasheetCard(const QString& name) {
+  const int i = m_card->findData(name);
+  if (i >= 0) m_card->setCurrentIndex(i);
+  refreshDatasheet();
+  replot();
+}
+
+QString PrecisionPage::datasheetCard() const { return m_card->currentData().toString(); }
+
+QString PrecisionPage::speedText() const { return m_speedLabel->text(); }
+
+QStringList PrecisionPage::throughputLabels() const { return m_throughputLabels; }
 
 const PrecisionPage::Row& PrecisionPage::row(Precision p) const { return m_rows[indexOf(p)]; }
 
@@ -392,6 +427,11 @@ void PrecisionPage::recordingsChanged() {
 
 void PrecisionPage::scheduleReplot() { m_replot->start(); }
 
+void PrecisionPage::resizeEvent(QResizeEvent* e) {
+  Page::resizeEvent(e);
+  scheduleReplot();  // the value labels go inside or past their bars by the panel's width
+}
+
 void PrecisionPage::recomputeUnderflow() {
   gpulab::UnderflowSpec spec;
   spec.min_grad = std::pow(10.0, m_gmin->value());
@@ -429,8 +469,8 @@ void PrecisionPage::replotUnderflow() {
   p->clearGraphs();
   p->clearItems();
   stylePlot(p, theme);
-  useLogAxis(p, true);
-  p->xAxis->setLabel(tr("Gradient magnitude"));
+  useLogAxis(p, true);  // SI prefixes: 100 n = 0.0000001
+  p->xAxis->setLabel(tr("Gradient magnitude (µ millionth, n billionth)"));
   p->yAxis->setLabel(tr("Updates lost (%)"));
   p->legend->setVisible(true);
   p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -508,8 +548,8 @@ void PrecisionPage::replotUnderflow() {
     t->setColor(theme.mutedText);
     t->setRotation(-90);
   };
-  vline(gpulab::smallest_subnormal(gpulab::fp16_format) / 2, tr("FP16 rounds to 0 below 3.0e-8"), Qt::AlignHCenter);
-  vline(gpulab::smallest_normal(gpulab::fp16_format), tr("FP16 subnormal below 6.1e-5"), Qt::AlignHCenter);
+  vline(gpulab::smallest_subnormal(gpulab::fp16_format) / 2, tr("FP16 rounds to 0 below %1").arg(siTickLabel(gpulab::smallest_subnormal(gpulab::fp16_format) / 2)), Qt::AlignHCenter);
+  vline(gpulab::smallest_normal(gpulab::fp16_format), tr("FP16 subnormal below %1").arg(siTickLabel(gpulab::smallest_normal(gpulab::fp16_format))), Qt::AlignHCenter);
   p->replot();
   m_ulabel->setText(underflowSummary());
 }
@@ -523,7 +563,7 @@ void PrecisionPage::replot() {
   if (p->plotLayout()->columnCount() < 3) {
     p->plotLayout()->addElement(0, 1, new QCPAxisRect(p));
     p->plotLayout()->addElement(0, 2, new QCPAxisRect(p));
-    p->plotLayout()->setColumnStretchFactors({1.3, 0.9, 1.1});
+    p->plotLayout()->setColumnStretchFactors({1.6, 0.8, 1.0});
   }
   auto* rThr = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 0));
   auto* rBytes = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 1));
@@ -558,27 +598,22 @@ void PrecisionPage::replot() {
     t->setFont(valueFont);
     t->setColor(color);
   };
-  auto logAxis = [](QCPAxis* a) {
-    a->setScaleType(QCPAxis::stLogarithmic);
-    QSharedPointer<QCPAxisTickerLog> t(new QCPAxisTickerLog);
-    t->setLogBase(10);
-    t->setSubTickCount(0);
-    a->setTicker(t);
-    a->setNumberFormat(QStringLiteral("eb"));
-    a->setNumberPrecision(0);
-  };
   const bool anyRecorded = std::any_of(m_rows.begin(), m_rows.end(), [](const Row& r) { return r.recordedFlops > 0; });
   const QColor hw = m_ranOnGpu ? theme.gpu : theme.cpu;
 
-  // 1. Throughput (log): measured here solid, recorded hollow.
+  int thrWidth = 0;
+  // 1. Throughput (log), one slot per source in each format's row: the chosen card's datasheet (dashed) on top,
+  // measured here (solid) below it, recorded (hollow) last when a recording is open.
+  m_throughputLabels.clear();
   {
     QCPAxis* x = rThr->axis(QCPAxis::atBottom);
     QCPAxis* y = rThr->axis(QCPAxis::atLeft);
-    logAxis(x);
+    useLogAxis(x);  // a narrow panel: "100 G", "1 P" with the unit in the title
+    x->ticker().dynamicCast<QCPAxisTickerLog>()->setSubTickCount(0);
     x->setLabel(tr("FLOP/s (INT8: OP/s)"));
     double lo = 1e300, hi = 0;
     for (const Row& r : m_rows)
-      for (double v : {r.flopsPerS, r.recordedFlops})
+      for (double v : {r.flopsPerS, r.recordedFlops, r.datasheetFlops})
         if (v > 0) {
           lo = std::min(lo, v);
           hi = std::max(hi, v);
@@ -587,41 +622,67 @@ void PrecisionPage::replot() {
       lo = 1e9;
       hi = m_ctx.cpuInfo().peak_gflops_fp32 > 0 ? m_ctx.cpuInfo().peak_gflops_fp32 * 1e9 : 1e11;
     }
-    const double xlo = lo / 10, xhi = hi * 30;
+    const double xlo = lo / 10, xhi = hi * 4;
     x->setRange(xlo, xhi);
+    const double slot = anyRecorded ? 0.29 : 0.2;  // distance between slots' centres
+    const double w = anyRecorded ? 0.26 : 0.36;
+    const double ySheet = -slot, yHere = anyRecorded ? 0.0 : slot, yRec = slot;
+    auto* sheet = new QCPBars(y, x);
     auto* here = new QCPBars(y, x);
     auto* rec = new QCPBars(y, x);
-    here->setBaseValue(xlo);
-    rec->setBaseValue(xlo);
-    const double w = anyRecorded ? 0.36 : 0.6;
-    here->setWidth(w);
-    rec->setWidth(w);
+    for (QCPBars* b : {sheet, here, rec}) {
+      b->setBaseValue(xlo);
+      b->setWidth(w);
+    }
+    QColor sheetFill = theme.gpu;
+    sheetFill.setAlpha(45);
+    sheet->setPen(QPen(theme.gpu, 2, Qt::DashLine));
+    sheet->setBrush(sheetFill);
     here->setPen(QPen(hw.darker(120), 1));
     here->setBrush(hw);
     rec->setPen(QPen(theme.gpu, 2));
     rec->setBrush(Qt::NoBrush);
+    sheet->setName(tr("datasheet: %1").arg(datasheetCard()));
     here->setName(tr("measured here"));
     rec->setName(tr("recorded"));
+    const QFontMetrics fm(valueFont);
+    // The panel's width as last laid out (replot() lays out again, and redraws once more if it changed).
+    thrWidth = rThr->width();
+    const int room = std::max(60, thrWidth - 12);
+    // A value's label sits past the end of its bar, or inside it where the text would be cut at the panel's edge.
+    auto valueLabel = [&](double v, double yy, const QString& text, const QColor& outside, const QColor& fill) {
+      const double reach = std::log(v / xlo) / std::log(xhi / xlo);
+      const bool inside = fm.horizontalAdvance(text) + 10 > (1 - reach) * thrWidth;
+      const QColor in = fill.alpha() < 128 || fill.lightness() > 150 ? theme.text : QColor(Qt::white);
+      label(rThr, v, yy, text, inside ? in : outside, inside ? Qt::AlignRight : Qt::AlignLeft);
+      m_throughputLabels << text;
+    };
     for (int i = 0; i < n; ++i) {
       const Row& r = m_rows[i];
-      const double yh = anyRecorded ? i - kBarOffset : i, yr = i + kBarOffset;
-      if (r.flopsPerS > 0) {
-        here->addData(yh, r.flopsPerS);
-        label(rThr, r.flopsPerS, yh, fmtSi(r.flopsPerS, r.precision == Precision::int8 ? "OP/s" : "FLOP/s"),
-              theme.text, Qt::AlignLeft);
-      } else if (!r.supported) {
-        // The backend's reason, cut to what fits: the table below (and the tooltip) has it whole.
-        const QFontMetrics fm(valueFont);
-        const int room = std::max(60, rThr->width() - 12);
-        label(rThr, xlo, yh, fm.elidedText(tr("not here: %1").arg(r.reason), Qt::ElideRight, room),
-              theme.mutedText, Qt::AlignLeft);
+      const char* unit = r.precision == Precision::int8 ? "OP/s" : "FLOP/s";
+      if (r.datasheetFlops > 0) {
+        sheet->addData(i + ySheet, r.datasheetFlops);
+        // The value only: the dashed outline and the badge above say "datasheet" (the text would not fit).
+        valueLabel(r.datasheetFlops, i + ySheet, fmtSi(r.datasheetFlops, unit), theme.text, sheetFill);
       } else {
-        label(rThr, xlo, yh, tr("runs here: press Run"), theme.mutedText, Qt::AlignLeft);
+        const QString none = fm.elidedText(tr("datasheet: no %1 path on the %2").arg(precName(r.precision), datasheetCard()),
+                                           Qt::ElideRight, room);
+        label(rThr, xlo, i + ySheet, none, theme.mutedText, Qt::AlignLeft);
+        m_throughputLabels << none;
+      }
+      if (r.flopsPerS > 0) {
+        here->addData(i + yHere, r.flopsPerS);
+        valueLabel(r.flopsPerS, i + yHere, fmtSi(r.flopsPerS, unit), theme.text, hw);
+      } else {
+        // The backend's reason, cut to what fits: the table below (and the tooltip) has it whole.
+        const QString text = fm.elidedText(r.supported ? tr("runs here: press Run") : tr("not here: %1").arg(r.reason),
+                                           Qt::ElideRight, room);
+        label(rThr, xlo, i + yHere, text, theme.mutedText, Qt::AlignLeft);
+        m_throughputLabels << text;
       }
       if (r.recordedFlops > 0) {
-        rec->addData(yr, r.recordedFlops);
-        label(rThr, r.recordedFlops, yr, fmtSi(r.recordedFlops, r.precision == Precision::int8 ? "OP/s" : "FLOP/s"),
-              theme.gpu.darker(130), Qt::AlignLeft);
+        rec->addData(i + yRec, r.recordedFlops);
+        valueLabel(r.recordedFlops, i + yRec, fmtSi(r.recordedFlops, unit), theme.gpu.darker(130), QColor(0, 0, 0, 0));
       }
     }
   }
@@ -630,8 +691,7 @@ void PrecisionPage::replot() {
     QCPAxis* x = rBytes->axis(QCPAxis::atBottom);
     QCPAxis* y = rBytes->axis(QCPAxis::atLeft);
     x->setScaleType(QCPAxis::stLinear);
-    x->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    x->setNumberFormat(QStringLiteral("g"));
+    useSiAxis(x);
     x->setLabel(tr("Bytes each · 7B model"));
     x->setRange(0, 28);
     x->ticker()->setTickCount(4);
@@ -653,8 +713,8 @@ void PrecisionPage::replot() {
   {
     QCPAxis* x = rErr->axis(QCPAxis::atBottom);
     QCPAxis* y = rErr->axis(QCPAxis::atLeft);
-    logAxis(x);
-    x->setLabel(tr("Error vs FP64 (rel.)"));
+    useDigitsLogAxis(x);  // 1e-7 relative error: about 7 correct digits
+    x->setLabel(tr("Correct digits vs FP64"));
     const double xlo = 1e-18, xhi = 1e4;  // room right of the worst bar for its label
     x->setRange(xlo, xhi);
     for (int i = 0; i < n; ++i) {
@@ -675,6 +735,7 @@ void PrecisionPage::replot() {
     }
   }
   p->replot();
+  if (rThr->width() != thrWidth) scheduleReplot();  // labels were placed for another width
   fillTable();
 
   // Strip: the fastest format against FP32, and the error spread.
@@ -695,6 +756,19 @@ void PrecisionPage::replot() {
     m_speedLabel->setText(tr("<b>Fastest here: %1</b> at %2.").arg(precName(best->precision), fmtSi(best->flopsPerS, "FLOP/s")));
   else
     m_speedLabel->setText(tr("Press <b>Run all formats</b> (Space) to time each format this device runs."));
+  // The tensor-core point, from the chosen card's datasheet whatever ran here.
+  const Row& s16 = row(Precision::fp16);
+  const Row& s32 = row(Precision::fp32);
+  if (const auto* card = gpulab::models::find_gpu(datasheetCard().toStdString());
+      card && s16.datasheetFlops > 0 && s32.datasheetFlops > 0) {
+    const Row& s8 = row(Precision::fp8);
+    m_speedLabel->setText(
+        m_speedLabel->text() + QStringLiteral("<br>") +
+        tr("<b>Datasheet, %1:</b> FP16 %2 = <b>%3× its FP32</b> (%4): the %5%6.")
+            .arg(datasheetCard(), fmtSi(s16.datasheetFlops, "FLOP/s"), fmtFixed(s16.datasheetFlops / s32.datasheetFlops, 0),
+                 fmtSi(s32.datasheetFlops, "FLOP/s"), card->vendor == "AMD" ? tr("matrix cores") : tr("tensor cores"),
+                 s8.datasheetFlops > 0 ? tr("; FP8 %1").arg(fmtSi(s8.datasheetFlops, "FLOP/s")) : QString()));
+  }
   const Row& e16 = row(Precision::fp16);
   const Row& ebf = row(Precision::bf16);
   if (e16.relFro > 0 && ebf.relFro > 0 && f32.relFro > 0)
@@ -717,6 +791,7 @@ void PrecisionPage::fillTable() {
     if (r.precision == Precision::fp32 && r.supported) status += tr("; TF32 off");
     const QStringList cells{precName(r.precision),
                             r.flopsPerS > 0 ? fmtSi(r.flopsPerS, unit.toUtf8().constData()) : QStringLiteral("—"),
+                            r.datasheetFlops > 0 ? fmtSi(r.datasheetFlops, unit.toUtf8().constData()) : tr("none"),
                             r.checkMaxAbs >= 0 ? sci(r.checkMaxAbs) : (r.emuMaxAbs >= 0 ? sci(r.emuMaxAbs) + tr(" (em.)") : QStringLiteral("—")),
                             r.relFro >= 0 ? sci(r.relFro) : QStringLiteral("—"), status};
     for (int c = 0; c < cells.size(); ++c) {
@@ -728,13 +803,14 @@ void PrecisionPage::fillTable() {
         item->setFont(f);
         item->setForeground(r.supported ? theme.precision(r.precision) : theme.mutedText);
       }
-      if (c >= 1 && c <= 3) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-      item->setToolTip(r.supported ? status : r.reason);
+      if (c >= 1 && c <= 4) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      item->setToolTip(c == 2 ? tr("%1 datasheet, dense").arg(datasheetCard()) : r.supported ? status : r.reason);
       m_table->setItem(i, c, item);
     }
   }
   m_table->resizeRowsToContents();
-  m_table->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
+  m_table->horizontalHeader()->setSectionResizeMode(5, QHeaderView::Stretch);
+  if (auto* h = m_table->horizontalHeaderItem(2)) h->setToolTip(tr("%1 datasheet, dense").arg(datasheetCard()));
   // Exactly as tall as its rows: the space below goes to the reasons.
   int h = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth() + 2;
   for (int i = 0; i < m_table->rowCount(); ++i) h += m_table->rowHeight(i);
@@ -759,11 +835,11 @@ void PrecisionPage::applyTheme(const Theme& theme) {
 QString PrecisionPage::csvSummary() const {
   QString out = QStringLiteral(
       "precision,supported,variant,flop_per_s,bytes_per_param,check_max_abs_err,emulated_rel_frobenius,"
-      "emulated_max_abs_err,recorded_flop_per_s,reason\n");
+      "emulated_max_abs_err,recorded_flop_per_s,datasheet_flop_per_s,datasheet_card,reason\n");
   for (const Row& r : m_rows) {
     QString reason = r.reason;
     reason.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,\"%10\"\n")
+    out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,\"%11\",\"%12\"\n")
                .arg(precName(r.precision), r.supported ? QStringLiteral("yes") : QStringLiteral("no"), r.variant)
                .arg(r.flopsPerS, 0, 'g', 6)
                .arg(gpulab::bytes_per_element(r.precision))
@@ -771,7 +847,8 @@ QString PrecisionPage::csvSummary() const {
                .arg(r.relFro, 0, 'g', 4)
                .arg(r.emuMaxAbs, 0, 'g', 4)
                .arg(r.recordedFlops, 0, 'g', 6)
-               .arg(reason);
+               .arg(r.datasheetFlops, 0, 'g', 6)
+               .arg(datasheetCard(), reason);
   }
   return out;
 }

@@ -52,12 +52,19 @@ class PrecisionPage : public Page {
     double emuMaxAbs = -1;     // emulated GEMM: max |C - C_fp64|
     double recordedFlops = 0;  // best from an opened recording
     QString recordedLabel;
+    double datasheetFlops = 0;  // the chosen card's dense datasheet peak (0 = the card has no such path)
   };
 
   // For tests.
   const QVector<Row>& rows() const { return m_rows; }
   const Row& row(gpulab::Precision p) const;
   void setSize(int n);  // GEMM n × n × n, rounded to a power of two, 256 … 16384
+  // The catalogue card whose datasheet throughput is drawn beside the measurements (the detected GPU's, else
+  // the lesson's H100 SXM).
+  void setDatasheetCard(const QString& name);
+  QString datasheetCard() const;
+  QString speedText() const;        // the results strip's throughput sentence
+  QStringList throughputLabels() const;  // what the throughput panel's value labels say
   int gemmSize() const;
   void setLossScale(double scale);
   void setGradientRange(int minExp10, int maxExp10);
@@ -71,11 +78,13 @@ class PrecisionPage : public Page {
  protected:
   void onResult(const gpulab::Result& r) override;
   void onRunFinished(bool cancelled) override;
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   void buildControls();
   gpulab::Backend& backend();
   void refreshSupport();
+  void refreshDatasheet();
   void scheduleReplot();
   void replot();
   void replotUnderflow();
@@ -93,6 +102,7 @@ class PrecisionPage : public Page {
   QLabel* m_errorLabel = nullptr;
   QLabel* m_tf32Label = nullptr;
   QComboBox* m_backend = nullptr;
+  QComboBox* m_card = nullptr;
   QSlider* m_size = nullptr;
   QLabel* m_sizeLabel = nullptr;
   QComboBox* m_scale = nullptr;
@@ -103,10 +113,12 @@ class PrecisionPage : public Page {
   SourceBadge* m_badge = nullptr;
   SourceBadge* m_emuBadge = nullptr;
   SourceBadge* m_recBadge = nullptr;
+  SourceBadge* m_sheetBadge = nullptr;
   QTimer* m_replot = nullptr;
   QTimer* m_underflowTimer = nullptr;
 
   QVector<Row> m_rows;
+  QStringList m_throughputLabels;
   gpulab::UnderflowResult m_underflow;
   bool m_ranOnGpu = false;
 };

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using gpulab::Precision;
 
@@ -82,7 +83,9 @@ void RooflinePage::buildControls() {
   auto* form = new QFormLayout;
   m_precision = new QComboBox(this);
   for (Precision p : gpulab::all_precisions) m_precision->addItem(precName(p), static_cast<int>(p));
-  m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(Precision::fp32)));
+  // The lesson's roof: FP16 on the tensor cores (H100 SXM: ridge ≈ 295 FLOP/B). FP32's roof (ridge ≈ 20) is one
+  // click away, and the measured roofs of every precision are drawn whichever is chosen here.
+  m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(Precision::fp16)));
   m_precision->setToolTip(tr("Which precision the datasheet roofs show. Compare like with like: a headline "
                              "FP8 or sparse figure is not the roof of an FP32 kernel."));
   form->addRow(tr("Datasheet precision"), m_precision);
@@ -425,7 +428,6 @@ LessonContent RooflinePage::lesson() const {
       tr("Datasheet peaks assume every unit busy every clock at the boost clock. Real kernels lose some time to "
          "loading tiles, synchronising and the tail of the grid, and clocks drop under power limits. 75–90 % of "
          "the dense peak is a very good GEMM; a streaming kernel reaching ~90 % of rated bandwidth is good too.")};
-  AppContext* ctx = &m_ctx;
   c.exercises << LessonExercise{
       tr("Predict the H100 SXM's FP16 ridge point from its datasheet (989.4 TFLOP/s dense, 3.35 TB/s)."),
       tr("FLOPs per byte"),
@@ -435,31 +437,24 @@ LessonContent RooflinePage::lesson() const {
       },
       tr("Peak ÷ bandwidth: 989.4e12 / 3.35e12 ≈ 295 FLOPs per byte — the lesson's \"roughly 300\"."),
       0.05};
-  c.exercises << LessonExercise{
+  const RooflinePage* self = this;
+  LessonExercise ridge{
       tr("Measure the ceilings first (Space). Predict this CPU's FP32 ridge point: its GEMM peak divided by its "
          "triad bandwidth."),
       tr("FLOPs per byte"),
-      [ctx] {
-        double peak = 0;
-        const StoredResult* bwResult = dramBandwidthResult(ctx->results().all(), [](const StoredResult& s) {
-          return s.source < 0 && s.result.ok() && s.result.backend == "cpu" && s.result.experiment == "bandwidth";
-        });
-        double bw = bwResult ? bwResult->result.gbps * 1e9 : 0;
-        for (const auto& s : ctx->results().all()) {
-          if (s.source >= 0 || !s.result.ok() || s.result.backend != "cpu") continue;
-          if (s.result.experiment == "gemm" && s.result.precision == Precision::fp32)
-            peak = std::max(peak, s.result.gflops * 1e9);
-        }
-        if (!(bw > 0) || !(peak > 0)) {
-          bw = 17e9;  // the development machines' 2-thread triad, until a measurement exists
-          peak = ctx->cpuInfo().peak_gflops_fp32 * 1e9;
-        }
-        return peak / bw;
+      [self] {
+        // Only what was measured here: no stand-in figure until both roofs exist.
+        const double peak = self->measuredCpuPeak(Precision::fp32), bw = self->measuredCpuBandwidth();
+        return peak > 0 && bw > 0 ? peak / bw : std::numeric_limits<double>::quiet_NaN();
       },
-      tr("The answer is this machine's own ridge: its measured FP32 GEMM peak ÷ its measured triad bandwidth (until "
-         "both are measured, the register-FMA peak ÷ 17 GB/s). Desktop and laptop CPUs land roughly between 10 and "
-         "30 FLOPs per byte in FP32; an H100 in FP16 needs about 300 before its thousands of cores are fed."),
+      tr("The answer is this machine's own ridge: its measured FP32 GEMM peak ÷ its measured triad bandwidth. "
+         "Desktop and laptop CPUs land roughly between 10 and 30 FLOPs per byte in FP32; an H100 in FP16 needs "
+         "about 300 before its thousands of cores are fed."),
       0.15};
+  ridge.measured = true;  // a new measurement changes the answer: "Measure again" reads the latest roofs
+  ridge.unavailable = tr("Nothing measured yet: press Measure ceilings (Space) for this CPU's FP32 GEMM peak and "
+                         "triad bandwidth, then Check.");
+  c.exercises << ridge;
   return c;
 }
 

@@ -564,6 +564,12 @@ LessonContent VramPage::lesson() const {
   c.exercises.push_back({tr("7B in FP16 on the 24 GB card: how many GB are left after the weights?"), tr("GB"),
                          [] { return (shop_card().memory_bytes() - weight_bytes(7e9, NumberFormat::fp16)) / 1e9; },
                          tr("24 − 14 = 10 GB for the KV cache, activations and overhead."), 0.05});
+  c.exercises.push_back({tr("Now FP32 on the same 24 GB card: by how many GB do the weights alone overflow it?"),
+                         tr("GB"),
+                         [] { return (weight_bytes(7e9, NumberFormat::fp32) - shop_card().memory_bytes()) / 1e9; },
+                         tr("4 bytes per parameter: 28 GB of weights against 24 GB, 4 GB too many before a single "
+                            "token of KV cache. FP32 does not fit at all; FP16 halves it to 14 GB and does."),
+                         0.05});
   c.exercises.push_back({tr("Full mixed-precision Adam training of 7B: how many GB of training state?"), tr("GB"),
                          [] { return training_state_bytes(7e9, NumberFormat::fp16).total() / 1e9; },
                          tr("16 bytes per parameter: 2 + 2 + 4 + 4 + 4 → 112 GB, plus activations."), 0.05});

@@ -24,10 +24,12 @@ QLabel* wrapped(const QString& text, QWidget* parent) {
   return l;
 }
 
-// Numbers in answers: three significant digits, thousands separators for big ones.
+// Numbers in answers: whole numbers as whole numbers ("32 rounds", not "32.0"), else three significant digits,
+// thousands separators for big ones.
 QString fmtAnswer(double v) {
   if (!std::isfinite(v)) return QStringLiteral("—");
   const double a = std::fabs(v);
+  if (a < 1e15 && v == std::nearbyint(v)) return fmtCount(std::llround(v));
   if (a >= 1000) return fmtCount(std::llround(v));
   if (a >= 100) return fmtFixed(v, 0);
   if (a >= 10) return fmtFixed(v, 1);
@@ -140,10 +142,12 @@ LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidge
 
 LessonPanel::Verdict LessonPanel::judge(double prediction, double answer, double tolerance) {
   if (!std::isfinite(prediction) || !std::isfinite(answer)) return Verdict::Invalid;
-  const double tol = tolerance > 0 ? tolerance : 0.05;
+  // A tolerance of 0 means the answer is exact (a count of rounds, of FLOPs): only that number is right. The
+  // last-bit slack only absorbs how the answer was computed in floating point.
+  const double tol = std::max(tolerance, 0.0);
   // Relative difference; an answer of exactly zero is judged on the absolute difference instead.
   const double diff = answer != 0 ? std::fabs(prediction - answer) / std::fabs(answer) : std::fabs(prediction);
-  if (diff <= tol) return Verdict::Right;
+  if (diff <= tol + 1e-12) return Verdict::Right;
   if (diff <= std::max(3 * tol, 0.2)) return Verdict::Close;
   return Verdict::Off;
 }
@@ -188,8 +192,11 @@ void LessonPanel::check(int exercise) {
   if (row.againButton) row.againButton->setVisible(true);
   const QString unit = row.ex.unit.isEmpty() ? QString() : QStringLiteral(" ") + row.ex.unit;
   if (!std::isfinite(row.answer)) {
+    // Nothing to judge against yet (an exercise that reads a run which has not happened): say what to do.
     row.verdict = Verdict::Invalid;
-    row.result->setText(tr("The app could not compute this one here."));
+    if (row.againButton) row.againButton->setVisible(false);
+    row.result->setText(row.ex.unavailable.isEmpty() ? tr("The app could not compute this one here.")
+                                                     : row.ex.unavailable.toHtmlEscaped());
     return;
   }
   const QString answerLine = tr("Answer: <b>%1%2</b>").arg(fmtAnswer(row.answer), unit.toHtmlEscaped());
@@ -222,7 +229,8 @@ double LessonPanel::answer(int exercise) {
   // Computed (or measured) once: a second guess is judged against the same answer, not a fresh, noisy timing.
   if (!row.computed) {
     row.answer = row.ex.compute ? row.ex.compute() : std::numeric_limits<double>::quiet_NaN();
-    row.computed = true;
+    // No answer yet (the run it reads has not happened) is not kept: the next Check after the run reads it.
+    row.computed = std::isfinite(row.answer);
   }
   return row.answer;
 }

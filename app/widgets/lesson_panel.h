@@ -18,7 +18,8 @@ class LessonPanel : public QWidget {
 
   explicit LessonPanel(const LessonContent& content, QWidget* parent = nullptr);
 
-  // right: within the exercise's tolerance; close: within max(3 × tolerance, 20 %); off: further away.
+  // right: within the exercise's tolerance (0: exactly the answer); close: within max(3 × tolerance, 20 %);
+  // off: further away.
   static Verdict judge(double prediction, double answer, double tolerance);
   // Parses what a student types: "5.9", "4,096", "1.33x", "239 tokens/s", "1e9" (commas are thousands
   // separators). NaN if there is no number.

@@ -13,7 +13,7 @@ double clamp01(double v) { return std::clamp(v, 0.0, 1.0); }
 }  // namespace
 
 ParallelismView::ParallelismView(QWidget* parent) : QWidget(parent) {
-  setMinimumSize(420, 280);
+  setMinimumWidth(420);  // the height follows the theme's fonts: minimumSizeHint()
   m_timer.setInterval(16);  // ~60 Hz; the picture depends on elapsed time, not on how many frames ran
   m_timer.setTimerType(Qt::PreciseTimer);
   connect(&m_timer, &QTimer::timeout, this, [this] { tick(); });
@@ -49,8 +49,73 @@ void ParallelismView::setLinkName(const QString& name) {
 
 void ParallelismView::setTheme(const Theme& theme) {
   m_theme = theme;
+  fitScale();
+  updateGeometry();  // the fonts, and so the height the picture needs, follow the theme
   update();
 }
+
+QFont ParallelismView::bigFont(double scale) const {
+  // On a projector the animation's text is read from the back of the room: plot-sized, like the axes.
+  QFont big(QStringLiteral("DejaVu Sans"));
+  big.setPointSizeF(scale * (m_theme.isProjector() ? m_theme.plotFontPt : m_theme.baseFontPt + 1));
+  big.setBold(true);
+  return big;
+}
+
+QFont ParallelismView::smallFont(double scale) const {
+  QFont small(QStringLiteral("DejaVu Sans"));
+  small.setPointSizeF(scale * (m_theme.isProjector() ? std::max(16, m_theme.plotFontPt - 4)
+                                                      : std::max(8, m_theme.baseFontPt - 1)));
+  return small;
+}
+
+ParallelismView::Rows ParallelismView::rows(double height, double scale) const {
+  const QFontMetricsF fmBig(bigFont(scale)), fmSmall(smallFont(scale));
+  constexpr double margin = 12;
+  Rows r;
+  // Top: what is split and what crosses, in two lines; then the input blocks above the boxes.
+  const double textH = fmBig.height() * 1.25 + fmSmall.height() * 2.6;
+  r.top = margin + textH + 8;
+  r.boxTop = r.top + fmSmall.height() * 1.6;
+  r.busH = std::max(26.0, fmSmall.height() * 1.8);
+  r.statusH = fmSmall.height() * 1.6;
+  r.boxBottom = height - margin - r.busH - r.statusH - 18;
+  return r;
+}
+
+double ParallelismView::neededBoxHeight(double scale) const {
+  // The name row, then four layer rows each a line of text high (see layerRect in paintEvent).
+  const double small = QFontMetricsF(smallFont(scale)).height();
+  return small * 1.5 + 8 + 4 * (small + 6);
+}
+
+double ParallelismView::neededHeight(double scale) const {
+  const Rows r = rows(0, scale);  // boxBottom = -(everything under the boxes)
+  return r.boxTop + neededBoxHeight(scale) - r.boxBottom;
+}
+
+double ParallelismView::minScale() const { return m_theme.isProjector() ? kMinProjectorScale : 1.0; }
+
+void ParallelismView::fitScale() {
+  // The largest text (in 5 % steps) at which the picture fits this height.
+  double s = 1.0;
+  while (s > minScale() + 1e-9 && neededHeight(s) > height()) s -= 0.05;
+  m_scale = std::max(s, minScale());
+}
+
+void ParallelismView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  fitScale();
+}
+
+double ParallelismView::neededBoxHeight() const { return neededBoxHeight(m_scale); }
+
+double ParallelismView::boxHeight() const {
+  const Rows r = rows(height(), m_scale);
+  return std::max(60.0, r.boxBottom - r.boxTop);
+}
+
+QSize ParallelismView::minimumSizeHint() const { return {420, int(std::ceil(neededHeight(minScale())))}; }
 
 void ParallelismView::prepareText() {
   switch (m_mode) {
@@ -119,14 +184,11 @@ void ParallelismView::paintEvent(QPaintEvent*) {
   const double W = width(), H = height();
   const int n = m_drawn;
   const double margin = 12;
-  // On a projector the animation's text is read from the back of the room: plot-sized, like the axes.
-  QFont big(QStringLiteral("DejaVu Sans"), t.isProjector() ? t.plotFontPt : t.baseFontPt + 1);
-  big.setBold(true);
-  QFont small(QStringLiteral("DejaVu Sans"), t.isProjector() ? std::max(16, t.plotFontPt - 4) : std::max(8, t.baseFontPt - 1));
+  const QFont big = bigFont(m_scale), small = smallFont(m_scale);
   const QFontMetricsF fmBig(big), fmSmall(small);
+  const Rows rw = rows(H, m_scale);
 
   // Top: what is split and what crosses, in two lines.
-  const double textH = fmBig.height() * 1.25 + fmSmall.height() * 2.6;
   p.setPen(t.text);
   p.setFont(big);
   p.drawText(QRectF(margin, margin, W - 2 * margin, fmBig.height() * 1.25), Qt::AlignLeft | Qt::AlignVCenter, m_split);
@@ -136,14 +198,13 @@ void ParallelismView::paintEvent(QPaintEvent*) {
              Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_crosses);
 
   // Geometry: four GPU boxes, a link bus under them.
-  const double top = margin + textH + 8;
-  const double busH = std::max(26.0, fmSmall.height() * 1.8);
-  const double statusH = fmSmall.height() * 1.6;
-  const double boxBottom = H - margin - busH - statusH - 18;
+  const double top = rw.top;
+  const double busH = rw.busH;
+  const double statusH = rw.statusH;
   const double gap = 14;
   const double boxW = (W - 2 * margin - gap * (n - 1)) / n;
-  const double boxTop = top + fmSmall.height() * 1.6;  // room for the input blocks above the boxes
-  const double boxH = std::max(60.0, boxBottom - boxTop);
+  const double boxTop = rw.boxTop;  // room for the input blocks above the boxes
+  const double boxH = std::max(60.0, rw.boxBottom - boxTop);
   const double busY = boxTop + boxH + 12;
   const double phase = m_t / kPeriodS;  // 0..1 through the step
 

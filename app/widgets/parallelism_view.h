@@ -38,16 +38,37 @@ class ParallelismView : public QWidget {
   QString crossesText() const { return m_crosses; }
   void setTheme(const Theme& theme);
   QSize sizeHint() const override { return {760, 460}; }
+  // Tall enough for the two lines of text, GPU boxes with four readable layer rows, the link and the status line
+  // at this theme's fonts (a projector's are twice a screen's).
+  QSize minimumSizeHint() const override;
+  double boxHeight() const;        // the GPU boxes' height at the current size
+  double neededBoxHeight() const;  // what a box needs: its name and four layer rows of text
 
  protected:
   void paintEvent(QPaintEvent*) override;
   void showEvent(QShowEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
   void hideEvent(QHideEvent*) override;
 
  private:
   void tick();
   void updateRunning();
   void prepareText();
+  // The text at `scale` of the theme's sizes: a projector's fonts shrink (to kMinProjectorScale at most) when
+  // the widget is short, so the whole picture still fits instead of its boxes being squashed.
+  QFont bigFont(double scale) const;
+  QFont smallFont(double scale) const;
+  // The vertical layout every frame and the size hints share.
+  struct Rows {
+    double top, boxTop, busH, statusH, boxBottom;
+  };
+  Rows rows(double height, double scale) const;
+  double neededBoxHeight(double scale) const;
+  double neededHeight(double scale) const;
+  double minScale() const;
+  void fitScale();  // on resize and theme change, never per frame
+  static constexpr double kMinProjectorScale = 0.7;
+  double m_scale = 1;
 
   Mode m_mode = Mode::Data;
   QTimer m_timer;

@@ -105,7 +105,7 @@ std::string format_gb_token(double gb) {
 
 std::optional<double> GpuSpec::peak_for(Precision p) const {
   switch (p) {
-    case Precision::fp64: return std::nullopt;  // not in the catalogue
+    case Precision::fp64: return fp64_tflops;
     case Precision::fp32: return fp32_tflops;
     case Precision::tf32: return tf32_tflops;
     case Precision::fp16: return fp16_tflops;
@@ -213,6 +213,7 @@ CatalogueParse parse_catalogue_csv(std::string_view text) {
     g.memory_type = get("memory_type");
     g.sms = static_cast<int>(optional_number("sms").value_or(0));
     g.boost_mhz = static_cast<int>(optional_number("boost_mhz").value_or(0));
+    g.fp64_tflops = optional_number("fp64_tflops");
     g.fp32_tflops = optional_number("fp32_tflops");
     g.tf32_tflops = optional_number("tf32_tflops_dense");
     g.fp16_tflops = optional_number("fp16_tflops_dense");

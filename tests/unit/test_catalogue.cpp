@@ -16,6 +16,9 @@ TEST(Catalogue, AllRowsParse) {
     EXPECT_GT(g.sms, 0);
     EXPECT_TRUE(g.fp32_tflops.has_value());
     EXPECT_TRUE(g.fp16_tflops.has_value());
+    // Every card states its FP64 rate, so the precision page can show every format's datasheet throughput.
+    ASSERT_TRUE(g.fp64_tflops.has_value());
+    EXPECT_GT(*g.fp64_tflops, 0);
     EXPECT_FALSE(g.source.empty());
     EXPECT_FALSE(g.lesson_example);
   }
@@ -35,7 +38,8 @@ TEST(Catalogue, H200Figures) {
   EXPECT_DOUBLE_EQ(h->peak_for(Precision::fp8).value(), 1978.9);
   EXPECT_DOUBLE_EQ(h->peak_for(Precision::tf32).value(), 494.7);
   EXPECT_DOUBLE_EQ(h->peak_flops_for(Precision::bf16).value(), 989.4e12);
-  EXPECT_FALSE(h->peak_for(Precision::fp64).has_value());
+  // FP64 is the DGEMM peak: the FP64 tensor cores' 67 TFLOP/s (FP64 lanes alone: 34).
+  EXPECT_DOUBLE_EQ(h->peak_for(Precision::fp64).value(), 67);
   EXPECT_EQ(h->host_link, "PCIe Gen5 x16");
   EXPECT_DOUBLE_EQ(h->host_link_gbs, 64);
   EXPECT_EQ(h->interconnect, "NVLink4 900 GB/s");
@@ -44,6 +48,15 @@ TEST(Catalogue, H200Figures) {
   EXPECT_NE(h->source.find("(141 GB HBM3e, 4.8 TB/s); compute identical"), std::string::npos);
   EXPECT_DOUBLE_EQ(h->memory_bytes(), 141e9);
   EXPECT_DOUBLE_EQ(h->bandwidth_bytes_s(), 4800e9);
+}
+
+TEST(Catalogue, Fp64IsTheDgemmPeak) {
+  // Tensor-core FP64 where it exists (A100 19.5, not its 9.7 lanes), a small fraction of FP32 on consumer parts.
+  EXPECT_DOUBLE_EQ(find_gpu("A100 80GB SXM4")->peak_for(Precision::fp64).value(), 19.5);
+  EXPECT_DOUBLE_EQ(find_gpu("V100 SXM2 32GB")->peak_for(Precision::fp64).value(), 7.8);
+  const GpuSpec* ada = find_gpu("RTX 4090");
+  EXPECT_LT(*ada->peak_for(Precision::fp64) * 60, *ada->peak_for(Precision::fp32));
+  EXPECT_DOUBLE_EQ(find_gpu("MI300X")->peak_flops_for(Precision::fp64).value(), 163.4e12);
 }
 
 TEST(Catalogue, MissingPeaksAreNotSupported) {

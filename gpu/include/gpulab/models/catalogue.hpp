@@ -20,8 +20,10 @@ struct GpuSpec {
   std::string memory_type;          // "HBM3", "GDDR6X" (empty = not stated)
   int sms = 0;                      // SMs / CUs (0 = not stated)
   int boost_mhz = 0;
-  // Dense peaks, TFLOP/s (INT8: TOPS). Empty = the card has no such (tensor-core) path.
-  std::optional<double> fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, int8_tops, fp8_tflops;
+  // Dense peaks, TFLOP/s (INT8: TOPS). Empty = the card has no such (tensor-core) path. FP64 is what a DGEMM
+  // can reach: the FP64 tensor cores (A100, H100, H200) or matrix cores (MI300X) where the card has them, else
+  // its FP64 lanes (a fraction of FP32 on consumer parts).
+  std::optional<double> fp64_tflops, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, int8_tops, fp8_tflops;
   std::string interconnect;         // "NVLink4 900 GB/s" or "none": the vendor's figure, both directions added
   std::string host_link;            // "PCIe Gen5 x16"
   double host_link_gbs = 0;         // per direction, GB/s
@@ -29,7 +31,7 @@ struct GpuSpec {
   std::string source;
   bool lesson_example = false;      // true only for shop_card(): not a real product
 
-  // Dense peak for a precision in TFLOP/s (TOPS for INT8); empty when unsupported or not in the table (FP64).
+  // Dense peak for a precision in TFLOP/s (TOPS for INT8); empty when unsupported or not in the table.
   std::optional<double> peak_for(Precision p) const;
   // The same in FLOP/s.
   std::optional<double> peak_flops_for(Precision p) const;
