@@ -7,6 +7,7 @@
 #include "settings.h"
 #include "widgets/device_panel.h"
 #include "widgets/glossary_dialog.h"
+#include "widgets/record_gpu_help.h"
 #include "widgets/recordings_dialog.h"
 
 #include <QAbstractButton>
@@ -17,10 +18,12 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -110,6 +113,22 @@ void MainWindow::buildMenus() {
   auto* open = file->addAction(tr("&Open recording…"), this, &MainWindow::openRecordingDialog);
   open->setShortcut(QKeySequence::Open);
   open->setToolTip(tr("Replay a recording made with `gpulab bench` (for example on a GPU server)"));
+  // The recordings opened last, newest first (QSettings; a scratch file under GPULAB_NO_SETTINGS=1).
+  auto* recent = file->addMenu(tr("Open &recent"));
+  recent->setObjectName(QStringLiteral("recentRecordingsMenu"));
+  recent->setToolTipsVisible(true);
+  auto fillRecent = [this, recent] {
+    recent->clear();
+    const QStringList paths = recentRecordings();
+    for (const QString& path : paths) {
+      auto* a = recent->addAction(QFileInfo(path).fileName(), this, [this, path] { openRecordingFile(path); });
+      a->setToolTip(path);
+      a->setEnabled(QFileInfo::exists(path));
+    }
+    if (paths.isEmpty()) recent->addAction(tr("(no recordings opened yet)"))->setEnabled(false);
+  };
+  fillRecent();
+  connect(recent, &QMenu::aboutToShow, this, fillRecent);
   file->addAction(tr("&Close recordings"), this, [this] { m_ctx.results().clearRecordings(); });
   auto* save = file->addAction(tr("&Save this session as a recording…"), this, &MainWindow::saveSessionRecording);
   save->setShortcut(QKeySequence::Save);
@@ -181,6 +200,9 @@ void MainWindow::buildMenus() {
   glossary->setShortcut(Qt::Key_F1);
   glossary->setShortcutContext(Qt::ApplicationShortcut);
   glossary->setToolTip(tr("The lesson's key terms explained"));
+  help->addAction(tr("&Record your own GPU…"), this, [this] { showRecordYourGpu(this); })
+      ->setToolTip(tr("No GPU here? Measure a free notebook GPU (Colab's T4) or any NVIDIA machine in a quarter of "
+                      "an hour, then open the recording on this laptop"));
   help->addAction(tr("&About gpulab"), this, [this] {
     QMessageBox::about(this, tr("About gpulab"),
                        tr("<b>gpulab %1</b><p>Live experiments that show why GPUs run deep learning: serial vs "
@@ -348,6 +370,7 @@ void MainWindow::openRecordingFile(const QString& path) {
     QMessageBox::warning(this, tr("Could not open the recording"), tr("%1\n\n%2").arg(path, error));
     return;
   }
+  rememberRecentRecording(path);
   statusBar()->showMessage(tr("Opened %1: %2").arg(path, m_ctx.results().recordings().back().label), 8000);
 }
 

@@ -474,9 +474,9 @@ void BatchPage::replot() {
   m_plot->clearItems();
   stylePlot(m_plot, theme);
   useLogAxis(m_plot, true);
-  useLogAxis(m_plot, false);
+  useLogAxis(m_plot, false, QStringLiteral("FLOP/s"));
   m_plot->xAxis->setLabel(tr("Batch size B (rows of X)"));
-  m_plot->yAxis->setLabel(tr("Achieved FLOP/s"));
+  m_plot->yAxis->setLabel(tr("Achieved speed"));
   m_plot->legend->setVisible(true);
   m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
 

@@ -58,10 +58,10 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   m_plot = new QCustomPlot(visual);
   m_plot->setToolTip(tr("Bandwidth of each kind of copy against its size (both axes logarithmic). Solid marks: "
                         "measured here; hollow: recorded; dashed: the chosen card's datasheet link and memory."));
-  useLogAxis(m_plot, true);
-  useLogAxis(m_plot, false);
-  m_plot->xAxis->setLabel(tr("bytes per copy"));
-  m_plot->yAxis->setLabel(tr("bandwidth, GB/s"));
+  useLogAxis(m_plot, true, QStringLiteral("B"));
+  useLogAxis(m_plot, false, QStringLiteral("B/s"), 1e9);  // the series are in GB/s
+  m_plot->xAxis->setLabel(tr("size of one copy"));
+  m_plot->yAxis->setLabel(tr("bandwidth"));
   m_plot->xAxis->setRange(32e3, 2.2e9);
   m_plot->yAxis->setRange(0.3, 10000);
   m_plot->legend->setVisible(true);
@@ -77,8 +77,8 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   m_tokenPlot = new QCustomPlot(visual);
   m_tokenPlot->setToolTip(tr("Seconds per generated token for the chosen model, format and card: all weights in "
                              "the card's memory (HBM or GDDR, as the card has) versus the part that does not fit streamed over PCIe every token"));
-  useLogAxis(m_tokenPlot, true);
-  m_tokenPlot->xAxis->setLabel(tr("seconds per token (log)"));
+  useLogAxis(m_tokenPlot, true, QStringLiteral("s"));
+  m_tokenPlot->xAxis->setLabel(tr("time per token (log)"));
   col->addWidget(m_tokenPlot, 2);
   setVisual(visual);
 

@@ -2,6 +2,7 @@
 
 #include "app_context.h"
 #include "format.h"
+#include "widgets/record_gpu_help.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -52,6 +53,18 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
   more->setToolTip(tr("Everything detected: caches, clocks, library versions, the CUDA module that was tried"));
   lay->addWidget(m_cpu);
   lay->addWidget(m_gpu);
+  if (!ctx.hasGpu()) {
+    // The way to a GPU's numbers without one here: Help → Record your own GPU.
+    auto* hint = new QLabel(tr("No GPU here? <a href=\"record\">Record your own GPU</a> on a free notebook GPU "
+                               "(Colab's T4) in a quarter of an hour, then File → Open it."), this);
+    hint->setObjectName(QStringLiteral("deviceRecordHint"));
+    hint->setWordWrap(true);
+    hint->setTextFormat(Qt::RichText);
+    hint->setToolTip(tr("The steps: Help → Record your own GPU (tools/record-your-gpu.ipynb and "
+                        "tools/record-your-gpu.sh in gpulab's source; the README has them too)"));
+    connect(hint, &QLabel::linkActivated, this, [this] { showRecordYourGpu(this); });
+    lay->addWidget(hint);
+  }
   lay->addWidget(more);
   connect(more, &QPushButton::clicked, this, [this] {
     QDialog dlg(this);

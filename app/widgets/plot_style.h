@@ -4,7 +4,9 @@
 #include "theme.h"
 
 #include <QPen>
+#include <QString>
 
+class QCPAxis;
 class QCPGraph;
 class QCustomPlot;
 
@@ -21,5 +23,20 @@ void placeLegendAbove(QCustomPlot* plot, int columns);
 QPen seriesPen(const Theme& theme, const QColor& color, SeriesKind kind);
 // Line + scatter style for a graph of this kind.
 void styleGraph(QCPGraph* graph, const Theme& theme, const QColor& color, SeriesKind kind);
-// Log axis with SI tick labels ("1 G", "10 T") on the given axis (x: true = xAxis, false = yAxis).
-void useLogAxis(QCustomPlot* plot, bool xAxis);
+// Tick labels a class reads aloud, in SI units: "100 TFLOP/s", "3.35 TB/s", "1 GB", "10 ms" — never 10^14 or 1e9.
+// `unit` follows the prefix; without one a label is a plain number ("0.01", "250", "10,000"), with k, M, G … only
+// from a million up. `scale` turns the plotted value into that unit (a plot of GFLOP/s: scale 1e9, unit "FLOP/s").
+QString siTickLabel(double value, const QString& unit = {}, double scale = 1);
+// Log axis (decades) with SI tick labels on the given axis (x: true = xAxis, false = yAxis), or on any axis.
+void useLogAxis(QCustomPlot* plot, bool xAxis, const QString& unit = {}, double scale = 1);
+void useLogAxis(QCPAxis* axis, const QString& unit = {}, double scale = 1);
+// Log axis for small ratios (relative errors), labelled as a class says them: "0.1", "1 in 1,000",
+// "1 in 10 million", "1 in 10 quadrillion".
+QString oneInTickLabel(double ratio);
+void useOneInLogAxis(QCPAxis* axis);
+// Log axis of relative errors in a narrow panel, labelled in correct decimal digits: 1e-7 -> "7" (FP32 keeps
+// about 7), 1e-3 -> "3"; ratios of 1 and more (no digit right) -> "0" and nothing beyond.
+QString digitsTickLabel(double ratio);
+void useDigitsLogAxis(QCPAxis* axis);
+// Linear axis with SI tick labels (QCustomPlot's usual tick spacing).
+void useSiAxis(QCPAxis* axis, const QString& unit = {}, double scale = 1);

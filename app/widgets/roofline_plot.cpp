@@ -38,7 +38,7 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
   m_plot->legend->setVisible(true);
   m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
   useLogAxis(m_plot, true);
-  useLogAxis(m_plot, false);
+  useLogAxis(m_plot, false, QStringLiteral("FLOP/s"));
   m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOPs per byte moved)"));
   m_plot->yAxis->setLabel(tr("Performance (FLOP/s)"));
   m_plot->setToolTip(tr("Rest the mouse on a point to see where it came from."));
@@ -253,6 +253,52 @@ void RooflinePlot::rebuild() {
     if (group.isEmpty()) g->removeFromLegend();
   }
 
+  // Points above a roof, labelled with the reason (the highest point of each reason gets the note): a stream
+  // beats the memory roof only from cache; a recording's points belong under another machine's roofs.
+  m_aboveNotes.clear();
+  {
+    QMap<QString, int> highest;  // note -> index of its highest point
+    for (int i = 0; i < m_points.size(); ++i) {
+      const Point& p = m_points[i];
+      if (!(p.intensity > 0) || !(p.flops > 0)) continue;
+      // Above every measured roof that could hold it (datasheet roofs of other cards do not count): a stream
+      // against the measured and recorded memory roofs, a recorded point against this machine's measured roofs.
+      double highest_roof = 0;
+      bool any = false;
+      for (const Roof& r : m_roofs) {
+        if (!(r.peakFlops > 0) && !(r.bandwidth > 0)) continue;
+        if (r.kind == SeriesKind::Datasheet || r.kind == SeriesKind::Model) continue;
+        if (p.stream ? !(r.bandwidth > 0) : (!p.recorded || r.kind != SeriesKind::Measured)) continue;
+        double y = r.peakFlops > 0 ? r.peakFlops : std::numeric_limits<double>::infinity();
+        if (r.bandwidth > 0) y = std::min(y, p.intensity * r.bandwidth);
+        highest_roof = std::max(highest_roof, y);
+        any = true;
+      }
+      if (!any || p.flops <= highest_roof * 1.05) continue;
+      QString note;
+      if (p.stream) note = tr("in cache");
+      else if (p.recorded) note = p.device.isEmpty() ? tr("recorded: another machine's roofs")
+                                                     : tr("recorded on %1: another machine's roofs").arg(p.device);
+      if (note.isEmpty()) continue;
+      if (!highest.contains(note) || m_points[highest[note]].flops < p.flops) highest[note] = i;
+    }
+    for (auto it = highest.cbegin(); it != highest.cend(); ++it) {
+      const Point& p = m_points[it.value()];
+      m_aboveNotes << it.key();
+      auto* t = new QCPItemText(m_plot);
+      t->setObjectName(QStringLiteral("aboveRoofNote"));
+      t->position->setCoords(p.intensity, p.flops);
+      // Right of the point in the left half of the chart, left of it in the right half, so it is never cut off.
+      const bool rightHalf = std::log(p.intensity / xlo) > 0.5 * std::log(xhi / xlo);
+      t->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+      t->setPadding(QMargins(6, 2, 6, 4));
+      t->setText(it.key());
+      t->setFont(labelFont);
+      t->setColor(p.color);
+      t->setClipToAxisRect(true);
+    }
+  }
+
   if (m_hiX > 0 && m_hiY > 0) {
     QCPGraph* g = m_plot->addGraph();
     g->setData({m_hiX}, {m_hiY});
@@ -347,6 +393,8 @@ bool rooflinePointFor(const gpulab::Result& r, const QString& sourceLabel, bool 
   out->intensity = r.flops / r.bytes;
   out->flops = r.flops / r.stats.median_s;
   out->recorded = recorded;
+  out->stream = stream;
+  out->device = shortDeviceName(r);
   out->color = stream ? theme.memory : theme.precision(r.precision);
   const QString prec = QString::fromUtf8(gpulab::display_name(r.precision).data());
   out->group = stream ? QObject::tr("%1 · %2").arg(QString::fromStdString(r.variant), sourceLabel)

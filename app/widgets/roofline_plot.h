@@ -10,6 +10,7 @@
 
 #include <QColor>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 
@@ -35,6 +36,8 @@ class RooflinePlot : public QWidget {
     bool recorded = false;    // hollow marks for recorded points
     QString group;            // points of one group share a legend entry
     QString tooltip;          // provenance, shown when the mouse rests on the point
+    bool stream = false;      // a streaming (bandwidth) kernel: above the memory roof only when its data is in cache
+    QString device;           // where it ran ("NVIDIA H200"): a recorded point may sit above this machine's roofs
   };
 
   explicit RooflinePlot(QWidget* parent = nullptr);
@@ -55,6 +58,9 @@ class RooflinePlot : public QWidget {
   QCustomPlot* plot() const { return m_plot; }
   // The tooltip of the point nearest to a pixel of the plot (within a few px), or empty.
   QString tooltipAt(const QPoint& plotPixel) const;
+  // Why points sit above a roof, as written beside them: "in cache" (a stream faster than the memory roof),
+  // "recorded on <device>: another machine" (a recording against this machine's roofs). Filled by a rebuild.
+  const QStringList& aboveRoofNotes() const { return m_aboveNotes; }
   // The data behind the chart: one row per roof (its ridge) and per point.
   QString csv() const;
 
@@ -72,6 +78,7 @@ class RooflinePlot : public QWidget {
   QVector<Point> m_points;
   double m_hiX = 0, m_hiY = 0;
   QString m_hiLabel;
+  QStringList m_aboveNotes;
   QString m_title;
   bool m_compact = false;
   Theme m_theme = Theme::normal();
