@@ -4,6 +4,7 @@
 #include "gpulab/units.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,13 @@ namespace gpulab {
 namespace {
 
 std::string num(double v) { return format_fixed(v, v == static_cast<long long>(v) ? 0 : 3); }
+
+// Seconds for a program to read back (bench compares them): no thousands separator, '.' in every locale.
+std::string plain_seconds(double v) {
+  char buf[64];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 3);
+  return res.ec == std::errc{} ? std::string(buf, res.ptr) : std::string("0");
+}
 
 void add_policy(Provenance& p, const MeasurePolicy& policy) {
   p["policy_min_samples"] = std::to_string(policy.min_samples);
@@ -131,9 +139,9 @@ Result run_gemm(Backend& backend, const GemmSpec& spec, const RunContext& ctx) {
         ctx.report(0, label + ": timing a few rows to estimate the run");
         const RunEstimate e = estimate_cpu_gemm(spec, ctx.policy);
         if (e.total_s > 0) {
-          r.provenance["predicted_s"] = format_fixed(e.total_s, 3);
-          r.provenance["predicted_run_s"] = format_fixed(e.run_s, 3);
-          r.provenance["predicted_check_s"] = format_fixed(e.check_s, 3);
+          r.provenance["predicted_s"] = plain_seconds(e.total_s);
+          r.provenance["predicted_run_s"] = plain_seconds(e.run_s);
+          r.provenance["predicted_check_s"] = plain_seconds(e.check_s);
           r.provenance["predicted_basis"] = format_fixed(e.gflops, 3) + " GFLOP/s, " + e.basis;
           ctx.report(0, label + ": about " + format_seconds(e.total_s) + " (check " + format_seconds(e.check_s) +
                             " + " + std::to_string(ctx.policy.warmup_runs) + " warm-up + " +
@@ -153,7 +161,7 @@ Result run_gemm(Backend& backend, const GemmSpec& spec, const RunContext& ctx) {
     measure_into(r, [&] { return backend.make_gemm(spec); }, label, ctx);
     if (r.provenance.count("predicted_s"))
       r.provenance["actual_s"] =
-          format_fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 3);
+          plain_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     // The Result reports the lesson's model, whatever the op counts internally (e.g. padding).
     r.flops = model_flops;
     r.bytes = model_bytes;

@@ -188,3 +188,34 @@ TEST(MatmulPage, SpaceInTheWindowRunsThePage) {
   EXPECT_EQ(page->passedCheckCount(), 4) << "focus: "
                                          << (QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
 }
+
+TEST(MatmulPage, TheNaiveEstimateComesFromThisSizeAndCountsTheCheck) {
+  // Issue 13: a rate measured in cache (60³) is never used for an out-of-cache size; the estimate comes from a
+  // probe of this very product, counts the check and says so.
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  gpulab::Result small;
+  small.experiment = "gemm";
+  small.backend = "cpu";
+  small.variant = "naive";
+  small.precision = gpulab::Precision::fp32;
+  small.params = {{"m", 60}, {"n", 60}, {"k", 60}, {"threads", 0}};
+  small.check.passed = true;
+  small.check.checked = 3600;
+  small.gflops = 5.0;  // fast, in cache
+  ctx.results().addMeasured(small);
+  page.setSquare(1024);
+  QString src;
+  EXPECT_NE(page.naiveGflopsForEstimate(1024, &src), 5.0);
+  EXPECT_TRUE(src.contains(QStringLiteral("assumed"))) << src.toStdString();
+  ASSERT_TRUE(page.probeNaiveRate());
+  const double g = page.naiveGflopsForEstimate(1024, &src);
+  EXPECT_GT(g, 0);
+  EXPECT_TRUE(src.contains(QStringLiteral("timed just now"))) << src.toStdString();
+  const gpulab::RunEstimate e = page.naiveRunEstimate();
+  EXPECT_DOUBLE_EQ(e.gflops, g);
+  EXPECT_GT(e.check_s, e.run_s);  // the check is a whole run plus the reference
+  EXPECT_GE(e.total_s, e.check_s + e.run_s);
+  EXPECT_FALSE(page.probeNaiveRate());  // once per size
+}

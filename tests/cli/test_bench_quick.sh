@@ -88,6 +88,17 @@ run_front_end() {  # run_front_end NAME COMMAND...
   grep -q "harness BLAS / direct OpenBLAS" "$SCRATCH/$name.stdout" || fail "$name: no harness-vs-direct ratio in the summary"
   grep -q "speed-up" "$SCRATCH/$name.stdout" || fail "$name: no naive-vs-BLAS speed-up in the summary"
   grep -q '^\[ *[0-9]*%\] gemm' "$SCRATCH/$name.stderr" || fail "$name: no progress lines on stderr"
+  # Issue 13: the peak with the spread of its bursts and the model beside it; each naive run's predicted time
+  # beside the real one, with the rate's basis (a probe of the same product).
+  grep -qE '^CPU peak FP32: [0-9.]+ GFLOP/s, best of [0-9]+ register-FMA bursts .*spread [0-9]+ %.*model [0-9.]+ GFLOP/s' \
+    "$SCRATCH/$name.stdout" || fail "$name: no peak line with its bursts' spread and the model"
+  [ "$(grep -cE '^predicted / actual, gemm naive fp32 [0-9]+³: .* predicted, .* actual .*timed just now' \
+    "$SCRATCH/$name.stdout")" -ge 2 ] || fail "$name: no predicted/actual pair for the naive runs"
+  python3 - "$out" <<'PY' || fail "$name: the naive results do not keep their prediction"
+import json, sys
+rs = [r for r in json.load(open(sys.argv[1]))["results"] if r["variant"] == "naive"]
+assert rs and all(float(r["provenance"]["predicted_s"]) > 0 and float(r["provenance"]["actual_s"]) > 0 for r in rs), rs
+PY
   # The atomic write leaves only the recording behind.
   ls "$SCRATCH" | grep -q -e '\.tmp-' -e '\.probe-' && fail "$name left a temporary file: $(ls "$SCRATCH")"
   return 0

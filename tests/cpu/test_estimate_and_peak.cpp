@@ -73,6 +73,9 @@ TEST(Estimate, TheNaiveRunKeepsItsPredictionBesideWhatItTook) {
   ASSERT_TRUE(r.provenance.count("predicted_s"));
   ASSERT_TRUE(r.provenance.count("actual_s"));
   EXPECT_NE(r.provenance.at("predicted_basis").find("timed just now"), std::string::npos);
+  // Plain numbers a program reads back (bench prints predicted beside actual): no thousands separator.
+  for (const char* key : {"predicted_s", "actual_s"})
+    EXPECT_EQ(r.provenance.at(key).find(','), std::string::npos) << r.provenance.at(key);
 }
 
 TEST(Peak, BestOfSeveralBurstsWithTheModelBeside) {
