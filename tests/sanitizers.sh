@@ -1,6 +1,7 @@
 #!/bin/bash
 # The sanitizer step of the test run (tools/run-tests calls it):
-#  1. AddressSanitizer + UndefinedBehaviorSanitizer over the unit, cpu, cli and emu (CUDA emulator) tests (Qt-free core build);
+#  1. AddressSanitizer + UndefinedBehaviorSanitizer over the unit, cpu, cli and emu (CUDA emulator) tests (Qt-free core
+#     build), not the slow ones (the device check builds its own plain core: nothing of it runs under ASan);
 #  2. ThreadSanitizer over the experiment runner's tests (the app's worker thread);
 #  3. the recording loader under libFuzzer for a bounded time (clang).
 set -euo pipefail
@@ -12,7 +13,7 @@ echo "== sanitizers: ASan + UBSan (core, unit/cpu/cli tests)"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGPULAB_APP=OFF -DGPULAB_CUDA=OFF -DGPULAB_SANITIZE=ON
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan -L 'unit|cpu|cli|emu' --output-on-failure -j "$jobs"
+  ctest --test-dir build-asan -L 'unit|cpu|cli|emu' -LE slow --output-on-failure -j "$jobs"
 
 echo "== sanitizers: TSan (experiment runner)"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGPULAB_CUDA=OFF -DGPULAB_TSAN=ON
