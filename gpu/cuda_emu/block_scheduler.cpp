@@ -8,6 +8,7 @@
 // the NaN the block started with, and a thread that overwrites a tile early clobbers values its neighbours have
 // not read yet. It says nothing about speed.
 #include <gpulab_emu/device_memory.hpp>
+#include "asan.hpp"
 #include "kernel_symbols.hpp"
 #include "runtime_state.hpp"
 
@@ -23,17 +24,6 @@
 #include <string>
 #include <vector>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define GPULAB_EMU_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GPULAB_EMU_ASAN 1
-#endif
-#endif
-#if defined(GPULAB_EMU_ASAN)
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#endif
 
 thread_local uint3 threadIdx;
 thread_local uint3 blockIdx;

@@ -1,5 +1,7 @@
 #include <gpulab_emu/device_memory.hpp>
 
+#include "asan.hpp"
+
 #include <gpulab_emu/launch.hpp>
 
 #include <algorithm>
@@ -10,16 +12,6 @@
 #include <mutex>
 #include <string>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define GPULAB_EMU_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GPULAB_EMU_ASAN 1
-#endif
-#endif
-#if defined(GPULAB_EMU_ASAN)
-#include <sanitizer/asan_interface.h>
-#endif
 
 namespace gpulab::emu {
 namespace {
