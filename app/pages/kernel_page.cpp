@@ -95,7 +95,7 @@ void setPlotTitle(QCustomPlot* p, const QString& text, const Theme& theme) {
   }
   title->setText(text);
   QFont f = title->font();
-  f.setPointSize(theme.plotFontPt + 1);
+  f.setPointSize(legendFontPt(theme));
   f.setBold(true);
   title->setFont(f);
   title->setTextColor(theme.text);
@@ -107,7 +107,7 @@ KernelPage::KernelPage(AppContext& ctx) : Page(ctx) {
   m_mailbox = std::make_shared<Mailbox>();
   // Neither measured here nor a model: counted on the emulator. The badge says so in words (a Recorded badge shows
   // its text alone, without a "measured"/"model" prefix).
-  m_traceBadge = new SourceBadge(SourceBadge::Kind::Recorded, tr("traced on the CPU emulator: counts exact, times not a GPU's"));
+  m_traceBadge = new SourceBadge(SourceBadge::Kind::Recorded, tr("traced on the CPU emulator"));
   auto* card = new SourceBadge(SourceBadge::Kind::Datasheet, tr("roofline card"));
   for (SourceBadge* b : {m_traceBadge, card}) {
     b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
@@ -141,9 +141,12 @@ void KernelPage::buildViews() {
   m_tabs = new QTabWidget;
   m_tabs->setObjectName(QStringLiteral("kernelViews"));
   m_tabs->setDocumentMode(true);
+  // On a projector's large font the six names may not fit: they shorten rather than hide behind scroll arrows.
+  m_tabs->setElideMode(Qt::ElideRight);
+  m_tabs->setUsesScrollButtons(false);
 
   m_ownerView = new OwnerView;
-  m_tabs->addTab(m_ownerView, tr("Who computes what"));
+  m_tabs->addTab(m_ownerView, tr("Who computes"));
   m_tabs->setTabToolTip(0, tr("The output matrix coloured by block and warp; hover a cell"));
 
   // One warp's load: the instruction and warp choosers above the picture.
@@ -217,6 +220,8 @@ void KernelPage::buildViews() {
   cardRow->addWidget(cardLabel);
   cardRow->addWidget(m_card, 1);
   m_roofline = new RooflinePlot;
+  // No legend: the points take the bars' colours beside it, and a legend would cover the sloped roof they sit on.
+  m_roofline->setCompact(true);
   m_roofline->setToolTip(tr("Each step's intensity (FLOP per byte, from the trace) placed on the chosen card's "
                             "roofline (datasheet): the roof above it is the fastest that step could run there"));
   m_rooflineNote = new QLabel;
@@ -229,7 +234,7 @@ void KernelPage::buildViews() {
   tl->setRowStretch(1, 1);
   tl->setColumnStretch(0, 1);
   tl->setColumnStretch(1, 1);
-  m_tabs->addTab(totalsTab, tr("What it adds up to"));
+  m_tabs->addTab(totalsTab, tr("Adds up to"));
   m_tabs->setTabToolTip(3, tr("Bytes per FLOP of every step side by side, and the ceiling each predicts on a card"));
   connect(m_card, &QComboBox::currentIndexChanged, this, [this] { refreshTotals(); });
 
@@ -239,6 +244,7 @@ void KernelPage::buildViews() {
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->verticalHeader()->setVisible(false);
+  m_table->horizontalHeader()->setStretchLastSection(true);
   m_table->setToolTip(tr("The trace of every step at the traced size; the last column is what others measured on a "
                          "real GPU (published), for the trend"));
   auto* tableTab = new QWidget;
@@ -250,7 +256,7 @@ void KernelPage::buildViews() {
   m_tableNote->setTextFormat(Qt::RichText);
   m_tableNote->setToolTip(tr("The trend of the whole ladder, from the trace, beside what others measured on a GPU"));
   tbl->addWidget(m_tableNote);
-  m_tabs->addTab(tableTab, tr("Per-step table"));
+  m_tabs->addTab(tableTab, tr("Table"));
   m_tabs->setTabToolTip(4, tr("Sectors per request, bytes used, bytes per FLOP, reuse and conflicts, step by step"));
 
   // Step through time.
@@ -275,7 +281,7 @@ void KernelPage::buildViews() {
   playRow->addWidget(speedLabel);
   playRow->addWidget(m_speed);
   ml->addLayout(playRow);
-  m_tabs->addTab(timeTab, tr("Step through time"));
+  m_tabs->addTab(timeTab, tr("Over time"));
   m_tabs->setTabToolTip(5, tr("Block 0's k-loop animated: tiles into shared memory, barriers, C accumulating"));
   connect(m_play, &QPushButton::clicked, this, [this] {
     m_timeline->setPaused(!m_timeline->isPaused());
@@ -314,7 +320,7 @@ void KernelPage::buildControls() {
   });
   m_stepInfo->setText(stepChange(currentStep()));
 
-  auto* sizeBox = new QGroupBox(tr("Problem: C (m×n) = A (m×k) · B (k×n)"));
+  auto* sizeBox = new QGroupBox(tr("Problem size: C (m×n) = A·B"));
   auto* sz = new QGridLayout(sizeBox);
   auto spin = [&](const QString& tip) {
     auto* s = new QSpinBox;
@@ -350,12 +356,13 @@ void KernelPage::buildControls() {
     b->setToolTip(p.tip);
     const int m = p.m, n = p.n, k = p.k;
     connect(b, &QPushButton::clicked, this, [this, m, n, k] { setShape(m, n, k); });
-    presetRow->addWidget(b, 0, i++);
+    presetRow->addWidget(b, i / 2, i % 2);  // 2×2: four in a row do not fit a projector's font
+    ++i;
   }
   sz->addLayout(presetRow, 1, 0, 1, 6);
   controls()->addWidget(sizeBox);
 
-  m_all = new QCheckBox(tr("Trace all seven steps (for the comparison)"));
+  m_all = new QCheckBox(tr("Trace all seven steps"));
   m_all->setChecked(true);
   m_all->setToolTip(tr("Trace every step of the ladder, the chosen one first, so the table, the bytes-per-FLOP bars "
                        "and the roofline compare them; unticked, only the chosen step is traced"));
@@ -528,7 +535,6 @@ void KernelPage::refreshWarp() {
   }
   const InstructionTrace& ins = t->instructions[std::size_t(instruction)];
   const RequestView v = request_view(*t, *s);
-  const StepRow row = summarize(*t);
   QStringList lines;
   if (!ins.shared) {
     lines << tr("This request: %1 lanes, %2 sector(s) of 32 B = %3 fetched for %4 asked for: %5 % used.")
@@ -537,25 +543,19 @@ void KernelPage::refreshWarp() {
                  .arg(fmtBytes(32.0 * v.sector_count))
                  .arg(fmtBytes(double(v.bytes_used)))
                  .arg(fmtFixed(100 * v.used_share, 1));
-    lines << tr("“%1” over the whole step: %2 sectors per request, %3 % of fetched bytes used · all global loads of "
-                "step %4: %5 sectors per request, %6 % used.")
+    // The step's totals over all global loads are in the results strip below.
+    lines << tr("“%1” over the whole step: %2 sectors per request, %3 % of fetched bytes used.")
                  .arg(qs(ins.name))
                  .arg(fmtFixed(ins.sectors_per_request(), 2))
-                 .arg(fmtFixed(100 * ins.sector_efficiency(), 1))
-                 .arg(qs(step_label(t->step)))
-                 .arg(fmtFixed(row.sectors_per_request, 2))
-                 .arg(fmtFixed(100 * row.used_share, 1));
+                 .arg(fmtFixed(100 * ins.sector_efficiency(), 1));
   } else {
     lines << tr("This request: %1 lanes, %2 bank wavefront(s) where a conflict-free access needs %3.")
                  .arg(v.lanes.size())
                  .arg(v.wavefronts)
                  .arg(v.ideal_wavefronts);
-    lines << tr("“%1” over the whole step: %2 extra wavefronts per request (bank conflicts) · all shared accesses of "
-                "step %3: %4.")
+    lines << tr("“%1” over the whole step: %2 extra wavefronts per request (bank conflicts).")
                  .arg(qs(ins.name))
-                 .arg(fmtFixed(ins.conflicts_per_request(), 2))
-                 .arg(qs(step_label(t->step)))
-                 .arg(fmtFixed(row.conflicts_per_request, 2));
+                 .arg(fmtFixed(ins.conflicts_per_request(), 2));
   }
   m_warpView->setRequest(v, tr("One warp's load: warp %1 of block 0, “%2”, step %3")
                                 .arg(s->warp)
@@ -708,10 +708,10 @@ void KernelPage::refreshTotals() {
   p->xAxis->setTicker(ticker);
   p->xAxis->setRange(0.4, 7.6);
   p->xAxis->setLabel(tr("ladder step"));
-  setPlotTitle(p, tr("Bytes per FLOP, step by step"), theme);
+  setPlotTitle(p, tr("Bytes per FLOP"), theme);
   useLogAxis(p, false);
   p->yAxis->setRange(base, hi * 3);
-  p->yAxis->setLabel(tr("global bytes per FLOP"));
+  p->yAxis->setLabel(tr("bytes / FLOP"));
   p->legend->setVisible(false);
   p->replot();
 
@@ -755,26 +755,31 @@ void KernelPage::refreshTotals() {
     }
   }
   note << tr("<i>Published</i> (siboehm/SGEMM_CUDA, RTX A6000, 4092²): the ladder went from <b>1.3 %</b> of cuBLAS "
-             "(naive) to <b>93.7 %</b> (warp tiles). A roof is a ceiling, not a prediction of speed: at this small "
-             "size, and with caches, latency and instruction limits, real kernels sit below it.");
-  m_roofline->setTitle(tr("Each step on a datasheet roofline"));
+             "(naive) to <b>93.7 %</b> (warp tiles).");
+  m_rooflineNote->setToolTip(tr("A roof is a ceiling, not a prediction of speed: at a small size, and with caches, "
+                                "latency and instruction limits, real kernels sit below it"));
+  m_roofline->setTitle(tr("On a datasheet roofline"));
   m_roofline->setRoofs(roofs);
   m_roofline->setPoints(points);
   m_roofline->rebuildNow();
   // The shared chart's own axis title is too long for half a page.
-  m_roofline->plot()->xAxis->setLabel(tr("FLOP per byte (traced)"));
-  m_roofline->plot()->yAxis->setLabel(tr("ceiling (FLOP/s)"));
+  m_roofline->plot()->xAxis->setLabel(tr("FLOP / byte"));
+  m_roofline->plot()->yAxis->setLabel(tr("ceiling"));
   m_roofline->plot()->replot();
   m_rooflineNote->setText(note.join(QLatin1Char(' ')));
 
   // The table.
+  // Global bytes and bytes staged are in the CSV; on screen the columns a class compares.
   const QStringList headers = {tr("step"),           tr("check"),
-                               tr("sectors per\nload request"), tr("fetched\nbytes used"), tr("global\nbytes"),
-                               tr("bytes per\nFLOP"),   tr("FLOP per\nbyte"), tr("shared\nstaged"),
+                               tr("sectors per\nload request"), tr("fetched\nbytes used"),
+                               tr("bytes per\nFLOP"),   tr("FLOP per\nbyte"),
                                tr("reuse per\nstaged elem."), tr("conflicts per\nshared req."),
-                               tr("published: % of\ncuBLAS (A6000)")};
+                               tr("published: %\nof cuBLAS")};
   m_table->setColumnCount(int(headers.size()));
   m_table->setHorizontalHeaderLabels(headers);
+  if (QTableWidgetItem* h = m_table->horizontalHeaderItem(int(headers.size()) - 1))
+    h->setToolTip(tr("Published, not measured here: siboehm/SGEMM_CUDA's ladder on an RTX A6000 at 4092², each "
+                     "step's speed as a share of cuBLAS"));
   m_table->setRowCount(int(rows.size()));
   for (int r = 0; r < int(rows.size()); ++r) {
     const StepRow& s = rows[std::size_t(r)];
@@ -782,10 +787,8 @@ void KernelPage::refreshTotals() {
                                s.check_passed ? tr("passed") : tr("FAILED"),
                                fmtFixed(s.sectors_per_request, 2),
                                fmtFixed(100 * s.used_share, 1) + QStringLiteral(" %"),
-                               fmtBytes(double(s.global_bytes)),
                                fmtFixed(s.bytes_per_flop, 4),
                                fmtFixed(s.intensity, 2),
-                               s.shared_stored ? fmtBytes(double(s.shared_stored)) : tr("—"),
                                s.shared_stored ? fmtFixed(s.shared_reuse, 1) : tr("—"),
                                s.shared_requests ? fmtFixed(s.conflicts_per_request, 2) : tr("—"),
                                fmtFixed(publishedShareOfCublas(qs(s.step)), 1) + QStringLiteral(" %")};
@@ -794,7 +797,7 @@ void KernelPage::refreshTotals() {
       item->setTextAlignment(c == 0 ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignRight | Qt::AlignVCenter));
       if (c == 1) item->setForeground(s.check_passed ? theme.good : theme.bad);
       if (c == 1) item->setToolTip(qs(s.check_message));
-      if (c == 10) item->setToolTip(tr("Published: siboehm/SGEMM_CUDA on an RTX A6000 at 4092² (not measured here)"));
+      if (c == 8) item->setToolTip(tr("Published: siboehm/SGEMM_CUDA on an RTX A6000 at 4092² (not measured here)"));
       m_table->setItem(r, c, item);
     }
   }
@@ -821,6 +824,7 @@ void KernelPage::refreshTotals() {
 void KernelPage::refreshStrip() {
   const std::vector<StepRow> rows = stepRows();
   m_check->setText(checkText());
+  m_check->setToolTip(tr("Every traced kernel's C is compared with FP64 dot products of the same inputs"));
   auto t = selectedTrace();
   if (!t) {
     m_summary->setText(emu::kernel_tracing_available()
@@ -833,15 +837,16 @@ void KernelPage::refreshStrip() {
     return;
   }
   const StepRow r = summarize(*t);
-  m_summary->setText(tr("<b>%1</b> (%2) at %3×%4×%5: %6 sectors per load request, %7 % of fetched bytes used, "
-                        "<b>%8 bytes per FLOP</b>, shared reuse %9, conflicts/request %10. <i>%11.</i>")
-                         .arg(qs(step_label(r.step)), qs(r.kernel).toHtmlEscaped())
+  m_summary->setText(tr("<b>%1</b> at %2×%3×%4: %5 sectors per load request · %6 % of fetched bytes used · "
+                        "<b>%7 B/FLOP</b> · shared reuse %8 · conflicts/request %9")
+                         .arg(qs(step_label(r.step)))
                          .arg(r.m)
                          .arg(r.n)
                          .arg(r.k)
                          .arg(fmtFixed(r.sectors_per_request, 2), fmtFixed(100 * r.used_share, 1),
                               fmtFixed(r.bytes_per_flop, 4), r.shared_stored ? fmtFixed(r.shared_reuse, 1) : tr("—"),
-                              r.shared_requests ? fmtFixed(r.conflicts_per_request, 2) : tr("—"), kernelTraceProvenance()));
+                              r.shared_requests ? fmtFixed(r.conflicts_per_request, 2) : tr("—")));
+  m_summary->setToolTip(tr("Kernel %1; %2").arg(qs(r.kernel), kernelTraceProvenance()));
 }
 
 QString KernelPage::checkText() const {
@@ -854,7 +859,7 @@ QString KernelPage::checkText() const {
     else failed << qs(step_label(r.step)) + QStringLiteral(": ") + qs(r.check_message).toHtmlEscaped();
   }
   if (failed.isEmpty())
-    return tr("<span style='color:%1'>✔ Check passed</span> for %2 of %2 traced step(s): every cell of C matches FP64 "
+    return tr("<span style='color:%1'>✔ Check passed</span>: %2 of %2 traced step(s), every cell of C equal to FP64 "
               "dot products.")
         .arg(m_ctx.theme().good.name())
         .arg(passed);

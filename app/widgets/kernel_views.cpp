@@ -55,6 +55,16 @@ int drawHeader(QPainter& p, const QRect& r, const Theme& theme, const QString& t
   return y;
 }
 
+// The height drawHeader() will take at this width.
+int headerHeight(const QFont& font, int width, const QString& title, const QStringList& lines) {
+  QFont bold = font;
+  bold.setBold(true);
+  const QFontMetrics fm(font);
+  int h = title.isEmpty() ? 0 : QFontMetrics(bold).height();
+  for (const QString& line : lines) h += fm.boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, line).height();
+  return h + fm.height() + 4;
+}
+
 void drawMessage(QPainter& p, const QRect& r, const Theme& theme, const QString& message) {
   p.setPen(theme.mutedText);
   p.drawText(r.adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, message);
@@ -143,10 +153,11 @@ void OwnerView::rebuildHover() {
 QRectF OwnerView::matrixRect() const {
   if (!m_trace) return {};
   const QFontMetrics fm(font());
-  const int top = 3 * fm.height() + 10;  // title, legend, provenance
+  const QRect all = rect().adjusted(8, 6, -8, -6);
+  const int top = all.top() + headerHeight(font(), all.width(), ownerTitle(), {ownerLegend()});
   const int bottom = 2 * fm.height() + 6;  // the hovered cell's sentence
   const int left = fm.horizontalAdvance(QStringLiteral("000")) + 10;
-  const QRect area(left, top + fm.height(), width() - left - 8, height() - top - bottom - fm.height());
+  const QRect area(left, top + fm.height() + 2, width() - left - 8, height() - top - bottom - fm.height() - 2);
   const QRectF r = fitCells(area, m_trace->shape.n, m_trace->shape.m, 40);
   return r.translated((area.width() - r.width()) / 2, 0);
 }
@@ -165,6 +176,23 @@ QRectF OwnerView::cellRect(int row, int col) const {
   if (!m_trace || r.isEmpty()) return {};
   const double cell = r.width() / m_trace->shape.n;
   return QRectF(r.left() + col * cell, r.top() + row * cell, cell, cell);
+}
+
+QString OwnerView::ownerTitle() const {
+  if (!m_trace) return tr("Who computes what");
+  return tr("Who computes what: C (%1×%2), step %3")
+      .arg(m_trace->shape.m)
+      .arg(m_trace->shape.n)
+      .arg(QString::fromStdString(step_label(m_trace->step)));
+}
+
+QString OwnerView::ownerLegend() const {
+  if (!m_trace) return {};
+  const auto& t = *m_trace;
+  return tr("%1 block(s) × %2 threads (%3 warps) · colour: block · shade: warp · dark: the hovered cell's warp")
+      .arg(block_count(t))
+      .arg(t.block[0] * t.block[1] * t.block[2])
+      .arg(warps_per_block(t));
 }
 
 QString OwnerView::describeCell(int row, int col) const {
@@ -221,14 +249,7 @@ void OwnerView::paintEvent(QPaintEvent*) {
     return;
   }
   const auto& t = *m_trace;
-  const QString title =
-      tr("Who computes what: C (%1×%2), step %3").arg(t.shape.m).arg(t.shape.n).arg(QString::fromStdString(step_label(t.step)));
-  const QString legend = tr("%1 block(s) of %2 threads (%3 warps); colour = block, shade = warp; outlined = the "
-                            "hovered cell's warp")
-                             .arg(block_count(t))
-                             .arg(t.block[0] * t.block[1] * t.block[2])
-                             .arg(warps_per_block(t));
-  drawHeader(p, all, m_theme, title, {legend});
+  drawHeader(p, all, m_theme, ownerTitle(), {ownerLegend()});
   const QRectF r = matrixRect();
   if (r.isEmpty()) return;
   const QFontMetrics fm(font());
@@ -307,14 +328,27 @@ void WarpLoadView::paintEvent(QPaintEvent*) {
     drawMessage(p, all, m_theme, m_message);
     return;
   }
-  const RequestView& v = m_view;
+  RequestView v = m_view;  // a copy: the window widens to the widget's shape (not an animation: no frame budget)
   const int top = drawHeader(p, all, m_theme, m_title, m_lines);
   const QFontMetrics fm(p.font());
-  const int rows = v.row_hi - v.row_lo + 1, cols = v.col_hi - v.col_lo + 1;
-  if (rows <= 0 || cols <= 0) return;
   const int left = fm.horizontalAdvance(QStringLiteral("0000")) + 8;
   const QRect area(all.left() + left, top + fm.height() + 2, all.width() - left,
-                   all.bottom() - top - 2 * fm.height() - 8);
+                   all.bottom() - top - 3 * fm.height() - 8);
+  const int rows = v.row_hi - v.row_lo + 1;
+  if (rows <= 0 || v.col_hi < v.col_lo || area.height() <= 0) return;
+  if (!v.shape.shared) {
+    // As many columns as the width holds at the height's cell size: more of the row around the sectors.
+    // Never narrower than a readable cell, so a short, wide window stays countable.
+    const double cellH = std::max(double(fm.height()) * 0.7, std::min(56.0, double(area.height()) / rows));
+    const int want = std::min(v.shape.cols, std::max(v.col_hi - v.col_lo + 1, int(area.width() / cellH)));
+    int extra = want - (v.col_hi - v.col_lo + 1);
+    const int before = std::min(v.col_lo, extra / 2);
+    v.col_lo -= before;
+    extra -= before;
+    v.col_hi = std::min(v.shape.cols - 1, v.col_hi + extra);
+    v.col_lo = std::max(0, v.col_hi - want + 1);
+  }
+  const int cols = v.col_hi - v.col_lo + 1;
   const QRectF grid = fitCells(area, cols, rows, 56);
   if (grid.isEmpty()) return;
   const double cell = grid.width() / cols;
@@ -376,11 +410,12 @@ void WarpLoadView::paintEvent(QPaintEvent*) {
   p.setPen(m_theme.mutedText);
   const int labelEvery = std::max(1, int(std::ceil(fm.height() * 1.1 / cell)));
   for (int r = v.row_lo; r <= v.row_hi; r += labelEvery)
-    p.drawText(QRectF(all.left(), cellRectAt(r, v.col_lo).top(), left - 6, cell), Qt::AlignRight | Qt::AlignVCenter,
-               QString::number(r));
-  const int colEvery = std::max(1, int(std::ceil(fm.horizontalAdvance(QStringLiteral("000")) * 1.2 / cell)));
+    p.drawText(QRectF(all.left(), cellRectAt(r, v.col_lo).center().y() - fm.height() / 2.0, left - 6, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
+  const double labelW = fm.horizontalAdvance(QStringLiteral("0000"));
+  const int colEvery = std::max(1, int(std::ceil(labelW * 1.1 / cell)));
   for (int c = v.col_lo; c <= v.col_hi; c += colEvery)
-    p.drawText(QRectF(cellRectAt(v.row_lo, c).left() - cell, grid.top() - fm.height() - 2, 3 * cell, fm.height()),
+    p.drawText(QRectF(cellRectAt(v.row_lo, c).center().x() - labelW / 2, grid.top() - fm.height() - 2, labelW, fm.height()),
                Qt::AlignCenter, QString::number(c));
   const QString where =
       v.shape.shared
@@ -621,7 +656,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
              tr("A (%1×%2)").arg(m).arg(k));
   p.drawText(QRectF(rb.left(), rb.top() - labelH, rb.width() + 200, labelH), Qt::AlignLeft | Qt::AlignBottom,
              tr("B (%1×%2)").arg(k).arg(n));
-  p.drawText(QRectF(rc.left() + 4, rc.bottom() - labelH - 2, rc.width(), labelH), Qt::AlignLeft | Qt::AlignBottom,
+  p.drawText(QRectF(rc.left() + 4, rc.bottom() - labelH - 2, rc.width() + 400, labelH), Qt::AlignLeft | Qt::AlignBottom,
              tr("C (block 0's tile)"));
 
   // Shared memory: the two tiles as rows of 32 words (one column per bank).

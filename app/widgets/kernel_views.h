@@ -47,6 +47,8 @@ class OwnerView : public QWidget {
 
  private:
   QRectF matrixRect() const;
+  QString ownerTitle() const;
+  QString ownerLegend() const;
   void rebuildImage();
   void rebuildHover();
   QColor cellColour(const gpulab::kernelview::Owner& o) const;
