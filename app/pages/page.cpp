@@ -137,12 +137,34 @@ void Page::applyTheme(const Theme& theme) {
   for (SourceBadge* b : findChildren<SourceBadge*>()) b->followApplicationFont();
   if (m_lessonHint) m_lessonHint->setStyleSheet(QStringLiteral("color:%1;").arg(theme.mutedText.name()));
   // After the event loop has delivered the new font to every child: only then are their size hints new.
-  QTimer::singleShot(0, this, [this] { fitSideColumn(m_ctx.theme()); });
+  QTimer::singleShot(0, this, [this] {
+    fitSideColumn(m_ctx.theme());
+    fitBadges();
+  });
 }
 
 void Page::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
   fitSideColumn(m_ctx.theme());
+  fitBadges();
+}
+
+void Page::fitBadges() {
+  if (!m_badges || !m_title) return;
+  int row = 0;
+  int shown = 0;
+  for (int i = 0; i < m_badges->count(); ++i)
+    if (QWidget* w = m_badges->itemAt(i)->widget(); w && !w->isHidden()) {
+      row += w->sizeHint().width();
+      ++shown;
+    }
+  if (shown > 1) row += m_badges->spacing() * (shown - 1);
+  const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
+  const int available = width() - m.left() - m.right() - (layout() ? layout()->spacing() : 0);
+  // The title's one-line width in its own (style-sheet) font, plus a little for the label's rounding.
+  const int title = m_title->fontMetrics().horizontalAdvance(m_title->text()) + 8;
+  const auto direction = shown > 1 && title + row > available ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
+  if (m_badges->direction() != direction) m_badges->setDirection(direction);
 }
 
 void Page::fitSideColumn(const Theme& theme) {
@@ -184,7 +206,7 @@ RunBar* Page::runBar() {
 
 void Page::addBadge(SourceBadge* badge) {
   badge->setParent(this);
-  m_badges->addWidget(badge, 0, Qt::AlignTop);
+  m_badges->addWidget(badge, 0, Qt::AlignTop | Qt::AlignRight);
 }
 
 QTimer* Page::makeRedrawTimer(std::function<void()> redraw, int ms) {

@@ -104,6 +104,10 @@ class Page : public QWidget {
   QHBoxLayout* resultsStrip();       // labels with the key numbers, below the visual
   RunBar* runBar();                  // Run / progress / Cancel; created on first use
   void addBadge(SourceBadge* badge); // provenance badges beside the title
+  // Badges in a row beside the title while the title still fits on one line; stacked in a column when the row
+  // would force it onto a second (four badges at the projector's font at 1366 px).
+  // Call after showing or hiding a badge.
+  void fitBadges();
   // A single-shot timer that calls `redraw` `ms` after the last start(): a slider dragged fast or a burst of
   // results redraws once, not once per event.
   QTimer* makeRedrawTimer(std::function<void()> redraw, int ms = 30);

@@ -134,9 +134,9 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   addBadge(m_recBadge);
   m_recBadge->hide();
 
-  m_speedLabel = addResultLabel(1, Qt::RichText);
-  m_errorLabel = addResultLabel(1, Qt::RichText);
-  m_tf32Label = addResultLabel(1, Qt::RichText);
+  m_speedLabel = addResultLabel(3, Qt::RichText);  // the widest: it also carries the datasheet's ratio
+  m_errorLabel = addResultLabel(2, Qt::RichText);
+  m_tf32Label = addResultLabel(2, Qt::RichText);
   m_tf32Label->setText(tr("<b>FP32 means FP32</b>: TF32 is its own row and is never switched on behind it."));
   m_tf32Label->setToolTip(tr("Some frameworks let FP32 matrix multiplies run on TF32 tensor cores by default, "
                              "which beats the FP32 peak with a 10-bit mantissa. Here each row is exactly its "
@@ -273,7 +273,11 @@ void PrecisionPage::refreshSupport() {
 void PrecisionPage::refreshDatasheet() {
   const gpulab::models::GpuSpec* card = gpulab::models::find_gpu(datasheetCard().toStdString());
   for (Row& r : m_rows) r.datasheetFlops = card ? card->peak_flops_for(r.precision).value_or(0) : 0;
-  m_sheetBadge->set(SourceBadge::Kind::Datasheet, tr("dashed bars: %1, dense").arg(datasheetCard()));
+  // Short: a fourth badge beside the title; what the dashed bars are says the tooltip.
+  m_sheetBadge->set(SourceBadge::Kind::Datasheet, datasheetCard());
+  m_sheetBadge->setToolTip(tr("Dashed bars: the %1's datasheet throughput in each format (dense, no sparsity).")
+                               .arg(datasheetCard()));
+  fitBadges();
   scheduleReplot();
 }
 
@@ -422,6 +426,7 @@ void PrecisionPage::recordingsChanged() {
   labels.removeDuplicates();
   m_recBadge->setVisible(!labels.isEmpty());
   if (!labels.isEmpty()) m_recBadge->set(SourceBadge::Kind::Recorded, tr("hollow bars: %1").arg(labels.join(", ")));
+  fitBadges();
   scheduleReplot();
 }
 
@@ -755,19 +760,26 @@ void PrecisionPage::replot() {
   else if (best)
     m_speedLabel->setText(tr("<b>Fastest here: %1</b> at %2.").arg(precName(best->precision), fmtSi(best->flopsPerS, "FLOP/s")));
   else
-    m_speedLabel->setText(tr("Press <b>Run all formats</b> (Space) to time each format this device runs."));
+    m_speedLabel->setText(tr("Press <b>Run all formats</b> (Space) to time each format here."));
   // The tensor-core point, from the chosen card's datasheet whatever ran here.
   const Row& s16 = row(Precision::fp16);
   const Row& s32 = row(Precision::fp32);
   if (const auto* card = gpulab::models::find_gpu(datasheetCard().toStdString());
       card && s16.datasheetFlops > 0 && s32.datasheetFlops > 0) {
     const Row& s8 = row(Precision::fp8);
-    m_speedLabel->setText(
-        m_speedLabel->text() + QStringLiteral("<br>") +
-        tr("<b>Datasheet, %1:</b> FP16 %2 = <b>%3× its FP32</b> (%4): the %5%6.")
+    const QString cores = card->vendor == "AMD" ? tr("matrix cores") : tr("tensor cores");
+    // Folded into the same paragraph, short (a line of its own squeezed the chart at 1366×768 on a projector);
+    // the figures behind the ratio are in the tooltip.
+    m_speedLabel->setText(m_speedLabel->text() + QStringLiteral(" ") +
+                          tr("<b>%1:</b> FP16 = <b>%2× its FP32</b> (%3).")
+                              .arg(datasheetCard(), fmtFixed(s16.datasheetFlops / s32.datasheetFlops, 0), cores));
+    m_speedLabel->setToolTip(
+        tr("Datasheet, %1: FP16 %2 = %3× its FP32 (%4): the %5%6.")
             .arg(datasheetCard(), fmtSi(s16.datasheetFlops, "FLOP/s"), fmtFixed(s16.datasheetFlops / s32.datasheetFlops, 0),
-                 fmtSi(s32.datasheetFlops, "FLOP/s"), card->vendor == "AMD" ? tr("matrix cores") : tr("tensor cores"),
+                 fmtSi(s32.datasheetFlops, "FLOP/s"), cores,
                  s8.datasheetFlops > 0 ? tr("; FP8 %1").arg(fmtSi(s8.datasheetFlops, "FLOP/s")) : QString()));
+  } else {
+    m_speedLabel->setToolTip(QString());
   }
   const Row& e16 = row(Precision::fp16);
   const Row& ebf = row(Precision::bf16);

@@ -12,6 +12,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -21,6 +22,11 @@ QLabel* wrapped(const QString& text, QWidget* parent) {
   auto* l = new QLabel(text, parent);
   l->setWordWrap(true);
   l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // Never wider than the column: a wrapped label's minimum width is its longest word (a long name, a rich-text
+  // box with padding and a border), which at the projector's font pushed the lesson past its viewport and cut
+  // off the right edge. Ignored: the label takes the width it is given and wraps (height for width) to fit.
+  l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  l->setMinimumWidth(0);
   return l;
 }
 
@@ -56,7 +62,8 @@ LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidge
   outer->addWidget(scroll);
 
   auto heading = [&](const QString& text) {
-    auto* h = new QLabel(text, host);
+    auto* h = wrapped(text, host);
+    h->setTextInteractionFlags(Qt::NoTextInteraction);
     h->setObjectName(QStringLiteral("lessonHeading"));
     m_headings.push_back(h);
     lay->addWidget(h);
@@ -109,12 +116,15 @@ LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidge
     lay->addWidget(wrapped(ex.prompt, host));
     auto* inputRow = new QHBoxLayout;
     row.input = new QLineEdit(host);
+    row.input->setMinimumWidth(40);  // shrinks before the row passes the column's width
     row.input->setPlaceholderText(tr("your prediction"));
     row.input->setValidator(new QRegularExpressionValidator(accepted, row.input));
     row.input->setToolTip(tr("Type the number you expect (in %1) before the app computes it")
                               .arg(ex.unit.isEmpty() ? tr("the unit shown") : ex.unit));
     inputRow->addWidget(row.input, 1);
     auto* unit = new QLabel(ex.unit, host);
+    unit->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long unit is cut, not the column
+    unit->setMinimumWidth(std::min(unit->sizeHint().width(), 40));
     inputRow->addWidget(unit);
     row.checkButton = new QPushButton(tr("Check"), host);
     row.checkButton->setToolTip(tr("Compute the answer and compare it with your prediction"));
@@ -124,9 +134,15 @@ LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidge
       row.againButton->setToolTip(tr("Take a fresh measurement (the first one is kept until you ask: timings on a "
                                      "busy machine vary)"));
       row.againButton->setVisible(false);
-      inputRow->addWidget(row.againButton);
     }
     lay->addLayout(inputRow);
+    if (row.againButton) {
+      // On its own line: beside the input, Check and the unit it made the row wider than a 1366×768 column.
+      auto* againRow = new QHBoxLayout;
+      againRow->addWidget(row.againButton);
+      againRow->addStretch(1);
+      lay->addLayout(againRow);
+    }
     row.result = wrapped(QString(), host);
     row.result->setVisible(false);
     lay->addWidget(row.result);
