@@ -2,7 +2,7 @@
 // print as whole numbers; an exercise that reads a run is judged against that run and says what to run while
 // there is none; the 24 GB card's FP32 half; the precision page's datasheet throughput of every format without a
 // GPU; the roofline page opens on the lesson's H100 FP16 roof. And the many-GPUs page on a 1366×768 projector.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "main_window.h"
 #include "pages/decode_page.h"
 #include "pages/multigpu_page.h"
@@ -24,12 +24,6 @@
 using gpulab::Precision;
 
 namespace {
-
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
 
 void settle() {
   QTest::qWait(60);  // pages redraw 30 ms after the last change

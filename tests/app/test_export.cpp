@@ -1,7 +1,7 @@
 // Export for slides: every plot of every page in MainWindow, in every format, is a valid file of the asked
 // size; every QCustomPlot has axis titles; the projector theme's sizes reach the plots; an unwritable path is
 // a clear error; the export theme is applied for the export and the screen's put back; projector mode keys.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "export/exporter.h"
 #include "main_window.h"
 #include "pages/page.h"
@@ -21,12 +21,6 @@
 #include <gtest/gtest.h>
 
 namespace {
-
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
 
 std::string where(Page* page, const PlotExport& plot) { return (page->pageId() + QLatin1Char('/') + plot.id).toStdString(); }
 

@@ -2,7 +2,7 @@
 // ~7x PCIe), the picture shows the calculator's GPUs, tensor/pipeline parallelism have no gradient all-reduce;
 // the 1,979 headline is named (sparse FP16/BF16 = dense FP8) with the dense figure; the SIMD sentence follows the
 // detected width; the VRAM page refuses full training in INT4 and offers QLoRA.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "pages/batch_page.h"
 #include "pages/matmul_page.h"
 #include "pages/multigpu_page.h"
@@ -14,14 +14,6 @@
 
 #include <QTest>
 #include <gtest/gtest.h>
-
-namespace {
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
-}  // namespace
 
 TEST(LessonFixesPages, AllReduceExercisesPerDirection) {
   AppContext ctx(noGpu());

@@ -1,19 +1,11 @@
 // The Amdahl page: the sliders give the lesson's numbers, and the measured run on 1 and 2 threads completes with
 // the speed-up the experiment measured and the serial part honoured.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "pages/amdahl_page.h"
 
 #include <QSlider>
 #include <QTest>
 #include <gtest/gtest.h>
-
-namespace {
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
-}  // namespace
 
 TEST(AmdahlPage, SlidersGiveTheLessonValues) {
   AppContext ctx(noGpu());

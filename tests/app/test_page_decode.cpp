@@ -1,5 +1,5 @@
 // The decode page: the lesson's ceilings at 3,350 GB/s and at 50 GB/s, and a tiny chain run that completes.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "pages/decode_page.h"
 
 #include "qcustomplot.h"
@@ -7,14 +7,6 @@
 #include <QApplication>
 #include <QTest>
 #include <gtest/gtest.h>
-
-namespace {
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
-}  // namespace
 
 TEST(DecodePage, LessonCeilingsAt3350) {
   AppContext ctx(noGpu());

@@ -1,7 +1,7 @@
 // "Inside the kernel": the page traces the ladder on the CPU emulator through the shared runner, shows the check,
 // fills the per-step table with all seven steps, names the block that computed a cell when it is hovered, and offers
 // its plots for export. Without a tracer in the build it says why instead of running.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "main_window.h"
 #include "pages/kernel_page.h"
 #include "widgets/kernel_views.h"
@@ -12,12 +12,6 @@
 #include <gtest/gtest.h>
 
 namespace {
-
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
 
 // Waits for the page's run to end and its results to arrive on the GUI thread.
 void waitForRun(KernelPage& page, int timeoutMs) {

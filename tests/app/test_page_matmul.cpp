@@ -1,7 +1,7 @@
 // The matrix-multiply page: a tiny size runs offscreen to completion with a bar and a passed check per CPU
 // variant; a big naive size is estimated as too long (the function, not the dialog); recorded results are
 // hollow bars.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "main_window.h"
 #include "pages/matmul_page.h"
 #include "qcustomplot.h"
@@ -11,16 +11,6 @@
 
 #include <QTest>
 #include <gtest/gtest.h>
-
-namespace {
-
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
-
-}  // namespace
 
 TEST(MatmulPage, TinySizeRunsEveryCpuVariantWithAPassedCheck) {
   AppContext ctx(noGpu());

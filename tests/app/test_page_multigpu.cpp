@@ -1,19 +1,11 @@
 // The many-GPUs page: the animation runs only while shown, the modes switch, the catalogue links are there and
 // labelled as datasheet, and the ring all-reduce model gives the expected times.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "pages/multigpu_page.h"
 #include "widgets/parallelism_view.h"
 
 #include <QTest>
 #include <gtest/gtest.h>
-
-namespace {
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
-}  // namespace
 
 TEST(MultiGpuPage, RingAllReduceModel) {
   EXPECT_NEAR(MultiGpuPage::ringAllReduceSeconds(14e9, 8, 900e9), 2.0 * 7 / 8 * 14e9 / 900e9, 1e-12);

@@ -1,6 +1,6 @@
 // The PCIe page: without a GPU it says there is no PCIe hop, measures host memcpy, and still prices a token
 // whose weights stream over the datasheet link.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "pages/pcie_page.h"
 
 #include "qcustomplot.h"
@@ -8,14 +8,6 @@
 #include <QApplication>
 #include <QTest>
 #include <gtest/gtest.h>
-
-namespace {
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
-}  // namespace
 
 TEST(PciePage, NoGpuNoteAndDatasheetLines) {
   AppContext ctx(noGpu());

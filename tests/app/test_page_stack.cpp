@@ -1,6 +1,6 @@
 // The software-stack page: a cuBLAS result lights library + kernels, our own kernel skips the library, a CPU
 // BLAS result lights the CPU path with no driver; new results appear in the list.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "pages/stack_page.h"
 #include "widgets/stack_diagram.h"
 
@@ -17,11 +17,6 @@ gpulab::Result result(const char* backend, const char* variant, const char* expe
   r.params = {{"m", 256}, {"n", 256}, {"k", 256}};
   r.check.passed = true;
   return r;
-}
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
 }
 }  // namespace
 

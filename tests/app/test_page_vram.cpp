@@ -1,6 +1,6 @@
 // The VRAM page: presets move the bars, the lesson's 24 GB card verdicts come out, and without a GPU the live
 // panel says why it is empty.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "pages/vram_page.h"
 #include "widgets/vram_bars.h"
 
@@ -11,11 +11,6 @@
 using namespace gpulab::models;
 
 namespace {
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
 double barTotal(VramPage& p, const QString& label) {
   for (const VramBar& b : p.calculatorBars()->bars())
     if (b.label == label) return b.total();

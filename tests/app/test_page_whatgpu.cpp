@@ -1,6 +1,6 @@
 // "What a GPU is": first in the lesson order, the picture drawn from this machine's CPU and a catalogue card, the
 // figures side by side with their sources, the card chooser redraws, the running example starts here.
-#include "app_context.h"
+#include "app_test_support.h"
 #include "gpulab/models/catalogue.hpp"
 #include "main_window.h"
 #include "pages/whatgpu_page.h"
@@ -9,14 +9,6 @@
 #include <QComboBox>
 #include <QTest>
 #include <gtest/gtest.h>
-
-namespace {
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
-}  // namespace
 
 TEST(WhatGpuPage, ComesFirstInTheNavigator) {
   AppContext ctx(noGpu());
