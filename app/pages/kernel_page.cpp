@@ -93,7 +93,9 @@ void setPlotTitle(QCustomPlot* p, const QString& text, const Theme& theme) {
     title = new QCPTextElement(p, text);
     p->plotLayout()->addElement(0, 0, title);
   }
-  title->setText(text);
+  // Every figure says where its numbers come from; a half-width plot has room for the short form (the full line is
+  // in the CSV behind it, the badge's tooltip and the pictures).
+  title->setText(text + QLatin1Char('\n') + QObject::tr("traced on the CPU emulator"));
   QFont f = title->font();
   f.setPointSize(legendFontPt(theme));
   f.setBold(true);
@@ -758,7 +760,7 @@ void KernelPage::refreshTotals() {
              "(naive) to <b>93.7 %</b> (warp tiles).");
   m_rooflineNote->setToolTip(tr("A roof is a ceiling, not a prediction of speed: at a small size, and with caches, "
                                 "latency and instruction limits, real kernels sit below it"));
-  m_roofline->setTitle(tr("On a datasheet roofline"));
+  m_roofline->setTitle(tr("Datasheet roofline\n(traced intensity)"));
   m_roofline->setRoofs(roofs);
   m_roofline->setPoints(points);
   m_roofline->rebuildNow();
