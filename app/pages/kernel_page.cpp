@@ -749,8 +749,10 @@ void KernelPage::refreshTotals() {
       const StepRow& last = rows.back();
       const RooflinePlacement a = place_on_roofline(first.intensity, peak, bw);
       const RooflinePlacement b = place_on_roofline(last.intensity, peak, bw);
-      note << tr("On the %1 (datasheet: %2 FP32, %3/s), step %4 could reach at most %5 (%6 % of peak) and step %7 "
-                 "%8 (%9 %).")
+      // The traced bytes are what the warps ask the memory system for; L1 and L2 serve repeats, so this is the
+      // ceiling if every fetched sector came from DRAM, not a bound on what the caches allow.
+      note << tr("On the %1 (datasheet: %2 FP32, %3/s), if every fetched sector came from memory, step %4 would be "
+                 "held to %5 (%6 % of peak) and step %7 to %8 (%9 %); caches lift the early steps above that.")
                   .arg(qs(card->name), fmtSi(peak, "FLOP/s"), fmtBytes(bw), qs(step_label(first.step)),
                        fmtSi(a.attainable, "FLOP/s"), fmtFixed(100 * a.share_of_peak, 1), qs(step_label(last.step)),
                        fmtSi(b.attainable, "FLOP/s"), fmtFixed(100 * b.share_of_peak, 1));
@@ -758,8 +760,9 @@ void KernelPage::refreshTotals() {
   }
   note << tr("<i>Published</i> (siboehm/SGEMM_CUDA, RTX A6000, 4092²): the ladder went from <b>1.3 %</b> of cuBLAS "
              "(naive) to <b>93.7 %</b> (warp tiles).");
-  m_rooflineNote->setToolTip(tr("A roof is a ceiling, not a prediction of speed: at a small size, and with caches, "
-                                "latency and instruction limits, real kernels sit below it"));
+  m_rooflineNote->setToolTip(tr("The traced bytes are requests to the memory system; L1 and L2 serve repeated reads, "
+                                "so a step can run above this roof when its data stays in cache, and below it "
+                                "because of latency and instruction limits"));
   m_roofline->setTitle(tr("Datasheet roofline\n(traced intensity)"));
   m_roofline->setRoofs(roofs);
   m_roofline->setPoints(points);
