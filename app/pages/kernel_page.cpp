@@ -431,7 +431,13 @@ void KernelPage::run() {
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (ctx.cancelled()) return;
       ctx.report(double(i) / double(list.size()), "tracing " + step_label(list[i]) + " …");
-      auto t = std::make_shared<const emu::StepTrace>(emu::trace_ladder_step(list[i], shape));
+      std::shared_ptr<const emu::StepTrace> t;
+      try {
+        t = std::make_shared<const emu::StepTrace>(
+            emu::trace_ladder_step(list[i], shape, [&ctx] { return ctx.cancelled(); }));
+      } catch (const emu::LaunchStopped&) {
+        return;  // cancelled inside a launch: the steps traced before it are kept
+      }
       {
         const std::lock_guard<std::mutex> lock(box->mutex);
         box->done.push_back(std::move(t));

@@ -108,6 +108,7 @@ thread_local BlockRun* t_run = nullptr;
 thread_local StackPool t_stacks;
 thread_local LaunchRecord t_last_launch;
 thread_local BlockObserver* t_observer = nullptr;
+thread_local StopRequest t_stop;
 
 // ---- fiber switches, told to ASan so it follows the stack pointer onto and off the fiber stacks ----
 void switch_to_fiber(BlockRun& run, Fiber& fiber) {
@@ -264,6 +265,12 @@ void check_launch(const LaunchRequest& r, const KernelSymbols& symbols) {
 
 const LaunchRecord& last_launch() { return t_last_launch; }
 
+StopRequest set_stop_check(StopRequest request) {
+  const StopRequest previous = t_stop;
+  t_stop = request;
+  return previous;
+}
+
 BlockObserver* set_block_observer(BlockObserver* observer) {
   BlockObserver* previous = t_observer;
   t_observer = observer;
@@ -317,6 +324,9 @@ void run_grid(const LaunchRequest& request, void (*thread_body)(void*), void* co
   for (unsigned bz = 0; bz < request.grid.z; ++bz)
     for (unsigned by = 0; by < request.grid.y; ++by)
       for (unsigned bx = 0; bx < request.grid.x; ++bx) {
+        if (t_stop.check && t_stop.check(t_stop.context))
+          throw LaunchStopped(std::string("kernel ") + request.name + ": stopped on request before block " +
+                              std::to_string(record.blocks_run) + " of the grid");
         blockIdx = uint3{bx, by, bz};
         // A block starts with its shared memory full of NaN (all bits set: NaN as float, double, half and bf16).
         for (const SharedArray& a : symbols.shared) std::memset(a.address, 0xFF, a.bytes);

@@ -88,6 +88,16 @@ TEST_F(Traced, BytesPerFlopFallFromNaiveToWarpTiles) {
   EXPECT_GT(warp.shared_reuse(), 10);
 }
 
+TEST_F(Traced, AStopRequestEndsTheLaunchBetweenBlocks) {
+  // Naive at 256³ has 64 blocks; the stop is asked before each one and says yes at the third.
+  int asked = 0;
+  const auto stop = [&asked] { return ++asked >= 3; };
+  EXPECT_THROW(gpulab::emu::trace_ladder_step("01_naive", {256, 256, 256}, stop), gpulab::emu::LaunchStopped);
+  EXPECT_EQ(asked, 3);
+  // The next trace runs normally: the stop check belonged to the stopped launch only.
+  EXPECT_TRUE(gpulab::emu::trace_ladder_step("01_naive", {32, 32, 32}).check_passed);
+}
+
 TEST_F(Traced, EveryStepChecksAndOwnsEveryCell) {
   for (const std::string& step : gpulab::emu::traced_ladder_steps()) {
     const StepTrace t = gpulab::emu::trace_ladder_step(step, {64, 64, 64});

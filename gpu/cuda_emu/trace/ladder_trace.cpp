@@ -104,7 +104,7 @@ const std::vector<std::string>& traced_ladder_steps() {
 
 bool kernel_tracing_available() { return GPULAB_HAVE_KERNEL_TRACE != 0; }
 
-StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape) {
+StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape, const std::function<bool()>& stop) {
   for (int d : {shape.m, shape.n, shape.k})
     if (d < 1 || d > 512) throw std::invalid_argument("kernel trace: each size must be 1…512 (got " + std::to_string(d) + ")");
 #if GPULAB_HAVE_KERNEL_TRACE
@@ -127,6 +127,13 @@ StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape) {
   recorder.add_global("C", dc.get(), dc.bytes());
   recorder.set_output(dc.get(), static_cast<int>(c.size()));
   recorder.start();
+  struct StopScope {  // the stop check is this launch's only, however it ends
+    explicit StopScope(const std::function<bool()>& f)
+        : previous(set_stop_check(f ? StopRequest{&ask, &f} : StopRequest{})) {}
+    ~StopScope() { set_stop_check(previous); }
+    static bool ask(const void* f) { return (*static_cast<const std::function<bool()>*>(f))(); }
+    StopRequest previous;
+  } stop_scope(stop);
   found->launcher(shape.m, shape.n, shape.k, da.get(), db.get(), dc.get(), nullptr);
   recorder.stop();
 
@@ -147,6 +154,7 @@ StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape) {
   return out;
 #else
   (void)step;
+  (void)stop;
   throw std::runtime_error("kernel trace: this build has no traced kernels (clang++ was not found when it was configured)");
 #endif
 }

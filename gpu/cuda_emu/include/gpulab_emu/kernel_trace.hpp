@@ -4,6 +4,8 @@
 // request is the k-th execution of one load or store instruction by the threads of one warp (the warp is assumed
 // converged there, as the ladder's kernels are at every memory instruction). Counts are exact for the emulated
 // run; times are not a GPU's and none are reported.
+#include "errors.hpp"
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -90,7 +92,10 @@ const std::vector<std::string>& traced_ladder_steps();
 // False when this build has no traced kernels (clang was not found at configure time).
 bool kernel_tracing_available();
 // Runs one step on random inputs of `shape`, traced, and checks C against FP64 dot products. Throws
-// std::invalid_argument for an unknown step or a shape outside 1…512, KernelError for a kernel fault.
-StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape);
+// std::invalid_argument for an unknown step or a shape outside 1…512, KernelError for a kernel fault, and
+// LaunchStopped (launch.hpp) when `stop` says so: it is asked before every block, so a cancel is answered within
+// one block's time.
+StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape,
+                            const std::function<bool()>& stop = {});
 
 }  // namespace gpulab::emu

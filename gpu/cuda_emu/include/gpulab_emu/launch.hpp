@@ -4,6 +4,7 @@
 // The launch runs synchronously: every block of the grid, one after another, each block's threads as fibers on
 // the calling thread (block_scheduler.cpp). Problems a GPU would punish come back as a KernelError naming the
 // kernel: an over-limit launch, a __syncthreads that only part of a block reached, a write outside an allocation.
+#include "errors.hpp"
 #include "types.hpp"
 
 #include <cstddef>
@@ -17,10 +18,14 @@ struct CUstream_st;
 
 namespace gpulab::emu {
 
-class KernelError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+// While set, every launch on this thread asks `stop()` before each block and stops with LaunchStopped when it says
+// so: a long emulated launch (the tracer at 256³) answers a cancel within one block's time. Returns the previous.
+using StopCheck = bool (*)(const void* context);
+struct StopRequest {
+  StopCheck check = nullptr;
+  const void* context = nullptr;
 };
+StopRequest set_stop_check(StopRequest request);
 
 struct LaunchRequest {
   const char* name = "";             // the kernel as written at the launch, e.g. "vectorized_kernel<true>"
