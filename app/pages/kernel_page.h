@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <vector>
 
@@ -63,6 +64,14 @@ class KernelPage : public Page {
   QTabWidget* views() const { return m_tabs; }
   QString checkText() const;
   std::vector<gpulab::kernelview::StepRow> stepRows() const;
+  // A ladder step as a GPU recording measured it (the module's variant of the same kernel, FP32, the largest size).
+  struct RecordedStep {
+    double flops = 0;
+    QString size;    // "4096³"
+    QString source;  // "recorded on NVIDIA H200, 2026-12-02"
+    QString device;
+  };
+  std::optional<RecordedStep> recordedSpeed(const std::string& step) const;
   void setCard(const QString& name);
   void setInstruction(int instruction);  // index into the step's StepTrace::instructions
   void setWarp(int warp);

@@ -28,6 +28,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <limits>
 
@@ -215,6 +216,32 @@ void KernelPage::refreshShared() {
   }
 }
 
+std::optional<KernelPage::RecordedStep> KernelPage::recordedSpeed(const std::string& step) const {
+  const std::string variant = gpulab::emu::module_variant_of(step);
+  if (variant.empty()) return std::nullopt;
+  std::optional<RecordedStep> best;
+  double bestSize = 0;
+  for (const StoredResult& sr : m_ctx.results().all()) {
+    const Result& r = sr.result;
+    if (sr.source < 0 || r.experiment != "gemm" || r.backend != "cuda" || r.variant != variant ||
+        r.precision != Precision::fp32 || !r.ok() || r.gflops <= 0)
+      continue;
+    const double m = r.param("m"), n = r.param("n"), k = r.param("k");
+    if (m * n * k <= bestSize) continue;  // the largest size: the one least held back by launch and tail effects
+    bestSize = m * n * k;
+    RecordedStep out;
+    out.flops = r.gflops * 1e9;
+    // Not tr("%1³"): QString::arg reads the superscript as part of the placeholder's number.
+    out.size = m == n && n == k ? QString::number(m, 'f', 0) + QStringLiteral("³")
+                                : tr("%1×%2×%3").arg(m).arg(n).arg(k);
+    out.source = m_ctx.results().sourceLabel(sr.source);
+    const auto dev = r.provenance.find("device");
+    out.device = dev != r.provenance.end() ? qs(dev->second) : QString();
+    best = out;
+  }
+  return best;
+}
+
 void KernelPage::refreshTotals() {
   const Theme& theme = m_ctx.theme();
   const std::vector<StepRow> rows = stepRows();
@@ -284,6 +311,30 @@ void KernelPage::refreshTotals() {
                             pl.memory_bound ? tr("memory-bound") : tr("compute-bound"));
       points.push_back(pt);
     }
+    // With a GPU recording open: the same kernels measured on a real GPU, hollow marks at the traced intensity.
+    // They are that GPU's speed against this card's roofs (say so when the devices differ).
+    int recordedSteps = 0;
+    QString recordedFrom;
+    for (const StepRow& r : rows) {
+      const std::optional<RecordedStep> rec = recordedSpeed(r.step);
+      if (!rec) continue;
+      RooflinePlot::Point pt;
+      pt.intensity = r.intensity;
+      pt.flops = rec->flops;
+      pt.recorded = true;
+      pt.device = rec->device;
+      pt.color = stepColour(QString::fromStdString(r.step).left(2).toInt() - 1);
+      pt.group = tr("recorded on a GPU");
+      pt.tooltip = tr("%1 measured at %2: %3 (%4)").arg(qs(step_label(r.step)), rec->size, fmtSi(rec->flops, "FLOP/s"),
+                                                      rec->source);
+      points.push_back(pt);
+      ++recordedSteps;
+      recordedFrom = rec->source;
+    }
+    if (recordedSteps > 0)
+      note << tr("Hollow marks: %1 of the seven steps %2 (their own size, against this card's roofs).")
+                  .arg(recordedSteps)
+                  .arg(recordedFrom);
     if (!rows.empty()) {
       const StepRow& first = rows.front();
       const StepRow& last = rows.back();

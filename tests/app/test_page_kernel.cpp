@@ -124,3 +124,41 @@ TEST(KernelPage, RegisteredAfterMatmulWithItsPlotsForExport) {
     EXPECT_TRUE(ids.contains(QLatin1String(id))) << id;
   EXPECT_TRUE(page->lessonPanel() != nullptr);
 }
+
+// With a GPU recording open, a step's measured speed is the module's variant of the same kernel (FP32, checked, the
+// largest size), labelled with the recording; a failed run or another precision is never taken.
+TEST(KernelPage, FindsTheSameStepInAGpuRecording) {
+  AppContext ctx(noGpu());
+  KernelPage page(ctx);
+  page.initialize();
+  EXPECT_FALSE(page.recordedSpeed("01_naive").has_value());  // nothing open
+
+  gpulab::Recording rec;
+  rec.context["gpu"] = "NVIDIA H200";
+  rec.context["date"] = "2026-12-02T10:00:00Z";
+  const auto gemm = [](const char* variant, double n, double gflops, gpulab::Precision p, bool passed) {
+    gpulab::Result r;
+    r.experiment = "gemm";
+    r.backend = "cuda";
+    r.variant = variant;
+    r.precision = p;
+    r.params = {{"m", n}, {"n", n}, {"k", n}};
+    r.check.passed = passed;
+    r.gflops = gflops;
+    r.provenance["device"] = "NVIDIA H200";
+    return r;
+  };
+  rec.results.push_back(gemm("naive", 1024, 300, gpulab::Precision::fp32, true));
+  rec.results.push_back(gemm("naive", 4096, 500, gpulab::Precision::fp32, true));   // the largest: taken
+  rec.results.push_back(gemm("naive", 8192, 900, gpulab::Precision::fp32, false));  // failed its check: never
+  rec.results.push_back(gemm("smem", 4096, 7000, gpulab::Precision::fp16, true));   // another precision: never
+  ctx.results().addRecording(QStringLiteral("h200.json"), rec);
+
+  const auto naive = page.recordedSpeed("01_naive");
+  ASSERT_TRUE(naive.has_value());
+  EXPECT_DOUBLE_EQ(naive->flops, 500e9);
+  EXPECT_EQ(naive->size, QStringLiteral("4096³"));
+  EXPECT_EQ(naive->device, QStringLiteral("NVIDIA H200"));
+  EXPECT_TRUE(naive->source.contains(QStringLiteral("H200"))) << naive->source.toStdString();
+  EXPECT_FALSE(page.recordedSpeed("03_shared_tiles").has_value());
+}

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #if GPULAB_HAVE_KERNEL_TRACE
@@ -93,6 +94,17 @@ long long StepTrace::shared_requests() const {
 }
 long long StepTrace::shared_extra_wavefronts() const {
   return sum_over(instructions, [](const InstructionTrace& t) { return t.shared ? t.wavefronts - t.ideal_wavefronts : 0; });
+}
+
+std::string module_variant_of(const std::string& step) {
+  // The module's names (gpu/cuda/gemm_op.cpp) for the kernel files the steps are named after.
+  static const std::pair<const char*, const char*> names[] = {
+      {"01_naive", "naive"},         {"02_coalesced", "coalesced"},   {"03_shared_tiles", "smem"},
+      {"04_blocktile_1d", "blocktile1d"}, {"05_blocktile_2d", "blocktile2d"}, {"06_vectorized", "vectorized"},
+      {"07_warptile", "warptile"}};
+  for (const auto& [s, v] : names)
+    if (step == s) return v;
+  return {};
 }
 
 const std::vector<std::string>& traced_ladder_steps() {

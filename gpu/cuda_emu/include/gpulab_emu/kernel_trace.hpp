@@ -89,6 +89,9 @@ struct StepTrace {
 
 // The ladder steps the tracer can run: "01_naive" … "07_warptile".
 const std::vector<std::string>& traced_ladder_steps();
+// The CUDA module's GEMM variant that runs the same kernel ("01_naive" → "naive", "03_shared_tiles" → "smem"): a
+// GPU recording's result for that variant is this step measured on a real GPU. Empty for an unknown step.
+std::string module_variant_of(const std::string& step);
 // False when this build has no traced kernels (clang was not found at configure time).
 bool kernel_tracing_available();
 // Runs one step on random inputs of `shape`, traced, and checks C against FP64 dot products. Throws
