@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 fuzz_seconds=${GPULAB_FUZZ_SECONDS:-60}
 
-echo "== sanitizers: ASan + UBSan (core, unit/cpu/cli tests)"
+echo "== sanitizers: ASan + UBSan (core: unit, cpu, cli, emu tests)"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGPULAB_APP=OFF -DGPULAB_CUDA=OFF -DGPULAB_SANITIZE=ON
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
