@@ -4,6 +4,7 @@
 #include "gpulab/module_api.hpp"
 
 #include <dlfcn.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -58,5 +59,32 @@ inline bool libcuda_loadable() {
   if (h) ::dlclose(h);
   return h != nullptr;
 }
+
+// A test suite over the module's backend, created once for the suite (loading the module and creating a context is
+// slow on a GPU). Tests skip with the reason when the module was not built or the backend cannot be created.
+class ModuleTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    s_mod = new Module();
+    if (s_mod->factory) s_backend = s_mod->create(s_why).release();
+    else s_why = s_mod->error;
+  }
+  static void TearDownTestSuite() {
+    delete s_backend;
+    s_backend = nullptr;
+    // s_mod is leaked on purpose: the module stays loaded until the process ends.
+  }
+  void SetUp() override {
+    if (!module_built()) GTEST_SKIP() << "the CUDA module was not built (no nvcc)";
+    if (!s_backend) GTEST_SKIP() << "no CUDA backend: " << s_why;
+  }
+  gpulab::Backend& backend() { return *s_backend; }
+  // The emulated module names its device so (gpu/cuda_emu/runtime_abi): never a GPU.
+  bool emulated() const { return s_backend->device_info().name.find("emulator") != std::string::npos; }
+
+  static inline Module* s_mod = nullptr;
+  static inline gpulab::Backend* s_backend = nullptr;
+  static inline std::string s_why;
+};
 
 }  // namespace gpulab_test

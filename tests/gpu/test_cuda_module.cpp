@@ -23,30 +23,7 @@ namespace {
 using gpulab::GemmSpec;
 using gpulab::Precision;
 
-class CudaBackendTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    s_mod = new gpulab_test::Module();
-    if (s_mod->factory) s_backend = s_mod->create(s_why).release();
-    else s_why = s_mod->error;
-  }
-  static void TearDownTestSuite() {
-    delete s_backend;
-    s_backend = nullptr;
-    // s_mod is leaked on purpose: the module stays loaded until the process ends.
-  }
-  void SetUp() override {
-    if (!gpulab_test::module_built()) GTEST_SKIP() << "the CUDA module was not built (no nvcc)";
-    if (!s_backend) GTEST_SKIP() << "no CUDA backend: " << s_why;
-  }
-  gpulab::Backend& backend() { return *s_backend; }
-  // The emulated module names its device so (gpu/cuda_emu/runtime_abi): never a GPU.
-  bool emulated() const { return s_backend->device_info().name.find("emulator") != std::string::npos; }
-
-  static inline gpulab_test::Module* s_mod = nullptr;
-  static inline gpulab::Backend* s_backend = nullptr;
-  static inline std::string s_why;
-};
+class CudaBackendTest : public gpulab_test::ModuleTest {};
 
 struct Shape {
   long long m, n, k;
