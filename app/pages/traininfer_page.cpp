@@ -27,18 +27,6 @@ namespace {
 QString sv(std::string_view s) { return QString::fromUtf8(s.data(), int(s.size())); }
 QString gb(double bytes) { return fmtBytes(bytes, 3); }
 
-// The VRAM page's colours for the same parts, so a bar reads the same on both pages.
-QColor colourOf(const QString& part) {
-  using namespace okabe_ito;
-  if (part.contains(QLatin1String("eights"))) return blue;
-  if (part.startsWith(QLatin1String("KV"))) return bluish_green;
-  if (part.startsWith(QLatin1String("Activ"))) return sky_blue;
-  if (part.startsWith(QLatin1String("Grad"))) return vermillion;
-  if (part.startsWith(QLatin1String("FP32 master"))) return reddish_purple;
-  if (part.startsWith(QLatin1String("Adam"))) return orange;
-  if (part.startsWith(QLatin1String("LoRA"))) return reddish_purple;
-  return QColor(150, 150, 150);  // overhead
-}
 
 // Training does about 6 FLOPs per parameter per token: 2 in the forward pass, 4 in the backward pass (the
 // gradients of the activations and of the weights). Kaplan et al. 2020, "Scaling Laws for Neural Language Models".
@@ -179,7 +167,7 @@ void TrainInferPage::refresh() {
     bar.good = b.fits;
     bar.caption = b.fits ? tr("fits, %1 left").arg(gb(b.headroom())) : tr("short by %1").arg(gb(b.short_by()));
     auto seg = [&](const QString& name, double bytes) {
-      if (bytes > 0) bar.segments.push_back({name, bytes, colourOf(name)});
+      if (bytes > 0) bar.segments.push_back({name, bytes, vramPartColour(name)});
     };
     seg(tr("Weights"), b.weights);  // frozen under LoRA and QLoRA: the lesson text says so
     seg(tr("KV cache"), b.kv_cache);

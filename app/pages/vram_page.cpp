@@ -37,19 +37,6 @@ QString formatLabel(NumberFormat f) {
   return f == NumberFormat::fp16 ? QStringLiteral("FP16/BF16") : QString::fromUtf8(format_name(f).data(), int(format_name(f).size()));
 }
 
-// One fixed colour per kind of memory, from the Okabe–Ito palette (the same on every theme).
-QColor colourOf(const QString& part) {
-  using namespace okabe_ito;
-  if (part.contains(QLatin1String("eights"))) return blue;
-  if (part.startsWith(QLatin1String("KV"))) return bluish_green;
-  if (part.startsWith(QLatin1String("Activ"))) return sky_blue;
-  if (part.startsWith(QLatin1String("Grad"))) return vermillion;
-  if (part.startsWith(QLatin1String("FP32 master"))) return reddish_purple;
-  if (part.startsWith(QLatin1String("Adam m"))) return orange;
-  if (part.startsWith(QLatin1String("Adam v"))) return yellow;
-  if (part.startsWith(QLatin1String("LoRA"))) return reddish_purple;
-  return QColor(150, 150, 150);  // overhead
-}
 
 QString gb(double bytes) { return fmtBytes(bytes, 3); }
 
@@ -315,7 +302,7 @@ void VramPage::recompute() {
       continue;
     }
     auto add = [&](const QString& name, double bytes) {
-      if (bytes > 0) bar.segments.push_back({name, bytes, colourOf(name)});
+      if (bytes > 0) bar.segments.push_back({name, bytes, vramPartColour(name)});
     };
     switch (in.mode) {
       case VramMode::inference:

@@ -11,6 +11,20 @@
 #include <algorithm>
 #include <cmath>
 
+QColor vramPartColour(const QString& part) {
+  using namespace okabe_ito;
+  if (part.contains(QLatin1String("eights"))) return blue;
+  if (part.startsWith(QLatin1String("KV"))) return bluish_green;
+  if (part.startsWith(QLatin1String("Activ"))) return sky_blue;
+  if (part.startsWith(QLatin1String("Grad"))) return vermillion;
+  if (part.startsWith(QLatin1String("FP32 master"))) return reddish_purple;
+  if (part.startsWith(QLatin1String("Adam m"))) return orange;
+  if (part.startsWith(QLatin1String("Adam v"))) return yellow;
+  if (part.startsWith(QLatin1String("LoRA"))) return reddish_purple;
+  return QColor(150, 150, 150);  // overhead
+}
+
+
 double VramBar::total() const {
   double t = 0;
   for (const auto& s : segments)

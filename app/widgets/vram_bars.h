@@ -28,6 +28,10 @@ struct VramBar {
   double total() const;
 };
 
+// One fixed colour per kind of memory ("Weights", "KV cache", "Adam m", ...), from the Okabe–Ito palette and the
+// same on every theme and page, so a bar reads the same on the memory page and on training vs inference.
+QColor vramPartColour(const QString& part);
+
 class VramBars : public QWidget {
   Q_OBJECT
  public:
