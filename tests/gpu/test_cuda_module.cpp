@@ -28,6 +28,17 @@ class CudaBackendTest : public gpulab_test::ModuleTest {};
 struct Shape {
   long long m, n, k;
 };
+// cuBLAS at this shape and precision.
+GemmSpec cublas_spec(const Shape& s, Precision p) {
+  GemmSpec spec;
+  spec.m = s.m;
+  spec.n = s.n;
+  spec.k = s.k;
+  spec.variant = "cublas";
+  spec.precision = p;
+  return spec;
+}
+
 const std::vector<Shape> kShapes{{1, 1, 1}, {17, 17, 17}, {64, 64, 64}, {127, 65, 33}, {256, 256, 256}, {1000, 1024, 999}};
 
 // On the emulator: the same awkward edges (1, 17, non-multiples of every tile), without the sizes that take minutes.
@@ -120,12 +131,7 @@ TEST_F(CudaBackendTest, EverySupportedPrecisionPasses) {
   int ran = 0, fp8_not_emulated = 0;
   for (const Precision p : gpulab::all_precisions) {
     for (const auto& s : shapes) {
-      GemmSpec spec;
-      spec.m = s.m;
-      spec.n = s.n;
-      spec.k = s.k;
-      spec.variant = "cublas";
-      spec.precision = p;
+      const GemmSpec spec = cublas_spec(s, p);
       const auto sup = backend().supports(spec);
       if (!sup.ok) {
         EXPECT_FALSE(sup.reason.empty()) << gpulab::to_string(p);
@@ -162,12 +168,7 @@ TEST_F(CudaBackendTest, LongKHalfPrecisionPassesWithoutReducedPrecisionSplitK) {
                                                : std::vector<Shape>{{64, 64, 16384}, {128, 128, 65536}, {16, 32, 131072}};
   for (const Precision p : precisions) {
     for (const auto& s : shapes) {
-      GemmSpec spec;
-      spec.m = s.m;
-      spec.n = s.n;
-      spec.k = s.k;
-      spec.variant = "cublas";
-      spec.precision = p;
+      const GemmSpec spec = cublas_spec(s, p);
       if (!backend().supports(spec).ok) continue;
       auto op = backend().make_gemm(spec);
       const auto check = op->verify();
