@@ -1,0 +1,137 @@
+// Streaming bandwidth on a Vulkan device: the copy (y = x) and triad (x = y + s·z) shaders, bytes = read + written,
+// every element checked exactly against values the host recomputes.
+//
+// Vulkan does not report cache sizes, so arrays are at least 256 MiB (more than the largest GPU last-level caches,
+// AMD's 128 MiB Infinity Cache included) unless one shader buffer may not be that large (maxStorageBufferRange:
+// 128 MiB on lavapipe); then they are as large as a binding allows, and provenance says so.
+#include "backend_internal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpulab::vk {
+namespace {
+
+// A pattern the check recomputes per element: small integers over 8, exact in FP32 through an FMA.
+float pattern_value(std::size_t i, std::uint32_t salt) {
+  std::uint32_t h = static_cast<std::uint32_t>(i) * 2654435761u ^ salt;
+  h ^= h >> 15;
+  h *= 2246822519u;
+  h ^= h >> 13;
+  return static_cast<float>(static_cast<int>(h % 2001u) - 1000) / 8.0f;
+}
+
+constexpr std::size_t kMinArrayBytes = std::size_t{256} << 20;
+
+class BandwidthOp final : public TimedOp {
+ public:
+  static constexpr float kScalar = 3.0f;
+  static constexpr std::uint32_t kSaltA = 0xA11CEu, kSaltB = 0xB0Bu, kSaltC = 0xC0FFEEu;
+
+  BandwidthOp(Ctx ctx, const BandwidthSpec& spec)
+      : m_ctx(std::move(ctx)), m_triad(spec.kind == "triad"), m_stream(*m_ctx.device) {
+    const DeviceFacts& f = m_ctx.facts();
+    std::size_t bytes = std::max(spec.bytes_per_array, kMinArrayBytes);
+    if (f.max_storage_buffer_range > 0) bytes = std::min<std::size_t>(bytes, f.max_storage_buffer_range);
+    if (f.max_allocation_bytes > 0) bytes = std::min<std::size_t>(bytes, static_cast<std::size_t>(f.max_allocation_bytes));
+    m_count = bytes / 16 * 4;  // whole vec4s
+    if (m_count == 0) throw std::invalid_argument("the bandwidth arrays must hold at least 16 bytes");
+    const std::size_t array_bytes = m_count * sizeof(float);
+    m_x = Buffer(*m_ctx.device, array_bytes, Memory::device);
+    m_y = Buffer(*m_ctx.device, array_bytes, Memory::device);
+    if (m_triad) m_z = Buffer(*m_ctx.device, array_bytes, Memory::device);
+    std::vector<float> host(m_count);
+    auto fill = [&](const Buffer& b, std::uint32_t salt) {
+      for (std::size_t i = 0; i < m_count; ++i) host[i] = pattern_value(i, salt);
+      upload(m_ctx, m_stream, b, host.data(), array_bytes);
+    };
+    if (m_triad) {
+      fill(m_y, kSaltB);
+      fill(m_z, kSaltC);
+      m_program = std::make_unique<Program>(*m_ctx.device, spirv("triad"), 3, 12, 1);
+      m_set = m_program->bind({&m_x, &m_y, &m_z});
+    } else {
+      fill(m_x, kSaltA);
+      m_program = std::make_unique<Program>(*m_ctx.device, spirv("copy"), 2, 8, 1);
+      m_set = m_program->bind({&m_x, &m_y});
+    }
+    const auto count4 = static_cast<std::uint32_t>(m_count / 4);
+    m_groups = std::min<std::uint32_t>((count4 + 255) / 256, 65535);
+    m_push = {count4, m_groups * 256, kScalar};
+  }
+
+  Check verify() override {
+    const Buffer& out = m_triad ? m_x : m_y;
+    m_stream.run([&](VkCommandBuffer cb) {
+      poison(cb, out);
+      Stream::barrier(cb);
+      dispatch(cb);
+    });
+    std::vector<float> host(m_count);
+    download(m_ctx, m_stream, out, host.data(), m_count * sizeof(float));
+    Check c;
+    c.checked = static_cast<long long>(m_count);
+    for (std::size_t i = 0; i < m_count; ++i) {
+      const float want = m_triad ? std::fmaf(kScalar, pattern_value(i, kSaltC), pattern_value(i, kSaltB))
+                                 : pattern_value(i, kSaltA);
+      const float got = host[i];
+      if (!(got == want)) {
+        const double err = std::isfinite(got) ? std::fabs(static_cast<double>(got) - want) : INFINITY;
+        if (c.first_bad_index < 0) c.first_bad_index = static_cast<long long>(i);
+        c.max_abs_err = std::max(c.max_abs_err, err);
+        c.max_rel_err = std::max(c.max_rel_err, err / std::max(std::fabs(static_cast<double>(want)), 1e-30));
+      }
+    }
+    c.passed = c.first_bad_index < 0;
+    if (!c.passed) {
+      std::ostringstream s;
+      s << (m_triad ? "triad" : "copy") << " output differs from the expected values, first at element "
+        << c.first_bad_index << " (max abs error " << c.max_abs_err << ")";
+      c.message = s.str();
+    }
+    return c;
+  }
+
+  double run_once() override {
+    return m_stream.run([&](VkCommandBuffer cb) {
+      m_stream.time_begin(cb);
+      dispatch(cb);
+      m_stream.time_end(cb);
+    });
+  }
+
+  double flops() const override { return m_triad ? 2.0 * static_cast<double>(m_count) : 0.0; }
+  double bytes() const override { return static_cast<double>(m_count) * sizeof(float) * (m_triad ? 3.0 : 2.0); }
+
+ private:
+  struct Push {
+    std::uint32_t count4, stride;
+    float s;
+  };
+  void dispatch(VkCommandBuffer cb) { Stream::dispatch(cb, *m_program, m_set, &m_push, m_groups); }
+
+  Ctx m_ctx;
+  bool m_triad;
+  Stream m_stream;
+  std::size_t m_count = 0;  // floats per array
+  Buffer m_x, m_y, m_z;
+  std::unique_ptr<Program> m_program;
+  VkDescriptorSet m_set = VK_NULL_HANDLE;
+  std::uint32_t m_groups = 1;
+  Push m_push{};
+};
+
+}  // namespace
+
+std::unique_ptr<TimedOp> make_bandwidth_op(Ctx ctx, const BandwidthSpec& spec) {
+  if (spec.kind != "copy" && spec.kind != "triad")
+    throw std::invalid_argument("bandwidth kind must be \"copy\" or \"triad\" (got \"" + spec.kind + "\")");
+  return std::make_unique<BandwidthOp>(std::move(ctx), spec);
+}
+
+}  // namespace gpulab::vk

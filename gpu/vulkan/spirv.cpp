@@ -1,0 +1,66 @@
+// The shaders, compiled from gpu/vulkan/shaders by glslc at build time (CMakeLists.txt) and embedded here, so the
+// module needs no files beside it at run time.
+#include "backend_internal.hpp"
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+
+namespace gpulab::vk {
+namespace {
+
+// glslc -mfmt=c writes the braces: "{0x07230203, ...}".
+#define GPULAB_SPIRV(name) const std::uint32_t name[] =
+GPULAB_SPIRV(k_gemm_01_fp32)
+#include "gemm_01_naive_fp32.spv.inc"
+;
+GPULAB_SPIRV(k_gemm_01_fp16)
+#include "gemm_01_naive_fp16.spv.inc"
+;
+GPULAB_SPIRV(k_gemm_02_fp32)
+#include "gemm_02_shared_tiles_fp32.spv.inc"
+;
+GPULAB_SPIRV(k_gemm_02_fp16)
+#include "gemm_02_shared_tiles_fp16.spv.inc"
+;
+GPULAB_SPIRV(k_gemm_03_fp32)
+#include "gemm_03_register_blocking_fp32.spv.inc"
+;
+GPULAB_SPIRV(k_gemm_03_fp16)
+#include "gemm_03_register_blocking_fp16.spv.inc"
+;
+GPULAB_SPIRV(k_gemm_04_fp32)
+#include "gemm_04_vectorized_fp32.spv.inc"
+;
+GPULAB_SPIRV(k_gemm_04_fp16)
+#include "gemm_04_vectorized_fp16.spv.inc"
+;
+GPULAB_SPIRV(k_copy)
+#include "copy.spv.inc"
+;
+GPULAB_SPIRV(k_triad)
+#include "triad.spv.inc"
+;
+#undef GPULAB_SPIRV
+
+}  // namespace
+
+std::span<const std::uint32_t> spirv(const std::string& name) {
+  static const std::map<std::string, std::span<const std::uint32_t>> table{
+      {"gemm_01_naive_fp32", k_gemm_01_fp32},
+      {"gemm_01_naive_fp16", k_gemm_01_fp16},
+      {"gemm_02_shared_tiles_fp32", k_gemm_02_fp32},
+      {"gemm_02_shared_tiles_fp16", k_gemm_02_fp16},
+      {"gemm_03_register_blocking_fp32", k_gemm_03_fp32},
+      {"gemm_03_register_blocking_fp16", k_gemm_03_fp16},
+      {"gemm_04_vectorized_fp32", k_gemm_04_fp32},
+      {"gemm_04_vectorized_fp16", k_gemm_04_fp16},
+      {"copy", k_copy},
+      {"triad", k_triad},
+  };
+  auto it = table.find(name);
+  if (it == table.end()) throw std::logic_error("no embedded shader named " + name);
+  return it->second;
+}
+
+}  // namespace gpulab::vk

@@ -1,0 +1,274 @@
+// The instance, the device list and the validation messenger. Facts come from vkGetPhysicalDeviceProperties2 (the
+// driver's own name and version where the device is Vulkan 1.2 or newer) and the queue family's timestamp bits.
+#include "vk_instance.hpp"
+
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+
+namespace gpulab::vk {
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+std::mutex g_last_mutex;
+
+VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                             VkDebugUtilsMessageTypeFlagsEXT type,
+                                             const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  auto* counts = static_cast<Instance::Counts*>(user);
+  // Only the validation layer's errors count: loader chatter (general) and performance hints are not errors in
+  // the backend's use of the API.
+  if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) == 0) return VK_FALSE;
+  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+    counts->errors.fetch_add(1);
+    std::lock_guard lock(g_last_mutex);
+    counts->last = data && data->pMessage ? data->pMessage : "(no message)";
+  } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+    counts->warnings.fetch_add(1);
+  }
+  return VK_FALSE;  // never abort the call: the test counts, the run goes on
+}
+
+bool layer_present(const char* name) {
+  std::uint32_t n = 0;
+  GPULAB_VK_CHECK(vkEnumerateInstanceLayerProperties(&n, nullptr));
+  std::vector<VkLayerProperties> layers(n);
+  GPULAB_VK_CHECK(vkEnumerateInstanceLayerProperties(&n, layers.data()));
+  for (const auto& l : layers)
+    if (std::strcmp(l.layerName, name) == 0) return true;
+  return false;
+}
+
+std::string version_text(std::uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+std::string vendor_name(std::uint32_t id) {
+  switch (id) {
+    case 0x8086: return "Intel";
+    case 0x1002: return "AMD";
+    case 0x10DE: return "NVIDIA";
+    case 0x106B: return "Apple";
+    case 0x13B5: return "Arm";
+    case 0x5143: return "Qualcomm";
+    case 0x10005: return "Mesa";  // VK_VENDOR_ID_MESA: llvmpipe/lavapipe
+  }
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%04X", id);
+  return std::string("vendor ") + buf;
+}
+
+std::string type_name(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
+    default: return "other";
+  }
+}
+
+DeviceFacts describe(int index, VkPhysicalDevice pd) {
+  DeviceFacts f;
+  f.index = index;
+  f.handle = pd;
+  VkPhysicalDeviceProperties base{};
+  vkGetPhysicalDeviceProperties(pd, &base);
+  f.api_raw = base.apiVersion;
+  f.api_version = version_text(base.apiVersion);
+  f.name = base.deviceName;
+  f.vendor = vendor_name(base.vendorID);
+  f.type = type_name(base.deviceType);
+  f.is_cpu = base.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  f.timestamp_period_ns = base.limits.timestampPeriod;
+  f.max_shared_bytes = base.limits.maxComputeSharedMemorySize;
+  f.max_invocations = base.limits.maxComputeWorkGroupInvocations;
+  f.max_storage_buffer_range = base.limits.maxStorageBufferRange;
+
+  // Vulkan 1.1 structures: subgroup size and the largest single allocation; 1.2: the driver's name.
+  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceMaintenance3Properties maint3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+  subgroup.pNext = &maint3;
+  const bool v12 = base.apiVersion >= VK_API_VERSION_1_2;
+  if (v12) maint3.pNext = &driver;
+  VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  props2.pNext = &subgroup;
+  vkGetPhysicalDeviceProperties2(pd, &props2);
+  f.subgroup_size = subgroup.subgroupSize;
+  f.max_allocation_bytes = static_cast<double>(maint3.maxMemoryAllocationSize);
+  if (v12)
+    f.driver = std::string(driver.driverName) + ": " + driver.driverInfo;
+  else
+    f.driver = "driver version " + std::to_string(base.driverVersion) + " (the device is Vulkan " + f.api_version +
+               ", which does not name its driver)";
+
+  // 16-bit storage and FP16 arithmetic (core structures from Vulkan 1.2).
+  if (v12) {
+    VkPhysicalDeviceShaderFloat16Int8Features f16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    f16.pNext = &s16;
+    VkPhysicalDeviceFeatures2 feats{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    feats.pNext = &f16;
+    vkGetPhysicalDeviceFeatures2(pd, &feats);
+    f.fp16 = f16.shaderFloat16 && s16.storageBuffer16BitAccess;
+  }
+
+  std::uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> q(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &families, q.data());
+  for (std::uint32_t i = 0; i < families; ++i)
+    if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      f.compute_queue_family = static_cast<int>(i);
+      f.timestamp_valid_bits = q[i].timestampValidBits;
+      break;
+    }
+
+  VkPhysicalDeviceMemoryProperties mem{};
+  vkGetPhysicalDeviceMemoryProperties(pd, &mem);
+  bool every_local_type_host_visible = true;
+  for (std::uint32_t h = 0; h < mem.memoryHeapCount; ++h)
+    if (mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      f.device_local_bytes += static_cast<double>(mem.memoryHeaps[h].size);
+  for (std::uint32_t t = 0; t < mem.memoryTypeCount; ++t)
+    if ((mem.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+        !(mem.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+      every_local_type_host_visible = false;
+  // Integrated GPUs and CPU devices use the computer's RAM; a discrete card with a small host-visible window
+  // (resizable BAR) still has memory types that are device-local only.
+  f.shared_memory = base.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU || f.is_cpu || every_local_type_host_visible;
+  return f;
+}
+
+}  // namespace
+
+Instance::Instance(const InstanceOptions& options) {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "gpulab";
+  app.applicationVersion = VK_MAKE_API_VERSION(0, 0, 1, 0);
+  app.pEngineName = "gpulab";
+  app.apiVersion = VK_API_VERSION_1_2;
+
+  std::vector<const char*> layers, extensions;
+  VkDebugUtilsMessengerCreateInfoEXT messenger_info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  messenger_info.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  messenger_info.pfnUserCallback = count_message;
+  messenger_info.pUserData = m_counts.get();
+  if (options.validation) {
+    if (!layer_present(kValidationLayer))
+      throw std::runtime_error(std::string("the Vulkan validation layer (") + kValidationLayer +
+                               ") is not installed (Debian: vulkan-validationlayers)");
+    layers.push_back(kValidationLayer);
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  }
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  info.enabledLayerCount = static_cast<std::uint32_t>(layers.size());
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  if (options.validation) info.pNext = &messenger_info;  // also covers vkCreateInstance/vkDestroyInstance
+  GPULAB_VK_CHECK(vkCreateInstance(&info, nullptr, &m_instance));
+
+  if (options.validation) {
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(m_instance, "vkCreateDebugUtilsMessengerEXT"));
+    if (!create) {
+      vkDestroyInstance(m_instance, nullptr);
+      throw std::runtime_error("the Vulkan loader offers no vkCreateDebugUtilsMessengerEXT");
+    }
+    const VkResult r = create(m_instance, &messenger_info, nullptr, &m_messenger);
+    if (r != VK_SUCCESS) {
+      vkDestroyInstance(m_instance, nullptr);
+      throw_vk_error(r, "vkCreateDebugUtilsMessengerEXT", __FILE__, __LINE__);
+    }
+  }
+}
+
+Instance::~Instance() {
+  if (m_messenger != VK_NULL_HANDLE) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(m_instance, "vkDestroyDebugUtilsMessengerEXT"));
+    if (destroy) destroy(m_instance, m_messenger, nullptr);
+  }
+  if (m_instance != VK_NULL_HANDLE) vkDestroyInstance(m_instance, nullptr);
+}
+
+std::string Instance::last_validation_error() const {
+  std::lock_guard lock(g_last_mutex);
+  return m_counts->last;
+}
+
+std::string DeviceFacts::label() const {
+  if (is_cpu) {
+    // Mesa's CPU driver names itself "llvmpipe (LLVM 15.0.6, 256 bits)"; others (SwiftShader) keep their name.
+    const std::string short_name = name.rfind("llvmpipe", 0) == 0 ? std::string("llvmpipe") : name;
+    return "Vulkan on the CPU (" + short_name + ") — not a GPU";
+  }
+  return name + " — " + type;
+}
+
+std::vector<DeviceFacts> list_devices(const Instance& instance) {
+  std::uint32_t n = 0;
+  GPULAB_VK_CHECK(vkEnumeratePhysicalDevices(instance.get(), &n, nullptr));
+  std::vector<VkPhysicalDevice> handles(n);
+  if (n) GPULAB_VK_CHECK(vkEnumeratePhysicalDevices(instance.get(), &n, handles.data()));
+  std::vector<DeviceFacts> out;
+  for (std::uint32_t i = 0; i < n; ++i) out.push_back(describe(static_cast<int>(i), handles[i]));
+  return out;
+}
+
+int choose_device(const std::vector<DeviceFacts>& devices, int requested, bool allow_cpu, std::string& why) {
+  auto usable = [&](const DeviceFacts& d, std::string& reason) {
+    if (d.compute_queue_family < 0) {
+      reason = d.label() + " has no compute queue";
+      return false;
+    }
+    if (d.api_raw < VK_API_VERSION_1_1) {
+      reason = d.label() + " supports Vulkan " + d.api_version + "; gpulab needs 1.1 or newer";
+      return false;
+    }
+    if (d.is_cpu && !allow_cpu) {
+      reason = "the only Vulkan device is " + d.label() +
+               ": it is not used unless asked for (GPULAB_VULKAN_ALLOW_CPU=1 or --allow-cpu-vulkan)";
+      return false;
+    }
+    return true;
+  };
+  if (devices.empty()) {
+    why = "Vulkan: the driver sees no device";
+    return -1;
+  }
+  if (requested >= 0) {
+    if (requested >= static_cast<int>(devices.size())) {
+      why = "Vulkan: there is no device " + std::to_string(requested) + " (devices 0 to " +
+            std::to_string(devices.size() - 1) + ")";
+      return -1;
+    }
+    std::string reason;
+    if (!usable(devices[static_cast<std::size_t>(requested)], reason)) {
+      why = "Vulkan: " + reason;
+      return -1;
+    }
+    return requested;
+  }
+  // GPUs first, discrete before integrated; a CPU-type device last, and only when allowed.
+  for (const char* type : {"discrete GPU", "integrated GPU", "virtual GPU", "other", "CPU"}) {
+    for (const auto& d : devices) {
+      std::string reason;
+      if (d.type == type && usable(d, reason)) return d.index;
+      if (d.type == type && why.empty()) why = "Vulkan: " + reason;
+    }
+  }
+  if (why.empty()) why = "Vulkan: no usable device";
+  return -1;
+}
+
+}  // namespace gpulab::vk
