@@ -1,6 +1,12 @@
 #include "runner/dram_bandwidth.h"
 
-double streamedArrayBytes(const gpulab::Result& r) { return r.param("bytes_per_array", r.param("bytes")); }
+#include "gpulab/result_views.hpp"
+
+double streamedArrayBytes(const gpulab::Result& r) {
+  if (auto b = gpulab::as_bandwidth(r)) return b->bytes_per_array;
+  if (auto t = gpulab::as_transfer(r)) return t->bytes;
+  return 0;
+}
 
 bool betterDramBandwidth(const gpulab::Result& candidate, const gpulab::Result* current) {
   if (!current) return true;

@@ -2,6 +2,7 @@
 // the output path, a number) is checked before any experiment starts, so a typo costs a second, not a run.
 #include "gpulab/cli.hpp"
 #include "gpulab/cuda_loader.hpp"
+#include "gpulab/result_views.hpp"
 #include "gpulab/suites.hpp"
 #include "gpulab/models/amdahl_model.hpp"
 #include "gpulab/units.hpp"
@@ -282,23 +283,22 @@ std::string size_of(double bytes) {
 
 std::string describe(const Result& r) {
   std::string s = r.experiment + " " + r.variant;
-  if (r.experiment == "gemm") {
+  if (auto g = as_gemm(r)) {
     s += " " + std::string(to_string(r.precision));
-    long long m = std::llround(r.param("m")), n = std::llround(r.param("n")), k = std::llround(r.param("k"));
-    if (m == n && n == k && m > 0) s += " " + std::to_string(n) + "³";
-    else if (m > 0) s += " " + std::to_string(m) + "×" + std::to_string(n) + "×" + std::to_string(k);
-    if (r.backend == "cpu" && (r.variant == "blas" || r.variant == "blas-direct") && r.params.count("threads"))
-      s += r.param("threads") == 0 ? " all threads" : " " + std::to_string(std::lround(r.param("threads"))) + "T";
-  } else if (r.experiment == "amdahl_scaling") {
-    const long threads = std::lround(r.param("threads"));
-    s = r.experiment + " " + std::to_string(threads) + (threads == 1 ? " thread, " : " threads, ") +
-        format_fixed(r.param("serial_share") * 100, 0) + "% serial";
-  } else {
-    double bytes = r.param("bytes", r.param("bytes_per_array"));
-    if (bytes > 0) s += " " + size_of(bytes);
-    if (r.experiment == "transfer" && r.params.count("pinned")) s += r.param("pinned") != 0 ? " pinned" : " pageable";
+    if (g->square() && g->m > 0) s += " " + std::to_string(g->n) + "³";
+    else if (g->m > 0) s += " " + std::to_string(g->m) + "×" + std::to_string(g->n) + "×" + std::to_string(g->k);
+    if (!g->head.on_gpu && g->library && r.params.count("threads"))
+      s += g->threads == 0 ? " all threads" : " " + std::to_string(g->threads) + "T";
+  } else if (auto a = as_amdahl_step(r)) {
+    s = r.experiment + " " + std::to_string(a->threads) + (a->threads == 1 ? " thread, " : " threads, ") +
+        format_fixed(a->serial_share * 100, 0) + "% serial";
+  } else if (auto b = as_bandwidth(r)) {
+    if (b->bytes_per_array > 0) s += " " + size_of(b->bytes_per_array);
+  } else if (auto t = as_transfer(r)) {
+    if (t->bytes > 0) s += " " + size_of(t->bytes);
+    if (r.params.count("pinned")) s += t->pinned ? " pinned" : " pageable";
   }
-  if (r.backend == "cuda") s = "GPU " + s;
+  if (r.on_gpu()) s = "GPU " + s;
   return s;
 }
 
@@ -448,6 +448,14 @@ int check_recording(const std::string& path) {
   }
   auto context = [&rec](const char* key) { return rec.context.count(key) ? rec.context.at(key) : std::string(); };
   print_summary(rec, std::atof(context("duration_s").c_str()));
+  // The schema: every result that ran reads as its kind (the typed views the pages use).
+  const std::vector<std::string> problems = schema_problems(rec);
+  for (const auto& p : problems) std::fprintf(stderr, "gpulab bench: %s: %s\n", path.c_str(), p.c_str());
+  if (!problems.empty()) {
+    std::fprintf(stderr, "gpulab bench: not a valid recording: %zu result(s) do not read as their kind\n",
+                 problems.size());
+    return 1;
+  }
   std::string state = "complete";
   if (!rec.complete) {
     state = "partial";

@@ -1,5 +1,6 @@
 // Amdahl's law measured on CPU threads: a dependent chain (serial), then many independent chains (parallel).
 // See gpulab/amdahl_scaling.hpp for the shape of the job and why both parts use the same step.
+#include "gpulab/result_views.hpp"
 #include "gpulab/amdahl_scaling.hpp"
 
 #include "gpulab/harness.hpp"
@@ -182,7 +183,7 @@ std::vector<Result> run_amdahl_scaling(Backend& cpu, const AmdahlScalingSpec& sp
   for (std::size_t i = 0; i < spec.threads.size(); ++i) {
     const int threads = spec.threads[i];
     Result r;
-    r.experiment = "amdahl_scaling";
+    r.experiment = experiment_name::amdahl_scaling;
     r.backend = cpu.kind();
     r.variant = "threads";
     r.precision = Precision::fp64;  // not a float experiment; the field needs a value
@@ -224,7 +225,7 @@ std::vector<Result> run_amdahl_scaling(Backend& cpu, const AmdahlScalingSpec& sp
 Result run_launch_overhead(Backend& backend, const LaunchOverheadSpec& spec, const RunContext& ctx) {
   if (spec.kernels < 1) throw std::invalid_argument("kernels must be at least 1");
   Result r;
-  r.experiment = "launch_overhead";
+  r.experiment = experiment_name::launch_overhead;
   r.backend = backend.kind();
   r.variant = "tiny_kernels";
   r.precision = Precision::fp32;
@@ -260,6 +261,29 @@ Result run_launch_overhead(Backend& backend, const LaunchOverheadSpec& spec, con
   }
   if (ctx.on_result) ctx.on_result(r);
   return r;
+}
+
+// The typed views of the results written above (result_views.hpp).
+std::optional<AmdahlStep> as_amdahl_step(const Result& r) {
+  if (r.experiment != experiment_name::amdahl_scaling) return std::nullopt;
+  AmdahlStep s;
+  s.head = result_header(r);
+  s.threads = static_cast<int>(std::lround(r.param("threads")));
+  s.serial_share = r.param("serial_share");
+  s.speedup = r.param("speedup");
+  s.implied_serial_share = r.param("implied_serial_share", -1);
+  s.serial_s = r.param("serial_s");
+  return s;
+}
+
+std::optional<LaunchOverhead> as_launch_overhead(const Result& r) {
+  if (r.experiment != experiment_name::launch_overhead) return std::nullopt;
+  LaunchOverhead l;
+  l.head = result_header(r);
+  l.kernels = static_cast<int>(std::lround(r.param("kernels")));
+  l.elements = r.param("elements");
+  l.per_launch_s = r.param("per_launch_s");
+  return l;
 }
 
 }  // namespace gpulab

@@ -1,4 +1,5 @@
 // The decode step as a measurable chain of products (see decode_experiments.hpp).
+#include "gpulab/result_views.hpp"
 #include "gpulab/decode_experiments.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/layer_chain_plan.hpp"
@@ -45,7 +46,7 @@ int layer_chain_layers_that_fit(const LayerChainSpec& one_layer, double budget_b
 
 Result run_layer_chain(Backend& backend, const LayerChainSpec& spec, const RunContext& ctx) {
   Result r;
-  r.experiment = "layer_chain";
+  r.experiment = experiment_name::layer_chain;
   r.backend = backend.kind();
   r.variant = "gemm_chain";
   r.precision = spec.precision;
@@ -118,6 +119,20 @@ Result run_layer_chain(Backend& backend, const LayerChainSpec& spec, const RunCo
   ctx.report(1, label + (r.error.empty() ? ": done" : ": " + r.error));
   if (ctx.on_result) ctx.on_result(r);
   return r;
+}
+
+// The typed view of the result written above (result_views.hpp).
+std::optional<LayerChainPoint> as_layer_chain(const Result& r) {
+  if (r.experiment != experiment_name::layer_chain) return std::nullopt;
+  LayerChainPoint p;
+  p.head = result_header(r);
+  p.users = std::llround(r.param("batch"));
+  p.layers = static_cast<int>(std::lround(r.param("layers")));
+  p.params_per_layer = r.param("params_per_layer");
+  p.weight_bytes = r.param("weight_bytes");
+  p.gbps = r.gbps;
+  p.gflops = r.gflops;
+  return p;
 }
 
 }  // namespace gpulab

@@ -1,4 +1,5 @@
 // Software emulation of a GEMM in each number format, against an FP64 reference. See precision_error.hpp.
+#include "gpulab/result_views.hpp"
 #include "gpulab/precision_error.hpp"
 
 #include "gpulab/harness.hpp"
@@ -149,7 +150,7 @@ PrecisionError emulated_gemm_error(const PrecisionErrorSpec& spec) {
 Result emulated_error_result(const PrecisionErrorSpec& spec) {
   const PrecisionError e = emulated_gemm_error(spec);
   Result r;
-  r.experiment = "precision_error";
+  r.experiment = experiment_name::precision_error;
   r.backend = "cpu";
   r.variant = "emulated";
   r.precision = spec.precision;
@@ -163,6 +164,19 @@ Result emulated_error_result(const PrecisionErrorSpec& spec) {
   r.provenance["reference"] = "FP64 product of the unrounded inputs";
   r.provenance["seed"] = std::to_string(spec.seed);
   return r;
+}
+
+// The typed view of the result written above (result_views.hpp).
+std::optional<PrecisionErrorPoint> as_precision_error(const Result& r) {
+  if (r.experiment != experiment_name::precision_error) return std::nullopt;
+  PrecisionErrorPoint p;
+  p.head = result_header(r);
+  p.m = std::llround(r.param("m"));
+  p.n = std::llround(r.param("n"));
+  p.k = std::llround(r.param("k"));
+  p.rel_frobenius = r.param("rel_frobenius", -1);
+  p.max_abs = r.check.checked > 0 ? r.check.max_abs_err : -1;
+  return p;
 }
 
 }  // namespace gpulab

@@ -1,10 +1,12 @@
 // The three primitive experiments: GEMM, streaming bandwidth, transfers. Each builds a self-describing Result:
 // what ran, on what, the check, every sample, and where the number came from.
+#include "gpulab/result_views.hpp"
 #include "gpulab/experiments.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -111,7 +113,7 @@ Result run_gemm(Backend& backend, const GemmSpec& spec, const RunContext& ctx) {
     throw std::invalid_argument("GEMM sizes must be at least 1 (got m=" + std::to_string(spec.m) + ", n=" +
                                 std::to_string(spec.n) + ", k=" + std::to_string(spec.k) + ")");
   Result r;
-  r.experiment = "gemm";
+  r.experiment = experiment_name::gemm;
   r.backend = backend.kind();
   r.variant = spec.variant;
   r.precision = spec.precision;
@@ -177,7 +179,7 @@ Result run_gemm(Backend& backend, const GemmSpec& spec, const RunContext& ctx) {
 
 Result run_bandwidth(Backend& backend, const BandwidthSpec& spec, const RunContext& ctx) {
   Result r;
-  r.experiment = "bandwidth";
+  r.experiment = experiment_name::bandwidth;
   r.backend = backend.kind();
   r.variant = spec.kind;
   r.precision = Precision::fp64;  // the CPU kernels stream doubles; the bytes, not the format, are the point
@@ -192,7 +194,7 @@ Result run_bandwidth(Backend& backend, const BandwidthSpec& spec, const RunConte
 
 Result run_transfer(Backend& backend, const TransferSpec& spec, const RunContext& ctx) {
   Result r;
-  r.experiment = "transfer";
+  r.experiment = experiment_name::transfer;
   r.backend = backend.kind();
   r.variant = spec.direction;
   r.precision = Precision::fp32;
@@ -211,6 +213,64 @@ Result run_transfer(Backend& backend, const TransferSpec& spec, const RunContext
   }
   finish(r, ctx);
   return r;
+}
+
+// ---- The typed views of the three results written above (result_views.hpp) ----------------------------------
+
+ResultHeader result_header(const Result& r) {
+  ResultHeader h;
+  h.plan = r.plan;
+  h.backend = r.backend;
+  h.on_gpu = r.on_gpu();
+  h.variant = r.variant;
+  h.precision = r.precision;
+  h.ok = r.ok();
+  h.error = r.error;
+  h.median_s = r.stats.median_s;
+  return h;
+}
+
+std::optional<GemmPoint> as_gemm(const Result& r) {
+  if (r.experiment != experiment_name::gemm) return std::nullopt;
+  GemmPoint p;
+  p.head = result_header(r);
+  p.m = std::llround(r.param("m"));
+  p.n = std::llround(r.param("n"));
+  p.k = std::llround(r.param("k"));
+  p.threads = static_cast<int>(std::lround(r.param("threads")));
+  p.direct_control = r.variant == "blas-direct";
+  p.library = r.variant == "blas" || r.variant == "cublas" || r.variant == "cublaslt" || p.direct_control;
+  p.gflops = r.gflops;
+  p.check_max_abs = r.check.checked > 0 ? r.check.max_abs_err : -1;
+  return p;
+}
+
+std::optional<BandwidthPoint> as_bandwidth(const Result& r) {
+  if (r.experiment != experiment_name::bandwidth) return std::nullopt;
+  BandwidthPoint p;
+  p.head = result_header(r);
+  p.kernel = r.variant == "copy" ? StreamKernel::copy : r.variant == "triad" ? StreamKernel::triad : StreamKernel::other;
+  p.bytes_per_array = r.param("bytes");  // run_bandwidth writes the spec's bytes_per_array under "bytes"
+  p.threads = static_cast<int>(std::lround(r.param("threads")));
+  p.gbps = r.gbps;
+  return p;
+}
+
+std::optional<TransferPoint> as_transfer(const Result& r) {
+  if (r.experiment != experiment_name::transfer) return std::nullopt;
+  TransferPoint p;
+  p.head = result_header(r);
+  const std::string& d = r.variant;
+  p.direction = d == "h2h"   ? TransferDirection::h2h
+                : d == "h2d" ? TransferDirection::h2d
+                : d == "d2h" ? TransferDirection::d2h
+                : d == "d2d" ? TransferDirection::d2d
+                : d == "p2p" ? TransferDirection::p2p
+                             : TransferDirection::other;
+  p.pinned = r.param("pinned") != 0;
+  p.bytes = r.param("bytes");
+  p.gbps = r.gbps;
+  return p;
 }
 
 }  // namespace gpulab

@@ -1,5 +1,6 @@
 // The FP16 underflow demo and the software rounding it rests on. No hardware half type is used on purpose: the
 // point is to show what the format does, bit for bit, on any CPU.
+#include "gpulab/result_views.hpp"
 #include "gpulab/underflow_demo.hpp"
 
 #include "gpulab/harness.hpp"
@@ -215,7 +216,7 @@ UnderflowResult run_underflow_demo(const UnderflowSpec& spec) {
 Result underflow_result(const UnderflowSpec& spec) {
   const UnderflowResult u = run_underflow_demo(spec);
   Result r;
-  r.experiment = "underflow";
+  r.experiment = experiment_name::underflow;
   r.backend = "cpu";
   r.variant = "software-fp16-bf16";
   r.precision = Precision::fp16;
@@ -252,6 +253,20 @@ Result underflow_result(const UnderflowSpec& spec) {
   r.provenance["method"] = "IEEE binary16 / bfloat16 rounding in software (round to nearest even, subnormals)";
   r.provenance["gradients"] = "log-uniform magnitudes, random signs, seed " + std::to_string(spec.seed);
   return r;
+}
+
+// The typed view of the result written above (result_views.hpp).
+std::optional<UnderflowTotals> as_underflow(const Result& r) {
+  if (r.experiment != experiment_name::underflow) return std::nullopt;
+  UnderflowTotals u;
+  u.head = result_header(r);
+  u.count = r.param("count");
+  u.lost_fp16_plain = r.param("lost_fp16_plain");
+  u.lost_fp16_static = r.param("lost_fp16_static");
+  u.lost_fp16_dynamic = r.param("lost_fp16_dynamic");
+  u.lost_bf16 = r.param("lost_bf16");
+  u.loss_scale = r.param("loss_scale");
+  return u;
 }
 
 }  // namespace gpulab

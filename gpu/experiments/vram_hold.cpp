@@ -1,8 +1,10 @@
 // Filling a device's memory on purpose, in steps, so the VRAM page can show cudaMemGetInfo moving.
+#include "gpulab/result_views.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/memory_hold.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -12,7 +14,7 @@ namespace gpulab {
 
 Result run_hold_memory(Backend& backend, double bytes, double margin, int steps, double hold_s, const RunContext& ctx) {
   Result base;
-  base.experiment = "hold_memory";
+  base.experiment = experiment_name::hold_memory;
   base.backend = backend.kind();
   base.precision = Precision::fp32;
   base.provenance = backend.provenance();
@@ -87,6 +89,27 @@ Result run_hold_memory(Backend& backend, double bytes, double margin, int steps,
   ctx.report(1, "freed " + format_bytes(total));
   last.variant = "held";
   return last;
+}
+
+// The typed view of the results written above (result_views.hpp).
+std::optional<MemoryHoldStep> as_memory_hold(const Result& r) {
+  if (r.experiment != experiment_name::hold_memory) return std::nullopt;
+  MemoryHoldStep s;
+  s.head = result_header(r);
+  s.stage = r.variant == "refused"    ? HoldStage::refused
+            : r.variant == "released" ? HoldStage::released
+            : r.variant == "held"     ? HoldStage::held
+                                      : HoldStage::holding;
+  s.requested = r.param("requested");
+  s.held = r.param("held");
+  s.margin = r.param("margin");
+  s.before_free = r.param("before_free");
+  s.before_total = r.param("before_total");
+  s.now_free = r.param("now_free");
+  s.now_total = r.param("now_total");
+  s.step = static_cast<int>(std::lround(r.param("step")));
+  s.steps = static_cast<int>(std::lround(r.param("steps")));
+  return s;
 }
 
 }  // namespace gpulab

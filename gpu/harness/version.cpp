@@ -1,5 +1,6 @@
-// The one version line both front ends print, and the recording stores as gpulab_version.
-#include "gpulab/cli.hpp"
+// The one version line both front ends print, and the recording stores as gpulab_version: part of provenance,
+// so the experiments name their build without reaching for the CLI.
+#include "gpulab/harness.hpp"
 
 #ifndef GPULAB_VERSION
 #define GPULAB_VERSION "unknown"

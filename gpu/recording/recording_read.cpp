@@ -219,6 +219,8 @@ Result read_result(const json& obj, const std::string& where) {
     }
   }
   if (has(obj, "error")) r.error = string_field(obj, where, "error");
+  // Optional: absent in recordings written before results said which plan made them (see parse_recording).
+  if (has(obj, "plan")) r.plan = string_field(obj, where, "plan");
   return r;
 }
 
@@ -265,6 +267,15 @@ Recording parse_recording(const std::string& text) {
   rec.results.reserve(results.size());
   for (std::size_t i = 0; i < results.size(); ++i)
     rec.results.push_back(read_result(results[i], "results[" + std::to_string(i) + "]"));
+  // Written before results carried their plan: a recording of one suite says which plan made every result (a
+  // suite is one plan); one of "all" cannot say, and its results keep an empty plan ("made before plans were
+  // recorded"), which pages draw as they did then.
+  const auto suite = rec.context.find("suite");
+  const bool one_plan = suite != rec.context.end() && !suite->second.empty() && suite->second != "all" &&
+                        suite->second != "gui-session";
+  if (one_plan)
+    for (auto& r : rec.results)
+      if (r.plan.empty()) r.plan = suite->second;
   return rec;
 }
 

@@ -39,6 +39,7 @@ json to_json(const Result& r) {
   json provenance = json::object();
   for (const auto& [key, value] : r.provenance) provenance[key] = value;
   return {{"experiment", r.experiment},
+          {"plan", r.plan},
           {"backend", r.backend},
           {"variant", r.variant},
           {"precision", std::string(to_string(r.precision))},

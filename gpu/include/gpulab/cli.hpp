@@ -2,6 +2,8 @@
 // The command-line verbs shared by `gpulab` (the Qt app) and `gpulab-bench` (Qt-free). Each takes the words
 // after the verb, prints to stdout/stderr, and returns the process exit code (0 ok, 2 bad usage, 1 failure).
 // None of them throws: bad input becomes a message and a non-zero code.
+#include "gpulab/harness.hpp"
+
 #include <string>
 #include <vector>
 
@@ -18,7 +20,6 @@ int cli_calc(const Args& args);
 // The ladder's kernels traced on the CPU emulator: per-step sectors, bytes per FLOP, bank conflicts.
 int cli_kernels(const Args& args);
 
-// The version line printed by --version.
-std::string version_string();
+// The version line printed by --version is gpulab::version_string(), in gpulab/harness.hpp (provenance).
 
 }  // namespace gpulab

@@ -96,5 +96,7 @@ void fill_random(double* p, std::size_t count, std::uint64_t seed);
 // Provenance shared by every result: date, build type, host, compiler.
 Provenance base_provenance();
 std::string iso_date_now();  // "2026-12-01T07:40:00Z"
+// "gpulab 0.1.0 (RelWithDebInfo build)": what --version prints and a recording stores as gpulab_version.
+std::string version_string();
 
 }  // namespace gpulab

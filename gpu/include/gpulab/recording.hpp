@@ -36,6 +36,10 @@ Recording load_recording(const std::string& path);       // throws RecordingErro
 void save_recording(const Recording& rec, const std::string& path);
 void write_file_atomically(const std::string& path, const std::string& bytes);
 
+// Results that ran but do not read as their kind (a missing size, an unknown experiment), one line each; empty
+// when every result reads through its typed view (result_views.hpp). `gpulab bench --check` prints them.
+std::vector<std::string> schema_problems(const Recording& rec);
+
 // A short label for the device a recording was made on: "recorded on NVIDIA H200, 2026-11-30".
 std::string recording_label(const Recording& rec);
 

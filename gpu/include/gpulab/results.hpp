@@ -29,8 +29,25 @@ struct Check {
 using Params = std::map<std::string, double>;        // numeric parameters, e.g. m, n, k, threads, bytes
 using Provenance = std::map<std::string, std::string>;  // device, driver, library versions, policies, date
 
+// The experiment names the core writes, listed once: writers set them, typed views (result_views.hpp) read them.
+namespace experiment_name {
+inline constexpr const char* gemm = "gemm";
+inline constexpr const char* bandwidth = "bandwidth";
+inline constexpr const char* transfer = "transfer";
+inline constexpr const char* layer_chain = "layer_chain";
+inline constexpr const char* amdahl_scaling = "amdahl_scaling";
+inline constexpr const char* launch_overhead = "launch_overhead";
+inline constexpr const char* precision_error = "precision_error";
+inline constexpr const char* underflow = "underflow";
+inline constexpr const char* hold_memory = "hold_memory";
+}  // namespace experiment_name
+
 struct Result {
-  std::string experiment;  // "gemm", "bandwidth", "transfer", ...
+  std::string experiment;  // one of experiment_name: "gemm", "bandwidth", "transfer", ...
+  // The plan that asked for this result ("precision", "matmul", … — a page's default plan and the bench suite of
+  // the same name are one plan; "" when it ran outside any plan). Stamped by run_plan as the result is made, and
+  // written to recordings, so a page draws only what its own plan measured.
+  std::string plan;
   std::string backend;     // "cpu" | "cuda"
   std::string variant;     // "naive", "blas", "cublas", "triad", ...
   Precision precision = Precision::fp32;
@@ -46,6 +63,8 @@ struct Result {
   std::string error;  // non-empty: the run failed or was skipped, and why
 
   bool ok() const { return error.empty() && check.passed; }
+  bool on_gpu() const { return backend != "cpu"; }
+  // Raw look-up by key: for the writers and the typed views in result_views.hpp; pages read the typed views.
   double param(const std::string& key, double fallback = 0) const {
     auto it = params.find(key);
     return it == params.end() ? fallback : it->second;

@@ -1,7 +1,9 @@
 #pragma once
-// Named suites of experiments for `gpulab bench` / `gpulab-bench`. Both front ends call run_suite().
+// Named suites of experiments for `gpulab bench` / `gpulab-bench`. Both front ends call run_suite(). A suite is the
+// plan its page builds for the default controls (page_plans.hpp: suite_plan).
 #include "gpulab/backend.hpp"
 #include "gpulab/experiments.hpp"
+#include "gpulab/plan.hpp"
 #include "gpulab/recording.hpp"
 
 #include <functional>
@@ -16,12 +18,6 @@ struct SuiteInfo {
 };
 const std::vector<SuiteInfo>& suites();
 bool is_suite(const std::string& name);
-
-struct Backends {
-  Backend* cpu = nullptr;   // always present
-  Backend* cuda = nullptr;  // null when no GPU; cuda_reason says why
-  std::string cuda_reason;
-};
 
 // Runs the suite and returns a recording (context filled, results in run order). Throws
 // std::invalid_argument for an unknown suite. Cancelled runs return what was measured so far, marked incomplete.

@@ -1,0 +1,330 @@
+// The plan builders behind the pages' Run buttons and `gpulab bench --suite NAME` (see page_plans.hpp).
+#include "gpulab/page_plans.hpp"
+
+#include "gpulab/amdahl_scaling.hpp"
+#include "gpulab/decode_experiments.hpp"
+#include "gpulab/memory_hold.hpp"
+#include "gpulab/models/vram_model.hpp"
+#include "gpulab/precision_error.hpp"
+#include "gpulab/underflow_demo.hpp"
+#include "gpulab/units.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <thread>
+
+namespace gpulab {
+namespace {
+
+constexpr std::size_t MiB = std::size_t{1} << 20;
+
+std::vector<Result> one(Result r) { return {std::move(r)}; }
+
+}  // namespace
+
+// ---- precision -------------------------------------------------------------------------------------------------
+
+long long precision_default_n(const Backend& b) { return b.kind() == "cpu" ? 1024 : 8192; }
+
+std::string precision_gemm_variant(Backend& b, Precision p, Support* why) {
+  std::vector<std::string> order{"cublas", "cublaslt", "blas"};
+  for (const auto& v : b.gemm_variants())
+    if (std::find(order.begin(), order.end(), v) == order.end()) order.push_back(v);
+  GemmSpec s;
+  s.precision = p;
+  Support first = Support::no("no GEMM variant on " + b.kind() + " runs " + std::string(display_name(p)));
+  bool have_first = false;
+  for (const auto& v : order) {
+    if (!offers_variant(b, v)) continue;
+    s.variant = v;
+    const Support ok = b.supports(s);
+    if (ok.ok) {
+      if (why) *why = ok;
+      return v;
+    }
+    if (!have_first) {
+      first = ok;
+      have_first = true;
+    }
+  }
+  if (why) *why = first;
+  return {};
+}
+
+Plan precision_plan(const Backends& backends, const PrecisionControls& c) {
+  PlanBuilder plan(plan_name::precision);
+  Backend& b = c.use_gpu && backends.cuda ? *backends.cuda : *backends.cpu;
+  const long long n = c.n > 0 ? c.n : precision_default_n(b);
+  for (Precision p : all_precisions) {
+    Support why;
+    const std::string v = precision_gemm_variant(b, p, &why);
+    if (!v.empty()) plan.gemm(b, n, n, n, v, p);
+    else plan.note(b, "gemm", "library", p, {{"m", double(n)}, {"n", double(n)}, {"k", double(n)}}, why.reason);
+  }
+  // Each format's own error against FP64: software on the CPU, a second or two for all seven.
+  for (Precision p : all_precisions) {
+    PrecisionErrorSpec s;
+    s.m = s.n = 64;
+    s.k = 4096;
+    s.precision = p;
+    plan.add({{}, "precision error " + std::string(display_name(p)) + " against FP64 (emulated)", 0.05,
+              backends.cpu, experiment_name::precision_error, "emulated", p,
+              {{"m", double(s.m)}, {"n", double(s.n)}, {"k", double(s.k)}},
+              [s](const RunContext&) { return one(emulated_error_result(s)); }});
+  }
+  if (c.underflow)
+    plan.add({{}, "underflow demo (FP16, BF16, loss scaling)", 0.2, backends.cpu, experiment_name::underflow,
+              "software-fp16-bf16", Precision::fp16, {},
+              [](const RunContext&) { return one(underflow_result(UnderflowSpec{})); }});
+  return plan.take();
+}
+
+// ---- transfers (the PCIe page) ---------------------------------------------------------------------------------
+
+Plan transfer_plan(const Backends& backends, const TransferControls& c) {
+  PlanBuilder plan(plan_name::transfer);
+  for (std::size_t bytes : c.cpu_bytes) plan.transfer(*backends.cpu, "h2h", false, bytes);
+  if (backends.cuda) {
+    Backend& gpu = *backends.cuda;
+    for (std::size_t bytes : c.gpu_bytes) {
+      for (bool pinned : {true, false}) {
+        if (!pinned && !c.pageable) continue;
+        plan.transfer(gpu, "h2d", pinned, bytes);
+        plan.transfer(gpu, "d2h", pinned, bytes);
+      }
+      plan.transfer(gpu, "d2d", true, bytes);
+    }
+    // GPU to GPU, for the many-GPUs page: measured when a second GPU is there, otherwise one note says why.
+    if (c.p2p) {
+      const Support p2p = gpu.supports(TransferSpec{"p2p", true, 64 * MiB});
+      if (!p2p.ok) plan.note(gpu, "transfer", "p2p", Precision::fp32, {{"bytes", double(64 * MiB)}}, p2p.reason);
+      else
+        for (std::size_t bytes : {64 * MiB, 256 * MiB, 1024 * MiB}) plan.transfer(gpu, "p2p", true, bytes);
+    }
+  }
+  return plan.take();
+}
+
+// ---- the memory page's live bars -------------------------------------------------------------------------------
+
+double vram_default_request_bytes() {
+  models::VramInputs in;
+  in.shape = *models::find_preset("lesson-7b");
+  in.context = 4096;
+  return models::vram_budget(in, 0).total;  // 17.4 GB: what the page shows by default
+}
+
+// The page's estimate held on the GPU in steps and released, with the free memory read at every step. A GPU only:
+// the page is about the card's memory, not the host's.
+Plan vram_plan(const Backends& backends, const VramControls& c) {
+  PlanBuilder plan(plan_name::vram);
+  if (!backends.cuda) {
+    plan.note(*backends.cpu, experiment_name::hold_memory, "held", Precision::fp32, {},
+              "the live memory bars need a GPU: " +
+                  (backends.cuda_reason.empty() ? std::string("none here") : backends.cuda_reason));
+    return plan.take();
+  }
+  Backend* gpu = backends.cuda;
+  const double request = c.request_bytes > 0 ? c.request_bytes : vram_default_request_bytes();
+  const int steps = c.steps;
+  const double hold_s = c.hold_s;
+  plan.add({{}, "GPU memory: hold " + format_bytes(request) + " in " + std::to_string(steps) + " steps, then free it",
+            1.0, gpu, experiment_name::hold_memory, "held", Precision::fp32, {{"requested", request}},
+            [gpu, request, steps, hold_s](const RunContext& ctx) {
+              return one(run_hold_memory(*gpu, request, default_hold_margin(gpu->memory_info()), steps, hold_s, ctx));
+            }});
+  return plan.take();
+}
+
+// ---- the suites of the pages converted in round two ------------------------------------------------------------
+
+Plan quick_plan(const Backends& backends) {
+  PlanBuilder plan(plan_name::quick);
+  Backend& cpu = *backends.cpu;
+  plan.gemm(cpu, 256, 256, 256, "naive", Precision::fp32);
+  plan.gemm(cpu, 512, 512, 512, "naive", Precision::fp32);
+  plan.gemm(cpu, 512, 512, 512, "reordered", Precision::fp32);
+  plan.gemm(cpu, 512, 512, 512, "blas", Precision::fp32, 1);
+  plan.direct_blas(cpu, 512, 1);
+  plan.gemm(cpu, 512, 512, 512, "blas", Precision::fp32, 0);
+  plan.direct_blas(cpu, 512, 0);
+  for (std::size_t bytes : {64 * MiB, 256 * MiB})
+    for (const char* kind : {"copy", "triad"}) plan.bandwidth(cpu, kind, bytes);
+  if (backends.cuda) {
+    Backend& gpu = *backends.cuda;
+    for (const auto& v : gpu.gemm_variants()) plan.gemm(gpu, 2048, 2048, 2048, v, Precision::fp32);
+    plan.bandwidth(gpu, "triad", 256 * MiB);
+    plan.transfer(gpu, "h2d", true, 256 * MiB);
+    plan.transfer(gpu, "d2h", true, 256 * MiB);
+  }
+  return plan.take();
+}
+
+// The naive loop where its length matters (issue 13): each run announces its predicted time, from a probe of the
+// same product, and the recording keeps it beside the real one, so `bench` shows how far off it was.
+Plan estimate_plan(const Backends& backends) {
+  PlanBuilder plan(plan_name::estimate);
+  for (long long n : {1024LL, 2048LL}) plan.gemm(*backends.cpu, n, n, n, "naive", Precision::fp32);
+  return plan.take();
+}
+
+Plan matmul_plan(const Backends& backends) {
+  PlanBuilder plan(plan_name::matmul);
+  Backend& cpu = *backends.cpu;
+  for (long long n : {64, 128, 256, 512, 1024, 2048, 4096}) {
+    for (const auto& v : cpu.gemm_variants()) {
+      // The naive loop at 2048³ takes minutes; the point (it is slow) is made by 1024³.
+      if (v == "naive" && n > 1024) continue;
+      if (v == "reordered" && n > 2048) continue;
+      if (v == "blas") {
+        plan.gemm(cpu, n, n, n, v, Precision::fp32, 1);
+        plan.gemm(cpu, n, n, n, v, Precision::fp32, 0);
+      } else {
+        plan.gemm(cpu, n, n, n, v, Precision::fp32);
+      }
+    }
+  }
+  plan.direct_blas(cpu, 1024, 0);
+  // The matmul page's presets beyond the squares above: the lesson's n = 60 practice and its layer, batch 32
+  // times 4096×4096 (m = 32, k = n = 4096; the naive loop there is ~1 GFLOP, seconds, not minutes), so a
+  // recording shows bars at both.
+  auto lesson_shapes = [&plan](Backend& b, bool cpu_side) {
+    for (const auto& [m, k, n] : {std::array<long long, 3>{60, 60, 60}, std::array<long long, 3>{32, 4096, 4096}})
+      for (const auto& v : b.gemm_variants()) {
+        if (cpu_side && v == "blas") {
+          plan.gemm(b, m, n, k, v, Precision::fp32, 1);
+          plan.gemm(b, m, n, k, v, Precision::fp32, 0);
+        } else {
+          plan.gemm(b, m, n, k, v, Precision::fp32);
+        }
+      }
+  };
+  lesson_shapes(cpu, true);
+  if (backends.cuda) {
+    Backend& gpu = *backends.cuda;
+    for (long long n : {256, 1024, 2048, 4096})
+      for (const auto& v : gpu.gemm_variants()) plan.gemm(gpu, n, n, n, v, Precision::fp32);
+    if (offers_variant(gpu, "cublas")) plan.gemm(gpu, 8192, 8192, 8192, "cublas", Precision::fp32);
+    lesson_shapes(gpu, false);
+  }
+  return plan.take();
+}
+
+Plan bandwidth_plan(const Backends& backends) {
+  PlanBuilder plan(plan_name::bandwidth);
+  Backend& cpu = *backends.cpu;
+  // Small arrays live in cache: the curve shows the cliff down to DRAM bandwidth.
+  for (std::size_t bytes : {1 * MiB, 4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB})
+    for (const char* kind : {"copy", "triad"}) {
+      plan.bandwidth(cpu, kind, bytes, 1);
+      plan.bandwidth(cpu, kind, bytes, 0);
+    }
+  if (backends.cuda)
+    for (std::size_t bytes : {4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, 1024 * MiB})
+      for (const char* kind : {"copy", "triad"}) plan.bandwidth(*backends.cuda, kind, bytes);
+  return plan.take();
+}
+
+// Y = X·W with X B×d and W d×d: at small B the weights' bytes dominate (memory-bound), at large B the FLOPs do
+// (compute-bound). The sweep finds where the crossover is on this machine.
+Plan batch_plan(const Backends& backends, const BatchControls& c) {
+  PlanBuilder plan(plan_name::batch);
+  const long long d = c.d;
+  for (long long batch = 1; batch <= 1024; batch *= 2) plan.gemm(*backends.cpu, batch, d, d, "blas", Precision::fp32, 0);
+  if (backends.cuda && offers_variant(*backends.cuda, "cublas"))
+    for (Precision p : {Precision::fp32, Precision::bf16})
+      for (long long batch = 1; batch <= 1024; batch *= 2) {
+        GemmSpec s{batch, d, d, p, "cublas", 0, 42};
+        Support ok = backends.cuda->supports(s);
+        if (!ok.ok) {
+          plan.note(*backends.cuda, "gemm", "cublas", p, {{"m", double(batch)}, {"n", double(d)}, {"k", double(d)}},
+                    ok.reason);
+          break;  // one note per precision says it all
+        }
+        plan.gemm(*backends.cuda, batch, d, d, "cublas", p);
+      }
+  return plan.take();
+}
+
+// One decode step of a 7B-shaped model at 1…64 users — the decode page's measured chain — with as many layers as
+// fit the budget (the page extrapolates to 32). CPU in FP32, GPU in FP16.
+Plan decode_plan(const Backends& backends) {
+  PlanBuilder plan(plan_name::decode);
+  auto on = [&plan](Backend& b, Precision p, double budget_bytes) {
+    const TransformerShape shape;
+    const LayerChainSpec probe = layer_chain_for(shape, 1, 1, p);
+    const Support ok = b.supports(probe);
+    if (!ok.ok) {
+      plan.note(b, experiment_name::layer_chain, "gemm_chain", p, {{"batch", 1.0}}, ok.reason);
+      return;
+    }
+    const int layers = layer_chain_layers_that_fit(probe, budget_bytes, shape.layers);
+    Backend* bp = &b;
+    for (long long users = 1; users <= 64; users *= 2)
+      plan.add({{}, "decode chain " + std::string(display_name(p)) + ", " + std::to_string(layers) + " of " +
+                        std::to_string(shape.layers) + " layers, " + std::to_string(users) + " users",
+                1.0, bp, experiment_name::layer_chain, "gemm_chain", p,
+                {{"batch", double(users)}, {"layers", double(layers)}},
+                [bp, shape, layers, users, p](const RunContext& ctx) {
+                  return one(run_layer_chain(*bp, layer_chain_for(shape, layers, users, p), ctx));
+                }});
+  };
+  on(*backends.cpu, Precision::fp32, 2e9);
+  if (backends.cuda)
+    on(*backends.cuda, Precision::fp16, std::min(16e9, backends.cuda->memory_info().free_bytes / 2));
+  return plan.take();
+}
+
+// Amdahl's law measured: a job with a serial prefix (the page's example: 30 %) on 1, 2, 4 … all threads, timed
+// side by side; and on a GPU the cost of launching many tiny kernels, the serial part GPUs add.
+Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
+  PlanBuilder plan(plan_name::amdahl);
+  AmdahlScalingSpec spec;
+  spec.serial_share = c.serial_share;
+  const int hw = c.max_threads > 0 ? c.max_threads : static_cast<int>(std::thread::hardware_concurrency());
+  spec.threads = amdahl_thread_ladder(std::max(2, hw));
+  Backend* cpu = backends.cpu;
+  plan.add({{}, "Amdahl job, " + format_fixed(100 * spec.serial_share, 0) + " % serial, 1…" +
+                    std::to_string(spec.threads.back()) + " threads",
+            2, cpu, experiment_name::amdahl_scaling, "threads", Precision::fp64,
+            {{"serial_share", spec.serial_share}, {"max_threads", double(spec.threads.back())}},
+            [cpu, spec](const RunContext& ctx) { return run_amdahl_scaling(*cpu, spec, ctx); }});
+  if (backends.cuda) {
+    Backend* gpu = backends.cuda;
+    const LaunchOverheadSpec launch{1000, 1024};
+    plan.add({{}, "GPU 1000 tiny kernels back to back", 0.5, gpu, experiment_name::launch_overhead, "tiny_kernels",
+              Precision::fp32, {{"kernels", double(launch.kernels)}, {"elements", double(launch.elements)}},
+              [gpu, launch](const RunContext& ctx) { return one(run_launch_overhead(*gpu, launch, ctx)); }});
+  }
+  return plan.take();
+}
+
+Plan suite_plan(const std::string& name, const Backends& b) {
+  if (!b.cpu) throw std::invalid_argument("a plan needs the CPU backend");
+  if (name == plan_name::quick) return quick_plan(b);
+  if (name == plan_name::estimate) return estimate_plan(b);
+  Plan all;
+  all.name = name;
+  const bool every = name == "all";
+  bool known = every;
+  auto take = [&](const char* suite, auto build) {
+    if (!every && name != suite) return;
+    known = true;
+    Plan p = build();
+    if (!every) all.name = p.name;
+    all.append(std::move(p));
+  };
+  take(plan_name::matmul, [&] { return matmul_plan(b); });
+  take(plan_name::bandwidth, [&] { return bandwidth_plan(b); });
+  take(plan_name::transfer, [&] { return transfer_plan(b); });
+  take(plan_name::batch, [&] { return batch_plan(b); });
+  take(plan_name::precision, [&] { return precision_plan(b); });
+  take(plan_name::decode, [&] { return decode_plan(b); });
+  take(plan_name::amdahl, [&] { return amdahl_plan(b); });
+  take(plan_name::vram, [&] { return vram_plan(b); });
+  if (!known) throw std::invalid_argument("unknown suite \"" + name + "\"");
+  return all;
+}
+
+}  // namespace gpulab
