@@ -3,14 +3,12 @@
 #include "gpulab/cuda_loader.hpp"
 #include "gpulab/module_api.hpp"
 #include "loader/elf_check.hpp"
+#include "loader/module_search.hpp"
 
 #include <dlfcn.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <exception>
-#include <filesystem>
 #include <string>
 
 namespace gpulab {
@@ -18,62 +16,10 @@ namespace {
 
 constexpr const char* module_file = "libgpulab_cuda.so";
 
-#if defined(__x86_64__)
-constexpr const char* multiarch = "x86_64-linux-gnu";
-#elif defined(__aarch64__)
-constexpr const char* multiarch = "aarch64-linux-gnu";
-#else
-constexpr const char* multiarch = "";
-#endif
+using loader::is_file;
+using loader::last_dlerror;
 
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-// The folder holding the running executable; "" when /proc is not mounted.
-std::string executable_dir() {
-  std::string buf(4096, '\0');
-  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-  if (n <= 0) return {};
-  buf.resize(static_cast<std::size_t>(n));
-  auto slash = buf.find_last_of('/');
-  return slash == std::string::npos ? std::string() : buf.substr(0, slash);
-}
-
-// Stored normalised ("bin/../lib" -> "lib") so the list of places looked in reads cleanly.
-void add_unique(std::vector<std::string>& list, const std::string& raw) {
-  const std::string path = std::filesystem::path(raw).lexically_normal().string();
-  for (const auto& p : list)
-    if (p == path) return;
-  list.push_back(path);
-}
-
-// The search order of cuda_loader.hpp, minus the environment variable (handled by the caller).
-std::vector<std::string> candidate_paths() {
-  std::vector<std::string> out;
-  const std::string exe = executable_dir();
-  if (!exe.empty()) {
-    add_unique(out, exe + "/" + module_file);
-    add_unique(out, exe + "/../lib/gpulab/" + module_file);
-    if (*multiarch) add_unique(out, exe + "/../lib/" + multiarch + "/gpulab/" + module_file);
-#ifdef GPULAB_INSTALL_MODULE_DIR
-    // CMAKE_INSTALL_LIBDIR may be lib64 or an absolute path: honour what this build was configured with.
-    const std::string install_dir = GPULAB_INSTALL_MODULE_DIR;
-    if (!install_dir.empty())
-      add_unique(out, (install_dir[0] == '/' ? install_dir : exe + "/../" + install_dir) + "/" + module_file);
-#endif
-  }
-#ifdef GPULAB_BUILD_MODULE_DIR
-  add_unique(out, std::string(GPULAB_BUILD_MODULE_DIR) + "/" + module_file);
-#endif
-  return out;
-}
-
-std::string last_dlerror() {
-  const char* e = ::dlerror();
-  return e ? e : "unknown error";
-}
+std::vector<std::string> candidate_paths() { return loader::module_candidates(module_file); }
 
 bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
 
@@ -163,13 +109,8 @@ CudaLoadResult load_cuda_backend() {
   }
   CudaLoadResult r;
   r.searched = searched;
-  r.reason = std::string("this gpulab has no CUDA module (") + module_file + " was not found; looked in ";
-  for (std::size_t i = 0; i < searched.size(); ++i) {
-    if (i) r.reason += ", ";
-    auto slash = searched[i].find_last_of('/');
-    r.reason += searched[i].substr(0, slash);
-  }
-  r.reason += ")";
+  r.reason = std::string("this gpulab has no CUDA module (") + module_file + " was not found; looked in " +
+             loader::folders_text(searched) + ")";
   return r;
 }
 

@@ -14,7 +14,7 @@
 namespace gpulab {
 
 struct DeviceInfo {
-  std::string kind;  // "cpu" | "cuda"
+  std::string kind;  // "cpu" | "cuda" | "vulkan"
   std::string name;
   int compute_units = 0;           // CPU: logical cores; GPU: SMs
   int threads = 0;                 // CPU: threads the backend uses by default
@@ -112,7 +112,7 @@ class TimedOp {
 class Backend {
  public:
   virtual ~Backend() = default;
-  virtual std::string kind() const = 0;  // "cpu" | "cuda"
+  virtual std::string kind() const = 0;  // "cpu" | "cuda" | "vulkan"
   virtual DeviceInfo device_info() const = 0;
   virtual Provenance provenance() const = 0;
 
