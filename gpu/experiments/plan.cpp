@@ -4,6 +4,7 @@
 #include "gpulab/units.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 
 namespace gpulab {
@@ -54,6 +55,30 @@ Result error_result(std::string backend_kind, std::string experiment, std::strin
   return r;
 }
 
+namespace {
+std::string key_of(const std::string& plan, const std::string& backend, const std::string& experiment,
+                   const std::string& variant, Precision p, const Params& params) {
+  std::string key = plan + "|" + backend + "|" + experiment + "|" + variant + "|" + std::string(to_string(p)) + "|";
+  for (const auto& [name, value] : params) {
+    const bool whole = std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9e15;
+    key += name + "=" + (!std::isfinite(value) ? std::string("?") : whole ? std::to_string(static_cast<long long>(value))
+                                                                          : std::to_string(value)) + " ";
+  }
+  return key;
+}
+}  // namespace
+
+std::string job_key(const PlanJob& job) {
+  return key_of(job.plan, job.backend ? job.backend->kind() : "cpu", job.experiment, job.variant, job.precision,
+                job.params);
+}
+
+std::string result_key(const Result& r, const Params& planned) {
+  Params picked;
+  for (const auto& [name, value] : planned) picked[name] = r.param(name, std::nan(""));
+  return key_of(r.plan, r.backend, r.experiment, r.variant, r.precision, picked);
+}
+
 void Plan::append(Plan other) {
   for (auto& j : other.jobs) jobs.push_back(std::move(j));
 }
@@ -101,7 +126,7 @@ void PlanBuilder::bandwidth(Backend& b, const std::string& kind, std::size_t byt
   std::string label = (gpu_side(b) ? "GPU bandwidth " : "bandwidth ") + kind + " " + mib(bytes);
   if (!gpu_side(b)) label += " (" + threads_word(threads) + ")";
   Backend* bp = &b;
-  add({{}, label, 0.5 + bytes / (1024.0 * MiB), bp, "bandwidth", kind, Precision::fp32,
+  add({{}, label, 0.5 + bytes / (1024.0 * MiB), bp, "bandwidth", kind, Precision::fp64,  // run_bandwidth's
        {{"bytes", double(bytes)}, {"threads", double(threads)}},
        [bp, s](const RunContext& ctx) { return one(run_bandwidth(*bp, s, ctx)); }});
 }

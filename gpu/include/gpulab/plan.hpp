@@ -81,4 +81,10 @@ Result error_result(std::string backend_kind, std::string experiment, std::strin
 
 bool offers_variant(const Backend& b, const std::string& variant);
 
+// What a job will measure and what a result measured, in one comparable line: "precision|cpu|gemm|blas|fp32|k=1024
+// m=1024 n=1024 threads=0". A job's key lists the parameters it planned; a result's key lists the same parameter
+// names (result_key(r, job.params) picks them), so a page's plan and a bench suite compare as sets of keys.
+std::string job_key(const PlanJob& job);
+std::string result_key(const Result& r, const Params& planned);
+
 }  // namespace gpulab
