@@ -2,6 +2,7 @@
 // the output path, a number) is checked before any experiment starts, so a typo costs a second, not a run.
 #include "gpulab/cli.hpp"
 #include "gpulab/cuda_loader.hpp"
+#include "gpulab/vulkan_loader.hpp"
 #include "gpulab/result_views.hpp"
 #include "gpulab/suites.hpp"
 #include "gpulab/models/amdahl_model.hpp"
@@ -36,6 +37,9 @@ constexpr const char* bench_usage =
     "  --budget SECONDS    time budget per measurement, 0.01 to 600 (default 2)\n"
     "  --max-samples N     most timed samples per measurement, 1 to 100000 (default 50)\n"
     "  --no-gpu            do not load the CUDA module; measure the CPU only\n"
+    "  --device KIND       the GPU to measure beside the CPU: cuda (default), vulkan, or cpu (same as --no-gpu)\n"
+    "  --allow-cpu-vulkan  with --device vulkan, accept a CPU-type Vulkan device (lavapipe: not a GPU) when\n"
+    "                      there is no GPU; its results are labelled with that name\n"
     "  --quiet             no progress on stderr\n"
     "  --check FILE.json   load a recording with the validating loader the app uses, list its results and\n"
     "                      say whether it is complete; runs nothing (exit 0 valid, 1 not a valid recording)\n"
@@ -54,6 +58,8 @@ struct BenchOptions {
   std::string out;
   std::string check;  // --check FILE.json: validate a recording instead of running
   bool list = false, quiet = false, no_gpu = false, help = false;
+  std::string device = "cuda";  // --device: which backend fills the GPU slot
+  bool allow_cpu_vulkan = false;
   std::optional<double> budget_s;
   std::optional<long long> max_samples;
 };
@@ -122,6 +128,14 @@ BenchOptions parse_args(const Args& args) {
     } else if (flag == "--no-gpu" || flag == "--cpu-only") {
       no_value();
       o.no_gpu = true;
+    } else if (flag == "--device") {
+      o.device = take_value();
+      if (o.device != "cuda" && o.device != "vulkan" && o.device != "cpu")
+        throw UsageError{"--device must be cuda, vulkan or cpu, not \"" + o.device + "\""};
+      if (o.device == "cpu") o.no_gpu = true;
+    } else if (flag == "--allow-cpu-vulkan") {
+      no_value();
+      o.allow_cpu_vulkan = true;
     } else if (flag == "--budget") {
       o.budget_s = parse_number(flag, take_value(), 0.01, 600);
     } else if (flag == "--max-samples") {
@@ -298,7 +312,9 @@ std::string describe(const Result& r) {
     if (t->bytes > 0) s += " " + size_of(t->bytes);
     if (r.params.count("pinned")) s += t->pinned ? " pinned" : " pageable";
   }
-  if (r.on_gpu()) s = "GPU " + s;
+  // A Vulkan device may be a CPU (lavapipe): its results say Vulkan, and the recording's device name says which.
+  if (r.backend == "vulkan") s = "Vulkan " + s;
+  else if (r.on_gpu()) s = "GPU " + s;
   return s;
 }
 
@@ -407,6 +423,44 @@ void print_peak(const CpuPeak& p) {
   if (!p.model_formula.empty()) std::printf("CPU peak model: %s\n", p.model_formula.c_str());
 }
 
+// With a Vulkan device in the run: its best GEMM against the CPU's best BLAS, and its copy against the CPU's triad
+// (both bytes read + written), each from this one recording.
+void print_vulkan_ratios(const Recording& rec) {
+  const Result *vk_gemm = nullptr, *cpu_blas = nullptr, *vk_copy = nullptr, *cpu_triad = nullptr;
+  auto better = [](const Result* best, const Result& r, double Result::*field) {
+    return !best || r.*field > best->*field;
+  };
+  auto size = [](const Result& r) { return std::llround(r.param("m") * 1e6 + r.param("n") * 1e3 + r.param("k")); };
+  // GEMM: the largest size both ran (the Vulkan shader at its best there), so the two divide like for like.
+  long long common = -1;
+  for (const auto& v : rec.results)
+    if (v.ok() && v.precision == Precision::fp32 && v.experiment == "gemm" && v.backend == "vulkan")
+      for (const auto& c : rec.results)
+        if (c.ok() && c.precision == Precision::fp32 && c.experiment == "gemm" && c.backend == "cpu" &&
+            c.variant == "blas" && size(c) == size(v) && v.param("m") * v.param("n") * v.param("k") > 0)
+          common = std::max(common, size(v));
+  for (const auto& r : rec.results) {
+    if (!r.ok() || r.precision != Precision::fp32) continue;
+    if (r.experiment == "gemm" && r.backend == "vulkan" && size(r) == common && better(vk_gemm, r, &Result::gflops))
+      vk_gemm = &r;
+    if (r.experiment == "gemm" && r.backend == "cpu" && r.variant == "blas" && size(r) == common &&
+        better(cpu_blas, r, &Result::gflops))
+      cpu_blas = &r;
+    if (r.experiment == "bandwidth" && r.backend == "vulkan" && r.variant == "copy" && better(vk_copy, r, &Result::gbps))
+      vk_copy = &r;
+    if (r.experiment == "bandwidth" && r.backend == "cpu" && r.variant == "triad" && better(cpu_triad, r, &Result::gbps))
+      cpu_triad = &r;
+  }
+  const std::string device = rec.context.count("gpu") ? rec.context.at("gpu") : std::string("the Vulkan device");
+  if (vk_gemm && cpu_blas && cpu_blas->gflops > 0)
+    std::printf("Vulkan GEMM / CPU BLAS: %.2fx (%s %.1f GFLOP/s, %s, on %s; CPU OpenBLAS %.1f GFLOP/s, %s)\n",
+                vk_gemm->gflops / cpu_blas->gflops, vk_gemm->variant.c_str(), vk_gemm->gflops,
+                describe(*vk_gemm).c_str(), device.c_str(), cpu_blas->gflops, describe(*cpu_blas).c_str());
+  if (vk_copy && cpu_triad && cpu_triad->gbps > 0)
+    std::printf("Vulkan copy / CPU triad: %.2fx (%.1f GB/s on %s; CPU triad %.1f GB/s; bytes read + written)\n",
+                vk_copy->gbps / cpu_triad->gbps, vk_copy->gbps, device.c_str(), cpu_triad->gbps);
+}
+
 // Returns how many results computed a wrong answer.
 int print_summary(const Recording& rec, double seconds) {
   int ok = 0, failed = 0, not_run = 0;
@@ -434,6 +488,7 @@ int print_summary(const Recording& rec, double seconds) {
   print_ratios(rec);
   print_amdahl(rec);
   print_predictions(rec);
+  print_vulkan_ratios(rec);
   return failed;
 }
 
@@ -481,8 +536,16 @@ int run_bench(const BenchOptions& o) {
   std::unique_ptr<Backend> cpu = make_cpu_backend();
   backends.cpu = cpu.get();
   CudaLoadResult cuda;
+  VulkanLoadResult vulkan;
   if (o.no_gpu) {
     backends.cuda_reason = "not used (--no-gpu)";
+  } else if (o.device == "vulkan") {
+    // The Vulkan device takes the GPU slot: every suite's GPU jobs run on it.
+    VulkanOptions vo = VulkanOptions::from_env();
+    vo.allow_cpu = vo.allow_cpu || o.allow_cpu_vulkan;
+    vulkan = load_vulkan_backend(vo);
+    backends.cuda = vulkan.backend.get();
+    backends.cuda_reason = vulkan.reason;
   } else {
     cuda = load_cuda_backend();
     backends.cuda = cuda.backend.get();

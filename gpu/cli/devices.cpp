@@ -2,6 +2,7 @@
 // machine with no GPU is an answer, not an error.
 #include "gpulab/cli.hpp"
 #include "gpulab/cuda_loader.hpp"
+#include "gpulab/vulkan_loader.hpp"
 #include "gpulab/units.hpp"
 
 #include <nlohmann/json.hpp>
@@ -59,6 +60,33 @@ void print_device(const DeviceInfo& d) {
   for (const auto& [key, value] : d.details) std::printf("  %s: %s\n", key.c_str(), value.c_str());
 }
 
+// Every Vulkan device the drivers show, the one a Vulkan run would use marked, or why there is none.
+json vulkan_json(const VulkanLoadResult& v) {
+  json list = json::array();
+  for (const auto& d : v.devices)
+    list.push_back({{"index", d.index}, {"label", d.label}, {"name", d.name}, {"vendor", d.vendor}, {"type", d.type},
+                    {"api_version", d.api_version}, {"driver", d.driver}, {"is_gpu", !d.is_cpu}});
+  return {{"available", static_cast<bool>(v.backend)},
+          {"chosen", v.backend ? json(v.backend->device_info().name) : json(nullptr)},
+          {"reason", v.reason},
+          {"devices", std::move(list)},
+          {"module_path", v.module_path}};
+}
+
+void print_vulkan(const VulkanLoadResult& v) {
+  if (v.devices.empty()) {
+    std::printf("%s\n", v.reason.c_str());  // the reason starts "Vulkan: "
+    return;
+  }
+  std::printf("Vulkan devices:\n");
+  for (const auto& d : v.devices) {
+    std::printf("  %d: %s\n", d.index, d.label.c_str());
+    std::printf("     vendor %s, Vulkan %s, driver %s\n", d.vendor.c_str(), d.api_version.c_str(), d.driver.c_str());
+  }
+  if (v.backend) std::printf("  used by --device vulkan: %s\n", v.backend->device_info().name.c_str());
+  else std::printf("  not used: %s\n", v.reason.c_str());
+}
+
 int run_devices(bool as_json) {
   DeviceInfo cpu;
   std::string cpu_error;
@@ -78,6 +106,8 @@ int run_devices(bool as_json) {
     }
   }
 
+  const VulkanLoadResult vulkan = load_vulkan_backend();
+
   if (as_json) {
     json doc = json::object();
     doc["gpulab_version"] = version_string();
@@ -88,6 +118,7 @@ int run_devices(bool as_json) {
     doc["gpu_reason"] = cuda.reason;
     doc["module_path"] = cuda.module_path;
     doc["module_searched"] = cuda.searched;
+    doc["vulkan"] = vulkan_json(vulkan);
     std::cout << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
     return 0;
   }
@@ -101,6 +132,7 @@ int run_devices(bool as_json) {
     if (!cuda.module_path.empty()) std::printf("  module tried: %s\n", cuda.module_path.c_str());
     else if (!cuda.searched.empty()) std::printf("  looked for the module in %zu places\n", cuda.searched.size());
   }
+  print_vulkan(vulkan);
   return 0;
 }
 
@@ -112,7 +144,8 @@ int cli_devices(const Args& args) {
     if (a == "--json") {
       as_json = true;
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: gpulab devices [--json]\n  the CPU, the GPU (or why there is none) and the CUDA module tried\n");
+      std::printf("usage: gpulab devices [--json]\n  the CPU, the GPU (or why there is none) and the CUDA module tried, and every "
+                  "Vulkan device\n  (GPULAB_VULKAN_ALLOW_CPU=1 lets a CPU-type Vulkan device be used)\n");
       return 0;
     } else {
       std::fprintf(stderr, "gpulab devices: unknown option %s\nusage: gpulab devices [--json]\n", a.c_str());

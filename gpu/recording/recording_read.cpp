@@ -170,8 +170,8 @@ Result read_result(const json& obj, const std::string& where) {
   r.experiment = string_field(obj, where, "experiment");
   if (r.experiment.empty()) fail(path_of(where, "experiment"), "must not be empty");
   r.backend = string_field(obj, where, "backend");
-  if (r.backend != "cpu" && r.backend != "cuda")
-    fail(path_of(where, "backend"), "must be \"cpu\" or \"cuda\", not \"" + r.backend + "\"");
+  if (r.backend != "cpu" && r.backend != "cuda" && r.backend != "vulkan")
+    fail(path_of(where, "backend"), "must be \"cpu\", \"cuda\" or \"vulkan\", not \"" + r.backend + "\"");
   r.variant = string_field(obj, where, "variant");
   const std::string precision = string_field(obj, where, "precision");
   auto p = precision_from_string(precision);

@@ -297,7 +297,7 @@ TEST(RecordingValidation, StatsTypesAndRanges) {
 TEST(RecordingValidation, ResultFields) {
   json doc = sample_json();
   doc["results"][0]["backend"] = "tpu";
-  expect_doc_error(doc, "results[0].backend: must be \"cpu\" or \"cuda\", not \"tpu\"");
+  expect_doc_error(doc, "results[0].backend: must be \"cpu\", \"cuda\" or \"vulkan\", not \"tpu\"");
   doc = sample_json();
   doc["results"][0]["precision"] = "fp128";
   expect_doc_error(doc, "results[0].precision: unknown precision \"fp128\"");
