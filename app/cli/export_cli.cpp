@@ -1,6 +1,7 @@
 #include "cli/export_cli.h"
 
 #include "app_context.h"
+#include "export/export_cleanup.h"
 #include "export/exporter.h"
 #include "main_window.h"
 #include "pages/page.h"
@@ -17,12 +18,13 @@
 
 namespace {
 
-constexpr int kOk = 0, kIoError = 1, kUsage = 2;
+constexpr int kOk = 0, kIoError = 1, kUsage = 2, kEmptyPlot = 3;
 
 const char* kUsageText =
     "usage: gpulab export --list\n"
     "       gpulab export --page ID [--plot ID] --out FILE [--format png|svg|pdf|csv]\n"
-    "       gpulab export --all --out DIR [--page ID] [--format png,svg,pdf,csv|all]\n"
+    "       gpulab export --all --out DIR [--page ID] [--format png,svg,pdf,csv|all] [--deck FILE.pdf]\n"
+    "       gpulab export --all --deck FILE.pdf     one PDF, a page per plot in the lesson's order\n"
     "       gpulab export --format json --open REC.json --out FILE.json\n"
     "options:\n"
     "  --open REC.json   replay a recording first (give it twice for two side by side)\n"
@@ -31,8 +33,13 @@ const char* kUsageText =
     "  --scale S         the plot is laid out at SIZE/S: 2 at 3840x2160 looks like 1920x1080, only sharper\n"
     "                    (default: SIZE relative to 1920x1080, at least 1)\n"
     "  --no-gpu          do not load the CUDA module (pages show the CPU and recordings only)\n"
+    "  --caption         put the plot's title above it and its sources below it (\"measured on …; datasheet · …\");\n"
+    "                    on by default with --all and in a deck; --no-caption turns it off (not in a deck)\n"
+    "  --deck FILE.pdf   with --all: also one multi-page PDF, pages in the app's order, each with title and caption\n"
     "--format defaults to the --out file's extension (png for --all). Files are written atomically; each written\n"
-    "path is printed on stdout. Exit codes: 0 done, 2 bad usage, 1 a file could not be read or written.\n";
+    "path is printed on stdout. On-screen hints (\"press Run (Space)\") are never exported. A plot with nothing in it\n"
+    "is not exported: --all skips it and lists it on stderr; alone it is refused with exit code 3.\n"
+    "Exit codes: 0 done, 2 bad usage, 1 a file could not be read or written, 3 the plot is empty.\n";
 
 void say(const char* fmt, const QString& a = {}, const QString& b = {}) {
   std::fprintf(stderr, fmt, qPrintable(a), qPrintable(b));
@@ -53,8 +60,8 @@ int usageError(const QString& message) {
 }
 
 struct Options {
-  bool list = false, all = false, help = false, noGpu = false;
-  QString page, plot, out, formatText, themeName = QStringLiteral("projector"), sizeText, scaleText;
+  bool list = false, all = false, help = false, noGpu = false, caption = false, noCaption = false;
+  QString page, plot, out, formatText, themeName = QStringLiteral("projector"), sizeText, scaleText, deck;
   QStringList open;
 };
 
@@ -98,6 +105,9 @@ std::optional<Options> parseArgs(int argc, char** argv, QString* error) {
     else if (arg == QLatin1String("--all")) ok = flag(o.all);
     else if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) ok = flag(o.help);
     else if (arg == QLatin1String("--no-gpu")) ok = flag(o.noGpu);
+    else if (arg == QLatin1String("--caption")) ok = flag(o.caption);
+    else if (arg == QLatin1String("--no-caption")) ok = flag(o.noCaption);
+    else if (arg == QLatin1String("--deck")) ok = take(o.deck);
     else if (arg == QLatin1String("--page")) ok = take(o.page);
     else if (arg == QLatin1String("--plot")) ok = take(o.plot);
     else if (arg == QLatin1String("--out")) ok = take(o.out);
@@ -133,7 +143,12 @@ int runExportCli(int argc, char** argv) {
   // Everything that can be checked without Qt is checked before a QApplication exists.
   const bool wantJson = o.formatText.trimmed().toLower() == QLatin1String("json");
   if (o.list && (o.all || !o.out.isEmpty() || wantJson)) return usageError(QStringLiteral("--list takes no --all, --out or --format"));
-  if (!o.list && o.out.isEmpty()) return usageError(QStringLiteral("--out is required (a file, or a folder with --all)"));
+  if (!o.deck.isEmpty() && !o.all) return usageError(QStringLiteral("--deck goes with --all (a deck of every plot)"));
+  if (!o.deck.isEmpty() && QFileInfo(o.deck).suffix().toLower() != QLatin1String("pdf"))
+    return usageError(QStringLiteral("--deck writes a PDF: give it a .pdf file name"));
+  if (o.caption && o.noCaption) return usageError(QStringLiteral("--caption and --no-caption contradict each other"));
+  if (!o.list && o.out.isEmpty() && o.deck.isEmpty())
+    return usageError(QStringLiteral("--out is required (a file, or a folder with --all)"));
   if (!o.list && !o.all && !wantJson && o.page.isEmpty())
     return usageError(QStringLiteral("--page is required (`gpulab export --list` names the pages)"));
   if (o.all && !o.plot.isEmpty()) return usageError(QStringLiteral("--plot does not go with --all"));
@@ -147,7 +162,7 @@ int runExportCli(int argc, char** argv) {
   QList<ExportFormat> formats;
   if (!wantJson && !o.list) {
     QString text = o.formatText;
-    if (text.isEmpty()) text = o.all ? QStringLiteral("png") : QFileInfo(o.out).suffix();
+    if (text.isEmpty()) text = o.all ? (o.out.isEmpty() ? QStringLiteral("pdf") : QStringLiteral("png")) : QFileInfo(o.out).suffix();
     if (text.isEmpty())
       return usageError(QStringLiteral("--format is required when --out has no extension (png, svg, pdf or csv)"));
     if (o.all && text.trimmed().toLower() == QLatin1String("all")) formats = allExportFormats();
@@ -252,25 +267,39 @@ int runExportCli(int argc, char** argv) {
   const Theme theme = Theme::byName(o.themeName);
 
   if (o.all) {
-    if (QFileInfo(o.out).exists() && !QFileInfo(o.out).isDir()) {
-      say("gpulab export: --all writes into a folder; %s is a file\n", o.out);
-      return kIoError;
+    if (!o.out.isEmpty()) {
+      if (QFileInfo(o.out).exists() && !QFileInfo(o.out).isDir()) {
+        say("gpulab export: --all writes into a folder; %s is a file\n", o.out);
+        return kIoError;
+      }
+      if (!QDir().mkpath(o.out)) {
+        say("gpulab export: cannot create the folder %s\n", o.out);
+        return kIoError;
+      }
     }
-    if (!QDir().mkpath(o.out)) {
-      say("gpulab export: cannot create the folder %s\n", o.out);
-      return kIoError;
-    }
+    std::optional<PdfDeck> deck;
+    if (!o.deck.isEmpty()) deck.emplace(spec);
     ExportAllReport report;
     for (Page* p : pages) {
       // Each page as the current one, as a viewer would see it before exporting.
       window.showPage(p->pageId());
       settleEvents(60);
-      const ExportAllReport one = exportAllPlots(ctx, {p}, o.out, formats, spec, theme);
+      const ExportAllReport one =
+          exportAllPlots(ctx, {p}, o.out, formats, spec, theme, !o.noCaption, deck ? &*deck : nullptr);
       report.written << one.written;
       report.errors << one.errors;
       report.warnings << one.warnings;
+      report.skipped << one.skipped;
+    }
+    if (deck) {
+      if (deck->finish(o.deck, &error)) report.written << o.deck;
+      else report.errors << error;
     }
     for (const QString& w : report.warnings) say("gpulab export: warning: %s\n", w);
+    if (!report.skipped.isEmpty()) {
+      say("gpulab export: skipped %s empty plot(s), nothing to show yet:\n", QString::number(report.skipped.size()));
+      for (const QString& sk : report.skipped) say("gpulab export:   %s\n", sk);
+    }
     for (const QString& e : report.errors) say("gpulab export: %s\n", e);
     for (const QString& path : report.written) std::printf("%s\n", qPrintable(path));
     return report.errors.isEmpty() ? kOk : kIoError;
@@ -305,7 +334,13 @@ int runExportCli(int argc, char** argv) {
     // The page's plots() may hand out new pointers after a restyle; ask again inside the scope.
     for (const PlotExport& p : page->plots())
       if (p.id == chosen->id) chosen = p;
-    ok = exportPlotToFile(*chosen, format, spec, o.out, &error, &warnings);
+    // An empty plot is refused, not written as a blank slide.
+    if (const QString empty = emptyPlotReason(*chosen); !empty.isEmpty()) {
+      say("gpulab export: %s is empty, nothing exported: %s\n", page->pageId() + QLatin1Char('/') + chosen->id, empty);
+      return kEmptyPlot;
+    }
+    const SlideText text = slideTextFor(*page, *chosen, ctx, theme);
+    ok = exportPlotToFile(*chosen, format, spec, o.out, &error, &warnings, o.caption ? &text : nullptr);
   }
   for (const QString& w : warnings)
     say("gpulab export: warning: %s: %s\n", page->pageId() + QLatin1Char('/') + chosen->id, w);

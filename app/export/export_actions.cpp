@@ -1,6 +1,7 @@
 #include "export/export_actions.h"
 
 #include "app_context.h"
+#include "export/export_cleanup.h"
 #include "export/export_dialog.h"
 #include "main_window.h"
 
@@ -8,6 +9,8 @@
 #include <QDir>
 #include <QMessageBox>
 #include <QStatusBar>
+
+#include <optional>
 
 void exportCurrentPlotInteractive(MainWindow& window, AppContext& ctx, std::optional<ExportFormat> preset) {
   Page* page = window.currentPage();
@@ -30,11 +33,23 @@ void exportCurrentPlotInteractive(MainWindow& window, AppContext& ctx, std::opti
   bool ok = false;
   QApplication::setOverrideCursor(Qt::WaitCursor);
   {
-    ExportThemeScope scope(ctx, Theme::byName(dialog.themeName()), {page});
+    const Theme theme = Theme::byName(dialog.themeName());
+    ExportThemeScope scope(ctx, theme, {page});
     // Ask again under the export theme: a page may rebuild its plots when restyled.
-    for (const PlotExport& p : page->plots())
-      if (p.id == plotId) ok = exportPlotToFile(p, format, dialog.imageSpec(), path, &error, &warnings);
-    if (!ok && error.isEmpty()) error = QObject::tr("the plot “%1” disappeared while restyling").arg(plotId);
+    bool found = false;
+    for (const PlotExport& p : page->plots()) {
+      if (p.id != plotId) continue;
+      found = true;
+      // An empty plot is not a slide: say why instead of writing a blank picture.
+      if (const QString empty = emptyPlotReason(p); !empty.isEmpty() && format != ExportFormat::Csv) {
+        error = QObject::tr("“%1” is empty, so nothing was exported: %2").arg(p.title, empty);
+        break;
+      }
+      const SlideText text = slideTextFor(*page, p, ctx, theme);
+      ok = exportPlotToFile(p, format, dialog.imageSpec(), path, &error, &warnings,
+                            dialog.withCaption() ? &text : nullptr);
+    }
+    if (!found) error = QObject::tr("the plot “%1” disappeared while restyling").arg(plotId);
   }
   QApplication::restoreOverrideCursor();
   if (!ok) {
@@ -54,10 +69,20 @@ void exportAllPlotsInteractive(MainWindow& window, AppContext& ctx) {
   const QString dir = dialog.path();
   if (dir.isEmpty()) return;
   QApplication::setOverrideCursor(Qt::WaitCursor);
-  const ExportAllReport report =
-      exportAllPlots(ctx, window.pages(), dir, dialog.formats(), dialog.imageSpec(), Theme::byName(dialog.themeName()));
+  std::optional<PdfDeck> deck;
+  if (dialog.withDeck()) deck.emplace(dialog.imageSpec());
+  ExportAllReport report = exportAllPlots(ctx, window.pages(), dir, dialog.formats(), dialog.imageSpec(),
+                                          Theme::byName(dialog.themeName()), dialog.withCaption(), deck ? &*deck : nullptr);
+  if (deck) {
+    const QString deckPath = QDir(dir).filePath(QStringLiteral("gpulab-deck.pdf"));
+    QString error;
+    if (deck->finish(deckPath, &error)) report.written << deckPath;
+    else report.errors << error;
+  }
   QApplication::restoreOverrideCursor();
   QString text = QObject::tr("Wrote %n file(s) into %1.", nullptr, int(report.written.size())).arg(QDir::toNativeSeparators(dir));
+  if (!report.skipped.isEmpty())
+    text += QObject::tr("\n\nSkipped, nothing to show yet (%1):\n%2").arg(report.skipped.size()).arg(report.skipped.join(QLatin1Char('\n')));
   if (!report.errors.isEmpty())
     text += QObject::tr("\n\nFailed (%1):\n%2").arg(report.errors.size()).arg(report.errors.join(QLatin1Char('\n')));
   if (!report.warnings.isEmpty())

@@ -2,6 +2,7 @@
 
 #include "settings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -89,6 +90,17 @@ ExportDialog::ExportDialog(Mode mode, const QString& pageId, const QList<PlotExp
   m_theme->setToolTip(tr("The look of the exported file, whatever the screen shows now"));
   form->addRow(tr("&Theme:"), m_theme);
 
+  m_caption = new QCheckBox(tr("Title above, sources below (a slide that speaks for itself)"), this);
+  m_caption->setToolTip(tr("The plot's title on top and, underneath, where its figures come from: the machine and "
+                           "date they were measured on, the recording, the published source or the datasheet"));
+  form->addRow(QString(), m_caption);
+  if (mode == Mode::AllPlots) {
+    m_deck = new QCheckBox(tr("Also one PDF deck of every plot, in the lesson's order (gpulab-deck.pdf)"), this);
+    m_deck->setToolTip(tr("One multi-page PDF in the folder: a page per plot with its title and sources; empty "
+                          "plots are left out"));
+    form->addRow(QString(), m_deck);
+  }
+
   auto* pathRow = new QHBoxLayout;
   m_path = new QLineEdit(this);
   m_path->setMinimumWidth(420);
@@ -123,6 +135,11 @@ ExportDialog::ExportDialog(Mode mode, const QString& pageId, const QList<PlotExp
   m_scale->setValue(settings->value(QStringLiteral("export/scale"), 1.0).toDouble());
   const int theme = m_theme->findData(settings->value(QStringLiteral("export/theme"), QStringLiteral("projector")));
   m_theme->setCurrentIndex(std::max(0, theme));
+  // Captions: on by default for a whole set of slides, off for one picture (it may go into a slide that has them).
+  m_caption->setChecked(settings->value(mode == Mode::AllPlots ? QStringLiteral("export/captionAll")
+                                                               : QStringLiteral("export/captionOne"),
+                                        mode == Mode::AllPlots).toBool());
+  if (m_deck) m_deck->setChecked(settings->value(QStringLiteral("export/deck"), false).toBool());
 
   auto applyPreset = [this] {
     const QVariantList v = m_preset->currentData().toList();
@@ -182,6 +199,8 @@ ExportImageSpec ExportDialog::imageSpec() const {
 }
 
 QString ExportDialog::themeName() const { return m_theme->currentData().toString(); }
+bool ExportDialog::withCaption() const { return m_caption->isChecked(); }
+bool ExportDialog::withDeck() const { return m_deck && m_deck->isChecked(); }
 QString ExportDialog::path() const { return m_path->text().trimmed(); }
 
 void ExportDialog::updatePath() {
@@ -233,6 +252,9 @@ void ExportDialog::accept() {
   settings->setValue(QStringLiteral("export/height"), m_height->value());
   settings->setValue(QStringLiteral("export/scale"), m_scale->value());
   settings->setValue(QStringLiteral("export/theme"), themeName());
+  settings->setValue(m_mode == Mode::AllPlots ? QStringLiteral("export/captionAll") : QStringLiteral("export/captionOne"),
+                     withCaption());
+  if (m_deck) settings->setValue(QStringLiteral("export/deck"), m_deck->isChecked());
   const QFileInfo info(path());
   settings->setValue(QStringLiteral("export/dir"), info.absolutePath());
   QDialog::accept();

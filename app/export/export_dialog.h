@@ -6,6 +6,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -24,6 +25,8 @@ class ExportDialog : public QDialog {
   QList<ExportFormat> formats() const;  // one entry in OnePlot mode
   ExportImageSpec imageSpec() const;
   QString themeName() const;
+  bool withCaption() const;  // title above, sources below
+  bool withDeck() const;     // AllPlots: also one PDF deck in the folder
   QString path() const;  // a file (OnePlot) or a folder (AllPlots)
 
   void accept() override;  // remembers the choices
@@ -45,4 +48,6 @@ class ExportDialog : public QDialog {
   QComboBox* m_theme = nullptr;
   QLineEdit* m_path = nullptr;
   QLabel* m_note = nullptr;
+  QCheckBox* m_caption = nullptr;
+  QCheckBox* m_deck = nullptr;
 };

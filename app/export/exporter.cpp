@@ -1,6 +1,7 @@
 #include "export/exporter.h"
 
 #include "app_context.h"
+#include "export/export_cleanup.h"
 
 #include "qcustomplot.h"
 
@@ -9,6 +10,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace {
 
@@ -29,10 +32,53 @@ constexpr int kVectorDpi = 96;
 
 QString creator() { return QStringLiteral("gpulab %1").arg(QStringLiteral(GPULAB_VERSION)); }
 
+QColor backgroundOf(const PlotExport& plot);
+
+// Where a slide's title, plot and caption go, in layout pixels: the title in a band on top, the caption (word
+// wrapped, at most three lines) in a band at the bottom, the plot in what is left.
+struct SlideBands {
+  QRectF title, plot, caption;
+  QFont titleFont, captionFont;
+};
+
+SlideBands slideBands(const SlideText* text, QSize layout) {
+  SlideBands b;
+  b.plot = QRectF(QPointF(0, 0), QSizeF(layout));
+  if (!text || text->isEmpty()) return b;
+  const double margin = std::max(8.0, layout.width() * 0.012);
+  double top = 0, bottom = layout.height();
+  if (!text->title.isEmpty()) {
+    b.titleFont = QFont(QStringLiteral("DejaVu Sans"));
+    b.titleFont.setPixelSize(std::max(8, int(std::lround(text->titlePx))));
+    b.titleFont.setBold(true);
+    const QFontMetricsF fm(b.titleFont);
+    b.title = QRectF(margin, margin * 0.6, layout.width() - 2 * margin, fm.height() * 1.15);
+    top = b.title.bottom() + margin * 0.3;
+  }
+  if (!text->caption.isEmpty()) {
+    b.captionFont = QFont(QStringLiteral("DejaVu Sans"));
+    b.captionFont.setPixelSize(std::max(7, int(std::lround(text->captionPx))));
+    const QFontMetricsF fm(b.captionFont);
+    const double width = layout.width() - 2 * margin;
+    const QRectF need = fm.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text->caption);
+    const double h = std::min(need.height(), fm.lineSpacing() * 3) + 2;
+    b.caption = QRectF(margin, layout.height() - margin * 0.6 - h, width, h);
+    bottom = b.caption.top() - margin * 0.3;
+  }
+  b.plot = QRectF(0, top, layout.width(), std::max(40.0, bottom - top));
+  return b;
+}
+
 // Draws the plot or the widget onto `painter`, whose device is `spec.pixels` big (in its own units), laid out
-// at spec.layoutSize(). Widgets are resized to the layout size for the duration and put back afterwards.
+// at spec.layoutSize(), with the slide's title and caption around it when `text` has them. Widgets are
+// resized to their part of the layout for the duration and put back afterwards. On-screen hints are hidden
+// for the duration (ExportCleanScope).
 bool paintExport(const PlotExport& plot, QCPPainter& painter, const ExportImageSpec& spec, bool vector,
-                 QString* error) {
+                 QString* error, const SlideText* text = nullptr) {
+  if (!plot.plot && !plot.widget) {
+    if (error) *error = QObject::tr("“%1” has neither a plot nor a widget to draw").arg(plot.title);
+    return false;
+  }
   const QSize layout = spec.layoutSize();
   const double sx = double(spec.pixels.width()) / layout.width();
   const double sy = double(spec.pixels.height()) / layout.height();
@@ -40,25 +86,44 @@ bool paintExport(const PlotExport& plot, QCPPainter& painter, const ExportImageS
   if (vector) painter.setMode(QCPPainter::pmVectorized);
   // Above 1× the lines must scale with the text, or a 4K slide gets hairlines (QCustomPlot's own rule).
   if (sx > 1.0 || sy > 1.0) painter.setMode(QCPPainter::pmNonCosmetic);
+  painter.save();
   painter.scale(sx, sy);
-  if (plot.plot) {
-    if (plot.layoutFor) plot.layoutFor(layout);
-    plot.plot->toPainter(&painter, layout.width(), layout.height());
-    if (plot.layoutFor) plot.layoutFor(QSize());
-    return true;
+  const SlideBands bands = slideBands(text, layout);
+  const QSize plotSize = bands.plot.size().toSize();
+  if (text && !text->isEmpty()) painter.fillRect(QRectF(QPointF(0, 0), QSizeF(layout)), backgroundOf(plot));
+  {
+    ExportCleanScope clean(plot);
+    painter.save();
+    painter.translate(bands.plot.topLeft());
+    if (plot.plot) {
+      if (plot.layoutFor) plot.layoutFor(plotSize);
+      plot.plot->toPainter(&painter, plotSize.width(), plotSize.height());
+      if (plot.layoutFor) plot.layoutFor(QSize());
+    } else {
+      QWidget* w = plot.widget;
+      const QRect saved = w->geometry();
+      const bool resize = saved.size() != plotSize;
+      if (resize) w->resize(plotSize);
+      painter.fillRect(QRect(QPoint(), plotSize), w->palette().window());
+      w->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+      if (resize) w->setGeometry(saved);
+    }
+    painter.restore();
   }
-  if (plot.widget) {
-    QWidget* w = plot.widget;
-    const QRect saved = w->geometry();
-    const bool resize = saved.size() != layout;
-    if (resize) w->resize(layout);
-    painter.fillRect(QRect(QPoint(), layout), w->palette().window());
-    w->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
-    if (resize) w->setGeometry(saved);
-    return true;
+  if (text && !text->title.isEmpty()) {
+    painter.setFont(bands.titleFont);
+    painter.setPen(text->text);
+    const QFontMetricsF fm(bands.titleFont);
+    painter.drawText(bands.title, Qt::AlignLeft | Qt::AlignVCenter,
+                     fm.elidedText(text->title, Qt::ElideRight, bands.title.width()));
   }
-  if (error) *error = QObject::tr("“%1” has neither a plot nor a widget to draw").arg(plot.title);
-  return false;
+  if (text && !text->caption.isEmpty()) {
+    painter.setFont(bands.captionFont);
+    painter.setPen(text->muted);
+    painter.drawText(bands.caption, Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, text->caption);
+  }
+  painter.restore();
+  return true;
 }
 
 QColor backgroundOf(const PlotExport& plot) {
@@ -70,7 +135,7 @@ QColor backgroundOf(const PlotExport& plot) {
   return Qt::white;
 }
 
-QByteArray renderPng(const PlotExport& plot, const ExportImageSpec& spec, QString* error) {
+QByteArray renderPng(const PlotExport& plot, const ExportImageSpec& spec, QString* error, const SlideText* text) {
   QImage image(spec.pixels, QImage::Format_ARGB32_Premultiplied);
   if (image.isNull()) {
     if (error) *error = QObject::tr("cannot allocate a %1×%2 image").arg(spec.pixels.width()).arg(spec.pixels.height());
@@ -87,9 +152,10 @@ QByteArray renderPng(const PlotExport& plot, const ExportImageSpec& spec, QStrin
       if (error) *error = QObject::tr("cannot paint into the image");
       return {};
     }
-    if (!paintExport(plot, painter, spec, false, error)) return {};
+    if (!paintExport(plot, painter, spec, false, error, text)) return {};
   }
   image.setText(QStringLiteral("Title"), plot.title);
+  if (text && !text->caption.isEmpty()) image.setText(QStringLiteral("Description"), text->caption);
   image.setText(QStringLiteral("Software"), creator());
   QByteArray bytes;
   QBuffer buffer(&bytes);
@@ -101,7 +167,7 @@ QByteArray renderPng(const PlotExport& plot, const ExportImageSpec& spec, QStrin
   return bytes;
 }
 
-QByteArray renderSvg(const PlotExport& plot, const ExportImageSpec& spec, QString* error) {
+QByteArray renderSvg(const PlotExport& plot, const ExportImageSpec& spec, QString* error, const SlideText* text) {
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
@@ -111,41 +177,46 @@ QByteArray renderSvg(const PlotExport& plot, const ExportImageSpec& spec, QStrin
   svg.setSize(spec.pixels);
   svg.setViewBox(QRect(QPoint(), spec.pixels));
   svg.setTitle(plot.title);
-  svg.setDescription(QObject::tr("Exported by %1").arg(creator()));
+  svg.setDescription(text && !text->caption.isEmpty() ? QObject::tr("%1. Exported by %2").arg(text->caption, creator())
+                                                     : QObject::tr("Exported by %1").arg(creator()));
   {
     QCPPainter painter(&svg);
     if (!painter.isActive()) {
       if (error) *error = QObject::tr("cannot start the SVG generator");
       return {};
     }
-    if (!paintExport(plot, painter, spec, true, error)) return {};
+    if (!paintExport(plot, painter, spec, true, error, text)) return {};
   }
   return bytes;
 }
 
-QByteArray renderPdf(const PlotExport& plot, const ExportImageSpec& spec, QString* error) {
+// The page is the slide: spec.pixels at 96 dpi, in points, no margins. QPageSize is given in portrait shape and
+// the orientation says which way round, so a 16:9 page is never silently turned upright.
+void setSlidePage(QPdfWriter& pdf, const ExportImageSpec& spec) {
+  pdf.setResolution(kVectorDpi);
+  pdf.setCreator(creator());
+  const QSizeF pt(spec.pixels.width() * 72.0 / kVectorDpi, spec.pixels.height() * 72.0 / kVectorDpi);
+  const bool landscape = pt.width() > pt.height();
+  const QPageSize pageSize(landscape ? pt.transposed() : pt, QPageSize::Point, QString(), QPageSize::ExactMatch);
+  QPageLayout pageLayout(pageSize, landscape ? QPageLayout::Landscape : QPageLayout::Portrait, QMarginsF(0, 0, 0, 0));
+  pageLayout.setMode(QPageLayout::FullPageMode);
+  pdf.setPageLayout(pageLayout);
+}
+
+QByteArray renderPdf(const PlotExport& plot, const ExportImageSpec& spec, QString* error, const SlideText* text) {
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
   {
     QPdfWriter pdf(&buffer);
-    pdf.setResolution(kVectorDpi);
-    pdf.setCreator(creator());
+    setSlidePage(pdf, spec);
     pdf.setTitle(plot.title);
-    // The page is the slide: spec.pixels at 96 dpi, in points, no margins. QPageSize is given in portrait
-    // shape and the orientation says which way round, so a 16:9 page is never silently turned upright.
-    const QSizeF pt(spec.pixels.width() * 72.0 / kVectorDpi, spec.pixels.height() * 72.0 / kVectorDpi);
-    const bool landscape = pt.width() > pt.height();
-    const QPageSize pageSize(landscape ? pt.transposed() : pt, QPageSize::Point, QString(), QPageSize::ExactMatch);
-    QPageLayout pageLayout(pageSize, landscape ? QPageLayout::Landscape : QPageLayout::Portrait, QMarginsF(0, 0, 0, 0));
-    pageLayout.setMode(QPageLayout::FullPageMode);
-    pdf.setPageLayout(pageLayout);
     QCPPainter painter(&pdf);
     if (!painter.isActive()) {
       if (error) *error = QObject::tr("cannot start the PDF writer");
       return {};
     }
-    if (!paintExport(plot, painter, spec, true, error)) return {};
+    if (!paintExport(plot, painter, spec, true, error, text)) return {};
   }
   return bytes;
 }
@@ -229,7 +300,8 @@ QStringList axisTitleProblems(const PlotExport& plot) {
   return problems;
 }
 
-QByteArray renderExport(const PlotExport& plot, ExportFormat format, const ExportImageSpec& specIn, QString* error) {
+QByteArray renderExport(const PlotExport& plot, ExportFormat format, const ExportImageSpec& specIn, QString* error,
+                        const SlideText* slide) {
   if (format == ExportFormat::Csv) {
     if (!plot.csv) {
       if (error) *error = QObject::tr("“%1” has no data to export as CSV").arg(plot.title);
@@ -251,9 +323,9 @@ QByteArray renderExport(const PlotExport& plot, ExportFormat format, const Expor
     return {};
   }
   switch (format) {
-    case ExportFormat::Png: return renderPng(plot, spec, error);
-    case ExportFormat::Svg: return renderSvg(plot, spec, error);
-    case ExportFormat::Pdf: return renderPdf(plot, spec, error);
+    case ExportFormat::Png: return renderPng(plot, spec, error, slide);
+    case ExportFormat::Svg: return renderSvg(plot, spec, error, slide);
+    case ExportFormat::Pdf: return renderPdf(plot, spec, error, slide);
     case ExportFormat::Csv: break;
   }
   return {};
@@ -287,9 +359,9 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
 }
 
 bool exportPlotToFile(const PlotExport& plot, ExportFormat format, const ExportImageSpec& spec, const QString& path,
-                      QString* error, QStringList* warnings) {
+                      QString* error, QStringList* warnings, const SlideText* text) {
   if (warnings && format != ExportFormat::Csv) *warnings << axisTitleProblems(plot);
-  const QByteArray bytes = renderExport(plot, format, spec, error);
+  const QByteArray bytes = renderExport(plot, format, spec, error, text);
   if (bytes.isEmpty()) return false;
   return writeFileAtomically(path, bytes, error);
 }
@@ -335,10 +407,63 @@ ExportThemeScope::~ExportThemeScope() {
   for (Page* p : m_pages) p->applyTheme(m_saved);
 }
 
+struct PdfDeck::State {
+  QByteArray bytes;
+  QBuffer buffer{&bytes};
+  std::unique_ptr<QPdfWriter> pdf;
+  std::unique_ptr<QCPPainter> painter;
+};
+
+PdfDeck::PdfDeck(const ExportImageSpec& spec) : m_state(new State), m_spec(spec) {
+  m_spec.scale = std::clamp(m_spec.scale, minExportScale, maxExportScale);
+}
+
+PdfDeck::~PdfDeck() {
+  if (m_state->painter) m_state->painter->end();
+  delete m_state;
+}
+
+bool PdfDeck::addPage(const PlotExport& plot, const SlideText* text, QString* error) {
+  if (!m_state->pdf) {
+    m_state->buffer.open(QIODevice::WriteOnly);
+    m_state->pdf = std::make_unique<QPdfWriter>(&m_state->buffer);
+    setSlidePage(*m_state->pdf, m_spec);
+    m_state->pdf->setTitle(QObject::tr("gpulab: the lesson's plots"));
+    m_state->painter = std::make_unique<QCPPainter>(m_state->pdf.get());
+    if (!m_state->painter->isActive()) {
+      if (error) *error = QObject::tr("cannot start the PDF writer");
+      return false;
+    }
+  } else if (!m_state->pdf->newPage()) {
+    if (error) *error = QObject::tr("the PDF writer refused a new page");
+    return false;
+  }
+  QCPPainter& painter = *m_state->painter;
+  painter.resetTransform();
+  // The deck's pages have no background of their own: each takes its plot's, as a single PDF export would.
+  painter.fillRect(QRect(QPoint(), m_spec.pixels), backgroundOf(plot));
+  if (!paintExport(plot, painter, m_spec, true, error, text)) return false;
+  ++m_pages;
+  return true;
+}
+
+bool PdfDeck::finish(const QString& path, QString* error) {
+  if (m_pages == 0) {
+    if (error) *error = QObject::tr("no plot had anything to show: the deck would be empty, so %1 was not written").arg(path);
+    return false;
+  }
+  m_state->painter->end();
+  m_state->painter.reset();
+  m_state->pdf.reset();  // flushes the document into the buffer
+  m_state->buffer.close();
+  return writeFileAtomically(path, m_state->bytes, error);
+}
+
 ExportAllReport exportAllPlots(AppContext& ctx, const QVector<Page*>& pages, const QString& dir,
-                               const QList<ExportFormat>& formats, const ExportImageSpec& spec, const Theme& theme) {
+                               const QList<ExportFormat>& formats, const ExportImageSpec& spec, const Theme& theme,
+                               bool captions, PdfDeck* deck) {
   ExportAllReport report;
-  if (!QDir().mkpath(dir)) {
+  if (!dir.isEmpty() && !QDir().mkpath(dir)) {
     report.errors << QObject::tr("cannot create the folder %1").arg(dir);
     return report;
   }
@@ -346,6 +471,19 @@ ExportAllReport exportAllPlots(AppContext& ctx, const QVector<Page*>& pages, con
   for (Page* page : pages) {
     for (const PlotExport& plot : page->plots()) {
       const QString where = page->pageId() + QLatin1Char('/') + plot.id;
+      // An empty plot is not a slide: listed, never written (in no format, not as a deck page).
+      if (const QString empty = emptyPlotReason(plot); !empty.isEmpty()) {
+        report.skipped << QStringLiteral("%1: %2").arg(where, empty);
+        continue;
+      }
+      const SlideText text = slideTextFor(*page, plot, ctx, theme);
+      const SlideText* slide = captions ? &text : nullptr;
+      if (deck) {
+        QString error;
+        if (deck->addPage(plot, &text, &error)) ++report.deckPages;
+        else report.errors << QStringLiteral("%1 (deck): %2").arg(where, error);
+      }
+      if (dir.isEmpty()) continue;
       for (const QString& p : axisTitleProblems(plot)) report.warnings << where + QStringLiteral(": ") + p;
       for (ExportFormat f : formats) {
         if (f == ExportFormat::Csv && !plot.csv) {
@@ -354,7 +492,7 @@ ExportAllReport exportAllPlots(AppContext& ctx, const QVector<Page*>& pages, con
         }
         const QString path = QDir(dir).filePath(exportFileName(page->pageId(), plot.id, f));
         QString error;
-        if (exportPlotToFile(plot, f, spec, path, &error)) report.written << path;
+        if (exportPlotToFile(plot, f, spec, path, &error, nullptr, slide)) report.written << path;
         else report.errors << QStringLiteral("%1 (%2): %3").arg(where, exportFormatName(f), error);
       }
     }

@@ -2,6 +2,7 @@
 // Export for slides: a page's plots (PlotExport) as PNG, SVG, PDF or the CSV behind them; a recording as JSON.
 // Everything is rendered to bytes first and then written atomically (QSaveFile), so a slide deck never picks
 // up a half-written file and an unwritable path is one clear error. qcustomplot.h stays in the .cpp.
+#include "export/slide_text.h"
 #include "gpulab/recording.hpp"
 #include "pages/page.h"
 #include "theme.h"
@@ -52,15 +53,38 @@ inline constexpr double minExportScale = 0.25, maxExportScale = 8.0;
 QStringList axisTitleProblems(const PlotExport& plot);
 
 // The bytes of one export. CSV needs plot.csv; images need plot.plot or plot.widget. Returns an empty array and
-// sets *error when there is nothing to export. `title` is written into the file's metadata.
-QByteArray renderExport(const PlotExport& plot, ExportFormat format, const ExportImageSpec& spec, QString* error);
+// sets *error when there is nothing to export. `title` is written into the file's metadata. With `text`, an
+// image carries its title above and its caption below the plot (the plot is laid out in what is left).
+// On-screen hints are left out of every image (export_cleanup.h).
+QByteArray renderExport(const PlotExport& plot, ExportFormat format, const ExportImageSpec& spec, QString* error,
+                        const SlideText* text = nullptr);
 
 // QSaveFile: a temporary beside the target, renamed into place on success. Errors name the path and the reason.
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error);
 
 // render + write; *warnings (may be null) gets the axis-title complaints.
 bool exportPlotToFile(const PlotExport& plot, ExportFormat format, const ExportImageSpec& spec, const QString& path,
-                      QString* error, QStringList* warnings = nullptr);
+                      QString* error, QStringList* warnings = nullptr, const SlideText* text = nullptr);
+
+// One multi-page PDF: a slide per plot, each page spec.pixels at 96 dpi with its title and caption. Pages are
+// painted as they are added (the caller shows each app page before adding its plots); finish() writes the file
+// atomically. Nothing is written when no page was added.
+class PdfDeck {
+ public:
+  explicit PdfDeck(const ExportImageSpec& spec);
+  ~PdfDeck();
+  PdfDeck(const PdfDeck&) = delete;
+  PdfDeck& operator=(const PdfDeck&) = delete;
+  bool addPage(const PlotExport& plot, const SlideText* text, QString* error);
+  int pageCount() const { return m_pages; }
+  bool finish(const QString& path, QString* error);
+
+ private:
+  struct State;
+  State* m_state;
+  ExportImageSpec m_spec;
+  int m_pages = 0;
+};
 
 // "page-id_plot-id.png"
 QString exportFileName(const QString& pageId, const QString& plotId, ExportFormat format);
@@ -93,8 +117,13 @@ struct ExportAllReport {
   QStringList written;   // full paths
   QStringList errors;    // "matmul/gflops (svg): …"
   QStringList warnings;  // axis-title complaints, plots with no data for CSV
+  QStringList skipped;   // "decode/decode-batching: no series has any data yet: …" (empty plots, not exported)
+  int deckPages = 0;     // pages added to the deck, when one was given
 };
 // Every plot of every page into `dir` (created if missing) as page-id_plot-id.ext for each format. CSV is
-// skipped with a warning for plots that have no data producer. The export theme is applied once for all.
+// skipped with a warning for plots that have no data producer; an empty plot is skipped in every format and
+// listed. With `captions`, each image carries its title and sources (slide_text.h); with `deck`, each plot is
+// also added to it as a page (`dir` may then be empty: the deck alone). The export theme is applied once for all.
 ExportAllReport exportAllPlots(AppContext& ctx, const QVector<Page*>& pages, const QString& dir,
-                               const QList<ExportFormat>& formats, const ExportImageSpec& spec, const Theme& theme);
+                               const QList<ExportFormat>& formats, const ExportImageSpec& spec, const Theme& theme,
+                               bool captions = false, PdfDeck* deck = nullptr);

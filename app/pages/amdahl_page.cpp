@@ -122,8 +122,7 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_recordedBig = m_plot->addGraph();
   m_recordedBig->setName(tr("recorded"));
   m_recordedBig->setLineStyle(QCPGraph::lsNone);
-  m_tracer = new QCPItemTracer(m_plot);
-  m_tracer->setGraph(m_curve);
+  m_tracer = new QCPItemTracer(m_plot);  // its graph is set once the curve has data (see the replot)
   m_tracer->setInterpolating(true);
   m_tracer->setStyle(QCPItemTracer::tsCircle);
   m_tracerText = new QCPItemText(m_plot);
@@ -406,6 +405,8 @@ void AmdahlPage::replot() {
       m_limit->setData(QVector<double>{}, QVector<double>{});
       m_limitText->setVisible(false);
     }
+    // Attached only now that the curve has points: a tracer on an empty graph logs "graph has no data".
+    m_tracer->setGraph(m_curve);
     m_tracer->setGraphKey(n);
     m_tracer->updatePosition();
     m_tracerText->setText(tr("%1 at %2").arg(fmtTimes(amdahl_speedup(s, n)), fmtCount(n)));

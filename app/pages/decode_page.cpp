@@ -10,6 +10,7 @@
 #include "runner/dram_bandwidth.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
+#include "widgets/published_views.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 
@@ -263,7 +264,8 @@ void DecodePage::replot() {
                                        measIndex < 0 ? t.cpu : t.gpu, Qt::SolidPattern});
   sources.push_back({tr("what-if: %1").arg(fmtSi(m_whatIf->value() * 1e9, "B/s")), m_whatIf->value() * 1e9, t.model, Qt::Dense4Pattern});
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-  const double groupW = 0.8, barW = groupW / sources.size();
+  const QVector<PublishedDecodeBar> published = publishedDecodeBars(m_ctx, m_params->value());  // real GPUs, 7B
+  const double groupW = 0.8, barW = groupW / (sources.size() + publishedDecodeSlots(published));
   double maxTok = 1, minTok = 1e12;
   for (int si = 0; si < sources.size(); ++si) {
     auto* bars = new QCPBars(m_ceilingPlot->xAxis, m_ceilingPlot->yAxis);
@@ -294,6 +296,8 @@ void DecodePage::replot() {
       label->setColor(t.text);
     }
   }
+  addPublishedDecodeBars(m_ceilingPlot, t, published, int(sources.size()), barW, groupW, &maxTok, &minTok);
+  for (const PublishedDecodeBar& b : published) m_ceilingRows.push_back({b.format, b.label, 0, b.tokensPerS});
   for (int fi = 0; fi < 3; ++fi)
     ticker->addTick(fi + 1, tr("%1\n%2 per token").arg(QLatin1String(k_formats[fi].first),
                                                         fmtBytes(decode_bytes_per_token(params, k_formats[fi].second))));

@@ -87,7 +87,7 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   m_plot->yAxis->grid()->setVisible(false);
   // The chart takes the first focus so Space runs the page instead of being swallowed by the size slider.
   m_plot->setFocusPolicy(Qt::StrongFocus);
-  setVisual(m_plot);
+  setVisual(withPublishedLadder(m_plot, m_ctx));  // the published GPU ladder under it when no GPU is here
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, {});
   m_recordedBadge = new SourceBadge(SourceBadge::Kind::Recorded, {});
@@ -1003,7 +1003,7 @@ QList<PlotExport> MatmulPage::plots() {
     m_exportWidth = size.isEmpty() ? 0 : size.width();
     replot();
   };
-  return {e};
+  return QList<PlotExport>{e} + publishedLadderExports(this);
 }
 
 double MatmulPage::quickRatioAt60() const {

@@ -7,6 +7,7 @@
 // horizontal GFLOP/s bars with the speed-up over the professor, the share of BLAS / cuBLAS and of the device's
 // peak; a wrong answer is shown in red instead of a bar. Recorded runs (an opened recording) are hollow bars.
 #include "pages/page.h"
+#include "widgets/published_ladder.h"
 
 #include <QHash>
 #include <QPair>

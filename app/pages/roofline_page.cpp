@@ -10,6 +10,7 @@
 #include "runner/dram_bandwidth.h"
 #include "qcustomplot.h"
 #include "widgets/run_bar.h"
+#include "widgets/published_views.h"
 #include "widgets/source_badge.h"
 
 #include <QCheckBox>
@@ -58,6 +59,8 @@ RooflinePage::RooflinePage(AppContext& ctx) : Page(ctx) {
   addBadge(m_datasheetBadge);
   addBadge(m_recordedBadge);
   m_recordedBadge->hide();
+  m_publishedBadge = new SourceBadge(SourceBadge::Kind::Published, tr("GPU GEMMs (diamonds)"));
+  addBadge(m_publishedBadge);
 
   m_summary = new QLabel(this);
   m_summary->setWordWrap(true);
@@ -308,6 +311,10 @@ void RooflinePage::refresh() {
     }
   }
 
+  // No GPU here and no recording: what real GPUs did, as published, in their own marks (never a roof of this machine).
+  const bool published = m_showPoints->isChecked() && showPublished(m_ctx);
+  if (published) points += publishedRooflinePoints(theme);
+  m_publishedBadge->setVisible(published);
   m_plot->setRoofs(roofs);
   m_plot->setPoints(points);
   m_summary->setText(ridges.isEmpty()

@@ -63,5 +63,6 @@ class RooflinePage : public Page {
   SourceBadge* m_measuredBadge = nullptr;
   SourceBadge* m_datasheetBadge = nullptr;
   SourceBadge* m_recordedBadge = nullptr;
+  SourceBadge* m_publishedBadge = nullptr;  // published GPU results (widgets/published_views.h)
   QTimer* m_refresh = nullptr;
 };

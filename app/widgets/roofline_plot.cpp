@@ -250,6 +250,9 @@ void RooflinePlot::rebuild() {
     g->setData(xs, ys);
     styleGraph(g, m_theme, first.color, first.recorded ? SeriesKind::Recorded : SeriesKind::Measured);
     g->setLineStyle(QCPGraph::lsNone);
+    if (first.published)
+      g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(first.color.darker(120), 2),
+                                         QBrush(first.color), m_theme.markerSize + 3));
     if (group.isEmpty()) g->removeFromLegend();
   }
 
@@ -366,7 +369,8 @@ QString RooflinePlot::csv() const {
     QString prov = p.tooltip;
     prov.replace(QLatin1Char('\n'), QStringLiteral("; "));
     out += QStringLiteral("point,%1,%2,%3,%4,,%5\n")
-               .arg(csvField(p.group), p.recorded ? QStringLiteral("recorded") : QStringLiteral("measured"))
+               .arg(csvField(p.group), p.published ? QStringLiteral("published")
+                                       : p.recorded ? QStringLiteral("recorded") : QStringLiteral("measured"))
                .arg(p.intensity, 0, 'g', 6)
                .arg(p.flops, 0, 'g', 6)
                .arg(csvField(prov));

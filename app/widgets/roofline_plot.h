@@ -34,6 +34,7 @@ class RooflinePlot : public QWidget {
     double flops = 0;         // achieved FLOP/s
     QColor color;
     bool recorded = false;    // hollow marks for recorded points
+    bool published = false;   // what others measured (widgets/published_views.h): diamonds, never this machine's
     QString group;            // points of one group share a legend entry
     QString tooltip;          // provenance, shown when the mouse rests on the point
     bool stream = false;      // a streaming (bandwidth) kernel: above the memory roof only when its data is in cache

@@ -63,6 +63,7 @@ QString SourceBadge::textFor(Kind kind, const QString& detail) {
     case Kind::Datasheet: return detail.isEmpty() ? tr("datasheet") : tr("datasheet · %1").arg(detail);
     case Kind::Model: return detail.isEmpty() ? tr("model") : tr("model · %1").arg(detail);
     case Kind::Unavailable: return detail.isEmpty() ? tr("not available") : detail;
+    case Kind::Published: return detail.isEmpty() ? tr("published") : tr("published: %1").arg(detail);
   }
   return {};
 }
@@ -92,8 +93,14 @@ void SourceBadge::restyle() {
     case Kind::Unavailable:
       style = QStringLiteral("background:transparent; color:#D55E00; border:2px solid #D55E00; border-radius:6px; padding:1px 7px;");
       break;
+    case Kind::Published:
+      // A double outline in the published colour (Okabe–Ito reddish purple): neither solid (measured here) nor
+      // a single outline (recorded) nor dashed (datasheet).
+      style = QStringLiteral("background:transparent; color:#A8558A; border:4px double #CC79A7; border-radius:6px; padding:0px 6px; font-weight:bold;");
+      break;
   }
   setStyleSheet(style);
   setToolTip(tr("Where this figure comes from: measured on this machine now, replayed from a recording made on "
-                "another machine, or computed from datasheet figures and a model."));
+                "another machine, published by others who measured a real GPU (with its source), or computed from "
+                "datasheet figures and a model."));
 }

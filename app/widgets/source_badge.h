@@ -1,12 +1,13 @@
 #pragma once
-// A small label that says where a figure came from: measured here, recorded on <device, date>, or
-// datasheet / model. Every figure on screen carries one.
+// A small label that says where a figure came from: measured here, recorded on <device, date>, published:
+// <source>, <device> (what others measured, models/published_results.h), or datasheet / model. Every figure on
+// screen carries one.
 #include <QLabel>
 
 class SourceBadge : public QLabel {
   Q_OBJECT
  public:
-  enum class Kind { MeasuredHere, Recorded, Datasheet, Model, Unavailable };
+  enum class Kind { MeasuredHere, Recorded, Datasheet, Model, Unavailable, Published };
   explicit SourceBadge(QWidget* parent = nullptr);
   SourceBadge(Kind kind, const QString& detail, QWidget* parent = nullptr);
 
