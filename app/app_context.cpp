@@ -3,6 +3,7 @@
 #include "gpulab/recording.hpp"
 
 AppContext::AppContext(Options options, QObject* parent) : QObject(parent) {
+  m_runner.setStore(&m_results);  // every result reaches the pages through the store, on one path
   m_cpu = gpulab::make_cpu_backend();
   m_cpuInfo = m_cpu->device_info();
   if (options.loadCuda) {

@@ -73,12 +73,10 @@ Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
           [this](const QString& owner, double fraction, const QString& message) {
             if (owner == pageId() && m_runBar) m_runBar->setProgress(fraction, message);
           });
-  connect(&m_ctx.runner(), &ExperimentRunner::resultReady, this,
-          [this](const QString& owner, const gpulab::Result& r) {
-            if (owner != pageId()) return;
-            m_ctx.results().addMeasured(r);
-            onResult(r);
-          });
+  // One path: the runner puts every result in the store; a page hears its own runs' results from there.
+  connect(&m_ctx.results(), &ResultStore::resultAdded, this, [this](const StoredResult& s) {
+    if (s.source < 0 && s.owner == pageId()) onResult(s.result);
+  });
   connect(&m_ctx.runner(), &ExperimentRunner::failed, this, [this](const QString& owner, const QString& message) {
     if (owner != pageId()) return;
     if (m_runBar) m_runBar->showError(tr("The experiment stopped: %1").arg(message));
@@ -223,6 +221,20 @@ QLabel* Page::addResultLabel(int stretch, Qt::TextFormat format) {
   l->setTextFormat(format);
   m_results->addWidget(l, stretch);
   return l;
+}
+
+bool Page::startPlan(const QString& label, gpulab::Plan plan, gpulab::MeasurePolicy policy) {
+  if (!m_ctx.runner().startPlan(pageId(), label, std::move(plan), policy)) {
+    runBar()->showError(tr("Another experiment is running; cancel it first (Esc on its page)."));
+    return false;
+  }
+  runBar()->setRunning(true);
+  runBar()->setProgress(0, label);
+  return true;
+}
+
+gpulab::Backends Page::planBackends() {
+  return {&m_ctx.cpu(), m_ctx.cuda(), m_ctx.gpuReason().toStdString()};
 }
 
 bool Page::startJob(const QString& label, std::function<void(const gpulab::RunContext&)> job,

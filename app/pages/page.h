@@ -3,6 +3,7 @@
 // controls on the right, a results strip and the Run bar below) and the hooks the main window, the export
 // code and the lesson layer use. Keep qcustomplot.h out of here: it is heavy and this header is everywhere.
 #include "gpulab/experiments.hpp"
+#include "gpulab/plan.hpp"
 #include "gpulab/results.hpp"
 #include "theme.h"
 
@@ -125,6 +126,11 @@ class Page : public QWidget {
   AppContext& m_ctx;
 
  private:
+  // Runs the page's plan (its controls through a plan builder, gpulab/page_plans.hpp) on the shared runner under
+  // this page's name; each result reaches onResult() through the store. False when another run is going.
+  bool startPlan(const QString& label, gpulab::Plan plan, gpulab::MeasurePolicy policy = {});
+  // The backends a plan builder plans for: this app's CPU, and its GPU when there is one.
+  gpulab::Backends planBackends();
   QLabel* m_title = nullptr;
   QLabel* m_takeaway = nullptr;
   QHBoxLayout* m_badges = nullptr;

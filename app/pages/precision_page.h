@@ -3,11 +3,15 @@
 // the format (the rest greyed, with the backend's reason), bytes per parameter, and the error of a GEMM against
 // an FP64 reference — plus the FP16 underflow demo: tiny gradients vanish in FP16 unless the loss is scaled,
 // and survive in BF16.
+#include "gpulab/page_plans.hpp"
 #include "gpulab/precision.hpp"
 #include "gpulab/underflow_demo.hpp"
+#include "models/precision_model.h"
 #include "pages/page.h"
 
 #include <QVector>
+
+#include <vector>
 
 namespace gpulab::models {
 struct GpuSpec;
@@ -41,22 +45,10 @@ class PrecisionPage : public Page {
   void applyTheme(const Theme& theme) override;
   void recordingsChanged() override;
 
-  struct Row {
-    gpulab::Precision precision = gpulab::Precision::fp32;
-    bool supported = false;
-    QString reason;            // why not, from Backend::supports
-    QString variant;           // the GEMM that ran
-    double flopsPerS = 0;      // measured here (0 = not yet)
-    double checkMaxAbs = -1;   // the measured kernel's own check against FP64 (-1 = none)
-    double relFro = -1;        // emulated GEMM: ||C - C_fp64||_F / ||C_fp64||_F (-1 = not computed)
-    double emuMaxAbs = -1;     // emulated GEMM: max |C - C_fp64|
-    double recordedFlops = 0;  // best from an opened recording
-    QString recordedLabel;
-    double datasheetFlops = 0;  // the chosen card's dense datasheet peak (0 = the card has no such path)
-  };
+  using Row = precision_model::Row;  // one format's row: see models/precision_model.h
 
   // For tests.
-  const QVector<Row>& rows() const { return m_rows; }
+  const std::vector<Row>& rows() const { return m_rows; }
   const Row& row(gpulab::Precision p) const;
   void setSize(int n);  // GEMM n × n × n, rounded to a power of two, 256 … 16384
   // The catalogue card whose datasheet throughput is drawn beside the measurements (the detected GPU's, else
@@ -66,6 +58,9 @@ class PrecisionPage : public Page {
   QString speedText() const;        // the results strip's throughput sentence
   QStringList throughputLabels() const;  // what the throughput panel's value labels say
   int gemmSize() const;
+  // The controls as the plan builder takes them, and the plan Run starts (gpulab::precision_plan).
+  gpulab::PrecisionControls runControls() const;
+  gpulab::Plan plan();
   void setLossScale(double scale);
   void setGradientRange(int minExp10, int maxExp10);
   void recomputeUnderflow();  // normally debounced from the controls
@@ -117,7 +112,7 @@ class PrecisionPage : public Page {
   QTimer* m_replot = nullptr;
   QTimer* m_underflowTimer = nullptr;
 
-  QVector<Row> m_rows;
+  std::vector<Row> m_rows;
   QStringList m_throughputLabels;
   gpulab::UnderflowResult m_underflow;
   bool m_ranOnGpu = false;

@@ -1,5 +1,7 @@
 #include "runner/experiment_runner.h"
 
+#include "runner/result_store.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QMetaObject>
@@ -63,6 +65,10 @@ ExperimentRunner::ExperimentRunner(QObject* parent) : QObject(parent) {
   m_worker->moveToThread(&m_thread);
   connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
   m_thread.setObjectName(QStringLiteral("gpulab-experiments"));
+  // Emitted on the worker thread, delivered here (the GUI thread) queued: the store is only ever touched here.
+  connect(this, &ExperimentRunner::resultReady, this, [this](const QString& owner, const gpulab::Result& r) {
+    if (m_store) m_store->addMeasured(r, owner);
+  });
   m_thread.start();
 }
 
@@ -98,6 +104,12 @@ bool ExperimentRunner::start(const QString& owner, const QString& label, Job job
       worker, [worker, owner, job = std::move(job), policy, token] { worker->execute(owner, job, policy, token); },
       Qt::QueuedConnection);
   return true;
+}
+
+bool ExperimentRunner::startPlan(const QString& owner, const QString& label, gpulab::Plan plan,
+                                 gpulab::MeasurePolicy policy) {
+  return start(owner, label, [plan = std::move(plan)](const gpulab::RunContext& ctx) { gpulab::run_plan(plan, ctx); },
+               policy);
 }
 
 void ExperimentRunner::cancel() {

@@ -2,8 +2,8 @@
 
 #include "gpulab/harness.hpp"
 
-void ResultStore::addMeasured(const gpulab::Result& r) {
-  m_results.push_back({r, -1});
+void ResultStore::addMeasured(const gpulab::Result& r, const QString& owner) {
+  m_results.push_back({r, -1, owner});
   Q_EMIT resultAdded(m_results.back());
 }
 
@@ -25,7 +25,7 @@ int ResultStore::addRecording(const QString& path, gpulab::Recording rec) {
   loaded.recording = std::move(rec);
   m_recordings.push_back(std::move(loaded));
   const int index = int(m_recordings.size()) - 1;
-  for (const auto& r : m_recordings.back().recording.results) m_results.push_back({r, index});
+  for (const auto& r : m_recordings.back().recording.results) m_results.push_back({r, index, {}});
   Q_EMIT recordingsChanged();
   return index;
 }
@@ -57,6 +57,10 @@ QVector<StoredResult> ResultStore::select(const std::function<bool(const gpulab:
 QVector<StoredResult> ResultStore::byExperiment(const QString& experiment) const {
   const std::string e = experiment.toStdString();
   return select([&](const gpulab::Result& r) { return r.experiment == e; });
+}
+
+QVector<StoredResult> ResultStore::byPlan(const std::string& plan, bool includeUnplanned) const {
+  return select([&](const gpulab::Result& r) { return r.plan == plan || (includeUnplanned && r.plan.empty()); });
 }
 
 QString ResultStore::sourceLabel(int source) const {

@@ -13,6 +13,7 @@
 struct StoredResult {
   gpulab::Result result;
   int source = -1;  // -1 = measured here; otherwise an index into ResultStore::recordings()
+  QString owner;    // measured here: the page (or CLI) that started the run; empty for recordings
 };
 
 struct LoadedRecording {
@@ -26,7 +27,7 @@ class ResultStore : public QObject {
  public:
   explicit ResultStore(QObject* parent = nullptr) : QObject(parent) {}
 
-  void addMeasured(const gpulab::Result& r);
+  void addMeasured(const gpulab::Result& r, const QString& owner = {});
   // Adds a recording's results; returns its index. At most `maxRecordings` are kept (oldest dropped).
   int addRecording(const QString& path, gpulab::Recording rec);
   void clearRecordings();
@@ -37,6 +38,9 @@ class ResultStore : public QObject {
   // Results matching a predicate, newest last.
   QVector<StoredResult> select(const std::function<bool(const gpulab::Result&)>& pred) const;
   QVector<StoredResult> byExperiment(const QString& experiment) const;
+  // What one plan measured (result.plan): a page's own results, measured here or recorded. Results recorded before
+  // plans were (an "all" recording from then) have no plan; `includeUnplanned` takes them too.
+  QVector<StoredResult> byPlan(const std::string& plan, bool includeUnplanned = true) const;
   // "measured here" or the recording's label.
   QString sourceLabel(int source) const;
   // A recording of everything measured here in this session.

@@ -5,7 +5,11 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include "gpulab/page_plans.hpp"
+
 #include <gtest/gtest.h>
+
+#include <set>
 
 using gpulab::Precision;
 
@@ -35,7 +39,7 @@ TEST(PrecisionPage, CpuFormatsAndReasons) {
     s.precision = p;
     const auto sup = ctx.cpu().supports(s);
     EXPECT_EQ(page.row(p).supported, sup.ok);
-    if (!sup.ok) EXPECT_EQ(page.row(p).reason, QString::fromStdString(sup.reason));
+    if (!sup.ok) EXPECT_EQ(page.row(p).reason, sup.reason);
   }
 }
 
@@ -85,4 +89,22 @@ TEST(PrecisionPage, UnderflowDemoCountsLostUpdates) {
   EXPECT_EQ(page.underflow().find(gpulab::UnderflowMethod::bf16_plain)->total_lost, 0);
   ASSERT_EQ(page.plots().size(), 2);
   EXPECT_TRUE(page.plots()[1].csv().startsWith(QStringLiteral("bin_lo")));
+}
+
+// The bench's precision suite is the page's default plan: the same jobs, so the same set of results.
+TEST(PrecisionPage, DefaultPlanIsTheBenchSuite) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  PrecisionPage page(ctx);
+  page.initialize();
+  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  std::multiset<std::string> fromPage, fromSuite;
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  for (const auto& j : gpulab::suite_plan("precision", backends).jobs) fromSuite.insert(gpulab::job_key(j));
+  EXPECT_EQ(fromPage, fromSuite);
+  page.setSize(256);  // another size is another plan
+  fromPage.clear();
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  EXPECT_NE(fromPage, fromSuite);
 }

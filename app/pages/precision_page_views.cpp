@@ -1,0 +1,442 @@
+// The precision page's drawing: the formats chart (throughput, bytes per parameter, error), the table, the
+// results strip's sentences and the underflow plot, from the rows the page model keeps (models/precision_model.h).
+#include "pages/precision_page.h"
+#include "pages/precision_page_detail.h"
+
+#include "app_context.h"
+#include "format.h"
+#include "gpulab/models/catalogue.hpp"
+#include "gpulab/models/vram_model.hpp"
+#include "qcustomplot.h"
+#include "widgets/plot_style.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+
+#include <algorithm>
+#include <cmath>
+
+using gpulab::Precision;
+using precision_detail::precName;
+using precision_detail::qs;
+using precision_detail::sci;
+
+QString PrecisionPage::underflowSummary() const {
+  const auto* plain = m_underflow.find(gpulab::UnderflowMethod::fp16_plain);
+  const auto* scaled = m_underflow.find(gpulab::UnderflowMethod::fp16_static_scale);
+  const auto* dyn = m_underflow.find(gpulab::UnderflowMethod::fp16_dynamic_scale);
+  const auto* bf16 = m_underflow.find(gpulab::UnderflowMethod::bf16_plain);
+  if (!plain || !scaled || !dyn || !bf16) return {};
+  const double n = double(m_underflow.spec.count);
+  auto pct = [n](long long lost) { return fmtFixed(100.0 * double(lost) / n, 1); };
+  return tr("Of %1 gradients: <b>FP16 without loss scaling lost %2 (%3 %)</b> — every one below 3.0e-8 rounds "
+            "to zero. FP16 × %4: %5 lost. Dynamic scaling: %6 lost, %7 skipped steps, scale ended at %8. "
+            "<b>BF16: %9 lost</b> (FP32's exponent range).")
+      .arg(fmtCount(m_underflow.spec.count), fmtCount(plain->total_lost), pct(plain->total_lost),
+           fmtCount(static_cast<long long>(m_underflow.spec.loss_scale)), fmtCount(scaled->total_lost),
+           fmtCount(dyn->total_lost), fmtCount(dyn->skipped_steps), QStringLiteral("2^%1").arg(std::log2(dyn->final_scale), 0, 'f', 0),
+           fmtCount(bf16->total_lost));
+}
+
+void PrecisionPage::replotUnderflow() {
+  const Theme& theme = m_ctx.theme();
+  QCustomPlot* p = m_uplot;
+  p->clearGraphs();
+  p->clearItems();
+  stylePlot(p, theme);
+  useLogAxis(p, true);  // SI prefixes: 100 n = 0.0000001
+  p->xAxis->setLabel(tr("Gradient magnitude (µ millionth, n billionth)"));
+  p->yAxis->setLabel(tr("Updates lost (%)"));
+  p->legend->setVisible(true);
+  p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+  struct Style {
+    gpulab::UnderflowMethod m;
+    QColor color;
+    QCPScatterStyle::ScatterShape shape;
+    Qt::PenStyle pen;
+  };
+  const Style styles[] = {
+      {gpulab::UnderflowMethod::fp16_plain, theme.precision(Precision::fp16), QCPScatterStyle::ssDisc, Qt::SolidLine},
+      {gpulab::UnderflowMethod::fp16_static_scale, theme.precision(Precision::fp16).darker(140), QCPScatterStyle::ssSquare, Qt::SolidLine},
+      {gpulab::UnderflowMethod::fp16_dynamic_scale, theme.precision(Precision::fp16).darker(190), QCPScatterStyle::ssTriangle, Qt::SolidLine},
+      {gpulab::UnderflowMethod::bf16_plain, theme.precision(Precision::bf16), QCPScatterStyle::ssDiamond, Qt::SolidLine},
+      {gpulab::UnderflowMethod::fp32_reference, theme.precision(Precision::fp32), QCPScatterStyle::ssCross, Qt::DashLine},
+  };
+  const auto& u = m_underflow;
+  for (const Style& st : styles) {
+    const auto* m = u.find(st.m);
+    if (!m) continue;
+    QVector<double> xs, ys;
+    for (std::size_t b = 0; b < u.bin_center.size(); ++b) {
+      if (u.per_bin[b] == 0) continue;
+      xs << u.bin_center[b];
+      ys << 100.0 * double(m->lost[b]) / double(u.per_bin[b]);
+    }
+    QCPGraph* g = p->addGraph();
+    QString name = QString::fromStdString(m->name);
+    if (st.m == gpulab::UnderflowMethod::fp16_static_scale)
+      name = tr("FP16 × %1 loss scale").arg(fmtCount(static_cast<long long>(u.spec.loss_scale)));
+    g->setName(tr("%1: %2 % lost").arg(name, fmtFixed(100.0 * double(m->total_lost) / double(u.spec.count), 1)));
+    g->setData(xs, ys, true);
+    QPen pen(st.color, theme.lineWidth, st.pen);
+    g->setPen(pen);
+    g->setScatterStyle(QCPScatterStyle(st.shape, st.color, st.color, theme.markerSize));
+  }
+  // FP16's subnormals keep a gradient but round it coarsely: show where more than 10 % of it is wrong.
+  if (const auto* plain = u.find(gpulab::UnderflowMethod::fp16_plain)) {
+    QVector<double> xs, ys;
+    for (std::size_t b = 0; b < u.bin_center.size(); ++b) {
+      if (u.per_bin[b] == 0) continue;
+      xs << u.bin_center[b];
+      ys << 100.0 * double(plain->damaged[b]) / double(u.per_bin[b]);
+    }
+    QCPGraph* g = p->addGraph();
+    g->setName(tr("FP16, no loss scaling: arrived but > 10 % off (%1 %)")
+                   .arg(fmtFixed(100.0 * double(plain->total_damaged) / double(u.spec.count), 1)));
+    g->setData(xs, ys, true);
+    // Thinner than the five methods, but never under 3 px on a projector.
+    g->setPen(QPen(theme.precision(Precision::fp16), std::max(theme.isProjector() ? 3.0 : 1.0, theme.lineWidth * 0.6),
+                   Qt::DashLine));
+  }
+  const double lo = u.spec.min_grad / 2, hi = u.spec.max_grad * 2;
+  p->xAxis->setRange(lo, hi);
+  p->yAxis->setRange(-5, 105);
+
+  // FP16's two limits: below half the smallest subnormal everything is zero; below the smallest normal,
+  // precision drains away bit by bit.
+  QFont f(QStringLiteral("DejaVu Sans"));
+  f.setPointSize(std::max(8, theme.plotFontPt - 1));
+  auto vline = [&](double x, const QString& text, Qt::Alignment align) {
+    if (x < lo || x > hi) return;
+    auto* l = new QCPItemStraightLine(p);
+    l->point1->setCoords(x, 0);
+    l->point2->setCoords(x, 1);
+    l->setPen(QPen(theme.model, 1, Qt::DashLine));
+    auto* t = new QCPItemText(p);
+    t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    t->position->setCoords(x, 0.5);
+    t->setPositionAlignment(align | Qt::AlignVCenter);
+    t->setPadding(QMargins(4, 2, 4, 2));
+    t->setText(text);
+    t->setFont(f);
+    t->setColor(theme.mutedText);
+    t->setRotation(-90);
+  };
+  vline(gpulab::smallest_subnormal(gpulab::fp16_format) / 2, tr("FP16 rounds to 0 below %1").arg(siTickLabel(gpulab::smallest_subnormal(gpulab::fp16_format) / 2)), Qt::AlignHCenter);
+  vline(gpulab::smallest_normal(gpulab::fp16_format), tr("FP16 subnormal below %1").arg(siTickLabel(gpulab::smallest_normal(gpulab::fp16_format))), Qt::AlignHCenter);
+  p->replot();
+  m_ulabel->setText(underflowSummary());
+}
+
+void PrecisionPage::replot() {
+  const Theme& theme = m_ctx.theme();
+  QCustomPlot* p = m_plot;
+  p->clearPlottables();
+  p->clearItems();
+  // Three panels in one row share the format rows: throughput, bytes per parameter, error.
+  if (p->plotLayout()->columnCount() < 3) {
+    p->plotLayout()->addElement(0, 1, new QCPAxisRect(p));
+    p->plotLayout()->addElement(0, 2, new QCPAxisRect(p));
+    p->plotLayout()->setColumnStretchFactors({1.6, 0.8, 1.0});
+  }
+  auto* rThr = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 0));
+  auto* rBytes = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 1));
+  auto* rErr = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 2));
+  stylePlot(p, theme);
+  p->legend->setVisible(false);
+
+  const int n = int(m_rows.size());
+  QSharedPointer<QCPAxisTickerText> rowsTicker(new QCPAxisTickerText);
+  for (int i = 0; i < n; ++i) rowsTicker->addTick(i, precName(m_rows[i].precision));
+  QSharedPointer<QCPAxisTickerText> blank(new QCPAxisTickerText);
+  for (int i = 0; i < n; ++i) blank->addTick(i, QString());
+  for (QCPAxisRect* r : {rThr, rBytes, rErr}) {
+    QCPAxis* y = r->axis(QCPAxis::atLeft);
+    y->setTicker(r == rThr ? rowsTicker : blank);
+    y->setRange(-0.6, n - 0.4);
+    y->setRangeReversed(true);  // FP64 on top, the smallest formats at the bottom
+    y->grid()->setVisible(false);
+    y->setSubTicks(false);
+  }
+  QFont valueFont(QStringLiteral("DejaVu Sans"));
+  valueFont.setPointSize(std::max(8, theme.plotFontPt - 1));
+  auto label = [&](QCPAxisRect* r, double x, double y, const QString& text, const QColor& color, Qt::Alignment a) {
+    auto* t = new QCPItemText(p);
+    t->setClipAxisRect(r);
+    t->setClipToAxisRect(true);
+    t->position->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+    t->position->setCoords(x, y);
+    t->setPositionAlignment(a | Qt::AlignVCenter);
+    t->setPadding(QMargins(4, 0, 4, 0));
+    t->setText(text);
+    t->setFont(valueFont);
+    t->setColor(color);
+  };
+  const bool anyRecorded = std::any_of(m_rows.begin(), m_rows.end(), [](const Row& r) { return r.recordedFlops > 0; });
+  const QColor hw = m_ranOnGpu ? theme.gpu : theme.cpu;
+
+  int thrWidth = 0;
+  // 1. Throughput (log), one slot per source in each format's row: the chosen card's datasheet (dashed) on top,
+  // measured here (solid) below it, recorded (hollow) last when a recording is open.
+  m_throughputLabels.clear();
+  {
+    QCPAxis* x = rThr->axis(QCPAxis::atBottom);
+    QCPAxis* y = rThr->axis(QCPAxis::atLeft);
+    useLogAxis(x);  // a narrow panel: "100 G", "1 P" with the unit in the title
+    x->ticker().dynamicCast<QCPAxisTickerLog>()->setSubTickCount(0);
+    x->setLabel(tr("FLOP/s (INT8: OP/s)"));
+    double lo = 1e300, hi = 0;
+    for (const Row& r : m_rows)
+      for (double v : {r.flopsPerS, r.recordedFlops, r.datasheetFlops})
+        if (v > 0) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+    if (hi <= 0) {
+      lo = 1e9;
+      hi = m_ctx.cpuInfo().peak_gflops_fp32 > 0 ? m_ctx.cpuInfo().peak_gflops_fp32 * 1e9 : 1e11;
+    }
+    const double xlo = lo / 10, xhi = hi * 4;
+    x->setRange(xlo, xhi);
+    const double slot = anyRecorded ? 0.29 : 0.2;  // distance between slots' centres
+    const double w = anyRecorded ? 0.26 : 0.36;
+    const double ySheet = -slot, yHere = anyRecorded ? 0.0 : slot, yRec = slot;
+    auto* sheet = new QCPBars(y, x);
+    auto* here = new QCPBars(y, x);
+    auto* rec = new QCPBars(y, x);
+    for (QCPBars* b : {sheet, here, rec}) {
+      b->setBaseValue(xlo);
+      b->setWidth(w);
+    }
+    QColor sheetFill = theme.gpu;
+    sheetFill.setAlpha(45);
+    sheet->setPen(QPen(theme.gpu, 2, Qt::DashLine));
+    sheet->setBrush(sheetFill);
+    here->setPen(QPen(hw.darker(120), 1));
+    here->setBrush(hw);
+    rec->setPen(QPen(theme.gpu, 2));
+    rec->setBrush(Qt::NoBrush);
+    sheet->setName(tr("datasheet: %1").arg(datasheetCard()));
+    here->setName(tr("measured here"));
+    rec->setName(tr("recorded"));
+    const QFontMetrics fm(valueFont);
+    // The panel's width as last laid out (replot() lays out again, and redraws once more if it changed).
+    thrWidth = rThr->width();
+    const int room = std::max(60, thrWidth - 12);
+    // A value's label sits past the end of its bar, or inside it where the text would be cut at the panel's edge.
+    auto valueLabel = [&](double v, double yy, const QString& text, const QColor& outside, const QColor& fill) {
+      const double reach = std::log(v / xlo) / std::log(xhi / xlo);
+      const bool inside = fm.horizontalAdvance(text) + 10 > (1 - reach) * thrWidth;
+      const QColor in = fill.alpha() < 128 || fill.lightness() > 150 ? theme.text : QColor(Qt::white);
+      label(rThr, v, yy, text, inside ? in : outside, inside ? Qt::AlignRight : Qt::AlignLeft);
+      m_throughputLabels << text;
+    };
+    for (int i = 0; i < n; ++i) {
+      const Row& r = m_rows[i];
+      const char* unit = r.precision == Precision::int8 ? "OP/s" : "FLOP/s";
+      if (r.datasheetFlops > 0) {
+        sheet->addData(i + ySheet, r.datasheetFlops);
+        // The value only: the dashed outline and the badge above say "datasheet" (the text would not fit).
+        valueLabel(r.datasheetFlops, i + ySheet, fmtSi(r.datasheetFlops, unit), theme.text, sheetFill);
+      } else {
+        const QString none = fm.elidedText(tr("datasheet: no %1 path on the %2").arg(precName(r.precision), datasheetCard()),
+                                           Qt::ElideRight, room);
+        label(rThr, xlo, i + ySheet, none, theme.mutedText, Qt::AlignLeft);
+        m_throughputLabels << none;
+      }
+      if (r.flopsPerS > 0) {
+        here->addData(i + yHere, r.flopsPerS);
+        valueLabel(r.flopsPerS, i + yHere, fmtSi(r.flopsPerS, unit), theme.text, hw);
+      } else {
+        // The backend's reason, cut to what fits: the table below (and the tooltip) has it whole.
+        const QString text = fm.elidedText(r.supported ? tr("runs here: press Run") : tr("not here: %1").arg(qs(r.reason)),
+                                           Qt::ElideRight, room);
+        label(rThr, xlo, i + yHere, text, theme.mutedText, Qt::AlignLeft);
+        m_throughputLabels << text;
+      }
+      if (r.recordedFlops > 0) {
+        rec->addData(i + yRec, r.recordedFlops);
+        valueLabel(r.recordedFlops, i + yRec, fmtSi(r.recordedFlops, unit), theme.gpu.darker(130), QColor(0, 0, 0, 0));
+      }
+    }
+  }
+  // 2. Bytes per parameter, with what a 7B model's weights then take (the lesson's table).
+  {
+    QCPAxis* x = rBytes->axis(QCPAxis::atBottom);
+    QCPAxis* y = rBytes->axis(QCPAxis::atLeft);
+    x->setScaleType(QCPAxis::stLinear);
+    useSiAxis(x);
+    x->setLabel(tr("Bytes each · 7B model"));
+    x->setRange(0, 28);
+    x->ticker()->setTickCount(4);
+    for (int i = 0; i < n; ++i) {
+      const Row& r = m_rows[i];
+      const double b = gpulab::bytes_per_element(r.precision);
+      auto* bar = new QCPBars(y, x);
+      bar->setWidth(0.6);
+      const QColor c = theme.precision(r.precision);
+      bar->setPen(QPen(c.darker(120), 1));
+      bar->setBrush(r.supported ? c : QColor(c.red(), c.green(), c.blue(), 90));
+      bar->addData(i, b);
+      label(rBytes, b, i,
+            tr("%1 B · %2").arg(fmtFixed(b, 0), fmtBytes(gpulab::models::weight_bytes(7e9, gpulab::models::format_of(r.precision)))),
+            theme.text, Qt::AlignLeft);
+    }
+  }
+  // 3. Error against FP64 (log): longer is worse.
+  {
+    QCPAxis* x = rErr->axis(QCPAxis::atBottom);
+    QCPAxis* y = rErr->axis(QCPAxis::atLeft);
+    useDigitsLogAxis(x);  // 1e-7 relative error: about 7 correct digits
+    x->setLabel(tr("Correct digits vs FP64"));
+    const double xlo = 1e-18, xhi = 1e4;  // room right of the worst bar for its label
+    x->setRange(xlo, xhi);
+    for (int i = 0; i < n; ++i) {
+      const Row& r = m_rows[i];
+      if (!(r.relFro >= 0)) {
+        if (i == 0) label(rErr, xlo, i, tr("press Run"), theme.mutedText, Qt::AlignLeft);
+        continue;
+      }
+      const double v = std::max(r.relFro, 2e-18);
+      auto* bar = new QCPBars(y, x);
+      bar->setBaseValue(xlo);
+      bar->setWidth(0.6);
+      const QColor c = theme.precision(r.precision);
+      bar->setPen(QPen(c.darker(120), 1));
+      bar->setBrush(r.supported ? c : QColor(c.red(), c.green(), c.blue(), 110));
+      bar->addData(i, v);
+      label(rErr, v, i, sci(r.relFro), theme.text, Qt::AlignLeft);
+    }
+  }
+  p->replot();
+  if (rThr->width() != thrWidth) scheduleReplot();  // labels were placed for another width
+  fillTable();
+
+  // Strip: the fastest format against FP32 (the model's verdict), and the error spread.
+  const Row& f32 = row(Precision::fp32);
+  const precision_model::SpeedVerdict speed = precision_model::speedVerdict(m_rows);
+  using Speed = precision_model::SpeedVerdict::Kind;
+  if (speed.kind == Speed::fasterThanFp32)
+    m_speedLabel->setText(tr("<b>Fastest here: %1</b> at %2, %3× FP32.")
+                              .arg(precName(speed.best), fmtSi(speed.bestFlops, "FLOP/s"),
+                                   fmtFixed(speed.bestFlops / speed.fp32Flops, 1)));
+  else if (speed.kind == Speed::fp32WithFp64)
+    m_speedLabel->setText(tr("<b>Fastest here: FP32</b> at %1; FP64 runs at %2 of it (twice the bytes, half the "
+                             "SIMD lanes).")
+                              .arg(fmtSi(speed.fp32Flops, "FLOP/s"), fmtFixed(speed.fp64Flops / speed.fp32Flops, 2)));
+  else if (speed.kind == Speed::fastestOnly)
+    m_speedLabel->setText(tr("<b>Fastest here: %1</b> at %2.").arg(precName(speed.best), fmtSi(speed.bestFlops, "FLOP/s")));
+  else
+    m_speedLabel->setText(tr("Press <b>Run all formats</b> (Space) to time each format here."));
+  // The tensor-core point, from the chosen card's datasheet whatever ran here.
+  const Row& s16 = row(Precision::fp16);
+  const Row& s32 = row(Precision::fp32);
+  if (const auto* card = gpulab::models::find_gpu(datasheetCard().toStdString());
+      card && s16.datasheetFlops > 0 && s32.datasheetFlops > 0) {
+    const Row& s8 = row(Precision::fp8);
+    const QString cores = card->vendor == "AMD" ? tr("matrix cores") : tr("tensor cores");
+    // Folded into the same paragraph, short (a line of its own squeezed the chart at 1366×768 on a projector);
+    // the figures behind the ratio are in the tooltip.
+    m_speedLabel->setText(m_speedLabel->text() + QStringLiteral(" ") +
+                          tr("<b>%1:</b> FP16 = <b>%2× its FP32</b> (%3).")
+                              .arg(datasheetCard(), fmtFixed(s16.datasheetFlops / s32.datasheetFlops, 0), cores));
+    m_speedLabel->setToolTip(
+        tr("Datasheet, %1: FP16 %2 = %3× its FP32 (%4): the %5%6.")
+            .arg(datasheetCard(), fmtSi(s16.datasheetFlops, "FLOP/s"), fmtFixed(s16.datasheetFlops / s32.datasheetFlops, 0),
+                 fmtSi(s32.datasheetFlops, "FLOP/s"), cores,
+                 s8.datasheetFlops > 0 ? tr("; FP8 %1").arg(fmtSi(s8.datasheetFlops, "FLOP/s")) : QString()));
+  } else {
+    m_speedLabel->setToolTip(QString());
+  }
+  const Row& e16 = row(Precision::fp16);
+  const Row& ebf = row(Precision::bf16);
+  if (e16.relFro > 0 && ebf.relFro > 0 && f32.relFro > 0)
+    m_errorLabel->setText(tr("Error vs FP64: FP32 %1, FP16 %2, BF16 %3 — BF16 trades 3 mantissa bits for FP32's range.")
+                              .arg(sci(f32.relFro), sci(e16.relFro), sci(ebf.relFro)));
+  else
+    m_errorLabel->setText(tr("Errors appear after a run (emulated for all seven formats)."));
+}
+
+void PrecisionPage::fillTable() {
+  const Theme& theme = m_ctx.theme();
+  m_table->setRowCount(int(m_rows.size()));
+  for (int i = 0; i < int(m_rows.size()); ++i) {
+    const Row& r = m_rows[i];
+    const QString unit = r.precision == Precision::int8 ? QStringLiteral("OP/s") : QStringLiteral("FLOP/s");
+    QString status;
+    switch (precision_model::statusOf(r)) {
+      case precision_model::Status::notHere: status = tr("not here (why: at the right)"); break;
+      case precision_model::Status::ran: status = tr("ran (%1), checked against FP64").arg(qs(r.variant)); break;
+      case precision_model::Status::runsHere: status = tr("runs here through %1").arg(qs(r.variant)); break;
+    }
+    if (r.precision == Precision::fp32 && r.supported) status += tr("; TF32 off");
+    const QStringList cells{precName(r.precision),
+                            r.flopsPerS > 0 ? fmtSi(r.flopsPerS, unit.toUtf8().constData()) : QStringLiteral("—"),
+                            r.datasheetFlops > 0 ? fmtSi(r.datasheetFlops, unit.toUtf8().constData()) : tr("none"),
+                            r.checkMaxAbs >= 0 ? sci(r.checkMaxAbs) : (r.emuMaxAbs >= 0 ? sci(r.emuMaxAbs) + tr(" (em.)") : QStringLiteral("—")),
+                            r.relFro >= 0 ? sci(r.relFro) : QStringLiteral("—"), status};
+    for (int c = 0; c < cells.size(); ++c) {
+      auto* item = new QTableWidgetItem(cells[c]);
+      item->setForeground(r.supported ? theme.text : theme.mutedText);
+      if (c == 0) {
+        QFont f = item->font();
+        f.setBold(true);
+        item->setFont(f);
+        item->setForeground(r.supported ? theme.precision(r.precision) : theme.mutedText);
+      }
+      if (c >= 1 && c <= 4) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      item->setToolTip(c == 2 ? tr("%1 datasheet, dense").arg(datasheetCard()) : r.supported ? status : qs(r.reason));
+      m_table->setItem(i, c, item);
+    }
+  }
+  m_table->resizeRowsToContents();
+  m_table->horizontalHeader()->setSectionResizeMode(5, QHeaderView::Stretch);
+  if (auto* h = m_table->horizontalHeaderItem(2)) h->setToolTip(tr("%1 datasheet, dense").arg(datasheetCard()));
+  // Exactly as tall as its rows: the space below goes to the reasons.
+  int h = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth() + 2;
+  for (int i = 0; i < m_table->rowCount(); ++i) h += m_table->rowHeight(i);
+  m_table->setFixedHeight(h);
+  QStringList why;
+  for (const Row& r : m_rows)
+    if (!r.supported)
+      why << tr("<b style='color:%1'>%2</b> — %3")
+                 .arg(theme.mutedText.name(), precName(r.precision), qs(r.reason).toHtmlEscaped());
+  m_reasons->setText(why.isEmpty() ? tr("Every format runs on this device.")
+                                    : tr("<b>Greyed on this device:</b><br>") + why.join(QStringLiteral("<br>")));
+}
+
+QString PrecisionPage::csvSummary() const {
+  QString out = QStringLiteral(
+      "precision,supported,variant,flop_per_s,bytes_per_param,check_max_abs_err,emulated_rel_frobenius,"
+      "emulated_max_abs_err,recorded_flop_per_s,datasheet_flop_per_s,datasheet_card,reason\n");
+  for (const Row& r : m_rows) {
+    QString reason = qs(r.reason);
+    reason.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,\"%11\",\"%12\"\n")
+               .arg(precName(r.precision), r.supported ? QStringLiteral("yes") : QStringLiteral("no"), qs(r.variant))
+               .arg(r.flopsPerS, 0, 'g', 6)
+               .arg(gpulab::bytes_per_element(r.precision))
+               .arg(r.checkMaxAbs, 0, 'g', 4)
+               .arg(r.relFro, 0, 'g', 4)
+               .arg(r.emuMaxAbs, 0, 'g', 4)
+               .arg(r.recordedFlops, 0, 'g', 6)
+               .arg(r.datasheetFlops, 0, 'g', 6)
+               .arg(datasheetCard(), reason);
+  }
+  return out;
+}
+
+QString PrecisionPage::csvUnderflow() const {
+  QString out = QStringLiteral("bin_lo,bin_hi,gradients");
+  for (const auto& m : m_underflow.methods) out += QStringLiteral(",\"lost: %1\"").arg(QString::fromStdString(m.name));
+  out += QLatin1Char('\n');
+  for (std::size_t b = 0; b < m_underflow.bin_center.size(); ++b) {
+    out += QStringLiteral("%1,%2,%3").arg(m_underflow.bin_lo[b], 0, 'g', 4).arg(m_underflow.bin_hi[b], 0, 'g', 4)
+               .arg(m_underflow.per_bin[b]);
+    for (const auto& m : m_underflow.methods) out += QStringLiteral(",%1").arg(m.lost[b]);
+    out += QLatin1Char('\n');
+  }
+  return out;
+}
