@@ -5,6 +5,7 @@
 #include "main_window.h"
 #include "pages/page.h"
 #include "settings.h"
+#include "shell/class_plan_runner.h"
 
 #include "gpulab/cli.hpp"
 
@@ -49,7 +50,11 @@ int runGui(int argc, char** argv) {
   QCommandLineOption shotOpt(QStringLiteral("screenshot"),
                              QStringLiteral("Save a PNG of the window once it is shown, then quit."),
                              QStringLiteral("FILE.png"));
-  parser.addOptions({openOpt, pageOpt, projectorOpt, themeOpt, noGpuOpt, sizeOpt, shotOpt});
+  QCommandLineOption planOpt(QStringLiteral("plan"),
+                             QStringLiteral("Start a class plan (Page Down walks its steps): FILE.json, or 'lesson' "
+                                            "for the bundled 30-minute plan."),
+                             QStringLiteral("FILE"));
+  parser.addOptions({openOpt, pageOpt, projectorOpt, themeOpt, noGpuOpt, sizeOpt, shotOpt, planOpt});
   parser.process(app);
 
   AppContext::Options options;
@@ -68,6 +73,16 @@ int runGui(int argc, char** argv) {
   if (parser.isSet(pageOpt) && !window.showPage(parser.value(pageOpt))) {
     std::fprintf(stderr, "gpulab: no page named '%s' (see `gpulab export --list`)\n", qPrintable(parser.value(pageOpt)));
     return 2;
+  }
+
+  if (parser.isSet(planOpt)) {
+    const QString plan = parser.value(planOpt) == QLatin1String("lesson") ? ClassPlanRunner::bundledPlanPath()
+                                                                          : parser.value(planOpt);
+    QString error;
+    if (!window.startClassPlan(plan, &error)) {
+      std::fprintf(stderr, "gpulab: cannot start the class plan %s: %s\n", qPrintable(plan), qPrintable(error));
+      return 2;
+    }
   }
 
   QSize size(1600, 960);

@@ -5,6 +5,8 @@
 #include "pages/page.h"
 #include "pages/page_registry.h"
 #include "settings.h"
+#include "shell/class_plan_runner.h"
+#include "shell/presenter_keys.h"
 #include "widgets/device_panel.h"
 #include "widgets/glossary_dialog.h"
 #include "widgets/record_gpu_help.h"
@@ -57,26 +59,7 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   left->setMaximumWidth(330);
 
   m_stack = new QStackedWidget(this);
-  for (const auto& factory : sortedPageFactories()) {
-    Page* page = factory.create(ctx);
-    page->setParent(m_stack);
-    page->initialize();
-    m_stack->addWidget(page);
-    m_pages.push_back(page);
-    m_nav->addItem(QStringLiteral("%1. %2").arg(m_pages.size()).arg(page->title()));
-    connect(page, &Page::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
-  }
-  if (m_pages.isEmpty()) {
-    // Only possible in a build with no pages linked; say so instead of showing a blank window.
-    auto* none = new QLabel(tr("This build contains no lesson pages."), m_stack);
-    none->setAlignment(Qt::AlignCenter);
-    m_stack->addWidget(none);
-  }
-  // The lesson order at the foot of each page: what comes next (or that this is the end).
-  for (int i = 0; i < m_pages.size(); ++i)
-    m_pages[i]->setLessonHint(i + 1 < m_pages.size()
-                                  ? tr("Next: %1. %2  →").arg(i + 2).arg(m_pages[i + 1]->title())
-                                  : tr("End of the lesson — Help → Glossary (F1) recaps the key terms"));
+  buildPages();
   connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
     if (row >= 0 && row < m_pages.size()) m_stack->setCurrentIndex(row);
   });
@@ -107,6 +90,33 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
 }
 
 MainWindow::~MainWindow() { qApp->removeEventFilter(this); }
+
+void MainWindow::buildPages() {
+  for (const auto& factory : sortedPageFactories()) {
+    Page* page = factory.create(m_ctx);
+    page->setParent(m_stack);
+    page->initialize();
+    m_stack->addWidget(page);
+    m_pages.push_back(page);
+    m_nav->addItem(QStringLiteral("%1. %2").arg(m_pages.size()).arg(page->title()));
+    connect(page, &Page::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+  }
+  if (m_pages.isEmpty()) {
+    // Only possible in a build with no pages linked; say so instead of showing a blank window.
+    auto* none = new QLabel(tr("This build contains no lesson pages."), m_stack);
+    none->setAlignment(Qt::AlignCenter);
+    m_stack->addWidget(none);
+  }
+  refreshLessonHints();
+}
+
+void MainWindow::refreshLessonHints() {
+  // The lesson order at the foot of each page: what comes next (or that this is the end).
+  for (int i = 0; i < m_pages.size(); ++i)
+    m_pages[i]->setLessonHint(i + 1 < m_pages.size()
+                                  ? tr("Next: %1. %2  →").arg(i + 2).arg(m_pages[i + 1]->title())
+                                  : tr("End of the lesson — Help → Glossary (F1) recaps the key terms"));
+}
 
 void MainWindow::buildMenus() {
   auto* file = menuBar()->addMenu(tr("&File"));
@@ -191,6 +201,8 @@ void MainWindow::buildMenus() {
     connect(&dialog, &LessonOutlineDialog::pageChosen, this, &MainWindow::showPageIndex);
     dialog.exec();
   });
+
+  buildPresenterMenu();
 
   auto* help = menuBar()->addMenu(tr("&Help"));
   auto* glossary = help->addAction(tr("&Glossary"), this, [this] {
@@ -288,8 +300,9 @@ void MainWindow::applyTheme() {
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-  // Only keys meant for this window (not a dialog's). isActiveWindow() is not used: without a window
-  // manager (a bare X server, a kiosk) the window may never be marked active though it has the keyboard.
+  // Only keys meant for this window (not a dialog's, not the presenter view's, not an open combo box list).
+  // isActiveWindow() is not used: without a window manager (a bare X server, a kiosk) the window may never be
+  // marked active though it has the keyboard.
   auto* target = qobject_cast<QWidget*>(watched);
   if (event->type() != QEvent::KeyPress || !target || target->window() != this)
     return QMainWindow::eventFilter(watched, event);
@@ -299,50 +312,35 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     m_blank->hide();
     return true;
   }
-  if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier)) return QMainWindow::eventFilter(watched, event);
   QWidget* focus = QApplication::focusWidget();
-  // Widgets that edit a value keep their own arrow keys; everything else hands them to the lesson.
-  const bool editing = qobject_cast<QLineEdit*>(focus) || qobject_cast<QAbstractSpinBox*>(focus) ||
-                       qobject_cast<QTextEdit*>(focus) || qobject_cast<QPlainTextEdit*>(focus) ||
-                       qobject_cast<QComboBox*>(focus) || qobject_cast<QAbstractSlider*>(focus);
-  switch (key->key()) {
-    case Qt::Key_PageDown: nextPage(); return true;
-    case Qt::Key_PageUp: previousPage(); return true;
-    case Qt::Key_Right:
-      if (editing) break;
-      nextPage();
+  const presenter::Focus focusKind = presenter::classify(focus);
+  using presenter::Action;
+  switch (presenter::action(key->key(), key->modifiers(), focusKind, presenting())) {
+    case Action::None: break;
+    case Action::ClickerNext:
+      // A running plan owns the clicker: its next step (nothing past the last one), not the next page.
+      if (m_plan && m_plan->isActive()) m_plan->next();
+      else nextPage();
       return true;
-    case Qt::Key_Left:
-      if (editing) break;
-      previousPage();
+    case Action::ClickerPrevious:
+      if (m_plan && m_plan->isActive()) m_plan->previous();
+      else previousPage();
       return true;
-    case Qt::Key_Space:
-      // Space is the lesson's "run" key even when a button has focus; only text entry keeps it.
-      if (qobject_cast<QLineEdit*>(focus) || qobject_cast<QAbstractSpinBox*>(focus) ||
-          qobject_cast<QTextEdit*>(focus) || qobject_cast<QPlainTextEdit*>(focus))
-        break;
+    case Action::ArrowNext: nextPage(); return true;
+    case Action::ArrowPrevious: previousPage(); return true;
+    case Action::Run:
       if (auto* p = currentPage(); p && p->canRun()) p->run();
       return true;
-    case Qt::Key_B:
-    case Qt::Key_Period:
-      // Presenter clickers send B or . for "blank screen" (the convention of slide software): only in
-      // projector mode, so typing in a field elsewhere is never taken for it.
-      if (!m_projector || editing) break;
-      if (!m_blank) {
-        m_blank = new QWidget(this);
-        m_blank->setObjectName(QStringLiteral("blankScreen"));
-        m_blank->setAutoFillBackground(true);
-        QPalette pal = m_blank->palette();
-        pal.setColor(QPalette::Window, Qt::black);
-        m_blank->setPalette(pal);
-      }
-      m_blank->setGeometry(rect());
-      m_blank->raise();
-      m_blank->show();
-      return true;
-    case Qt::Key_Escape:
+    case Action::Blank: blankScreen(); return true;
+    case Action::Escape:
       if (auto* p = currentPage(); p && p->isRunning()) {
         p->cancel();
+        return true;
+      }
+      if (focusKind != presenter::Focus::Page) {
+        // The keyboard back to the page: → and ← turn pages again.
+        if (Page* p = currentPage()) p->setFocus(Qt::ShortcutFocusReason);
+        else setFocus(Qt::ShortcutFocusReason);
         return true;
       }
       if (m_projector) {
@@ -350,9 +348,24 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
         return true;
       }
       break;
-    default: break;
   }
   return QMainWindow::eventFilter(watched, event);
+}
+
+bool MainWindow::presenting() const { return m_projector || (m_plan && m_plan->isActive()); }
+
+void MainWindow::blankScreen() {
+  if (!m_blank) {
+    m_blank = new QWidget(this);
+    m_blank->setObjectName(QStringLiteral("blankScreen"));
+    m_blank->setAutoFillBackground(true);
+    QPalette pal = m_blank->palette();
+    pal.setColor(QPalette::Window, Qt::black);
+    m_blank->setPalette(pal);
+  }
+  m_blank->setGeometry(rect());
+  m_blank->raise();
+  m_blank->show();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,13 +1,15 @@
 #pragma once
 // The window: a lesson navigator and the device panel on the left, the current page on the right, menus and
-// the keyboard layer a teacher drives the lesson with (←/→, Page Up/Down, Space, Esc, F5).
+// the keyboard layer a teacher drives the lesson with (←/→, Page Up/Down, Space, B/., Esc, F5: shell/presenter_keys.h).
 #include <QMainWindow>
 #include <QRect>
 #include <QVector>
 
 class AppContext;
+class ClassPlanRunner;
 class DevicePanel;
 class Page;
+class PresenterView;
 class QListWidget;
 class QStackedWidget;
 class QAction;
@@ -38,6 +40,23 @@ class MainWindow : public QMainWindow {
   // A presenter clicker's "blank screen" key (B or .): black the window out until any key.
   bool screenBlanked() const;
   void openRecordingFile(const QString& path);  // shows a clear error on failure
+  AppContext& context() const { return m_ctx; }
+  // Each page's "Next: …" hint from the lesson order (a running class plan writes its own over it).
+  void refreshLessonHints();
+
+  // A class plan (docs/class-plan.md; shell/main_window_presenter.cpp): loads it, checks every page exists, and
+  // starts at step 1; Page Down / Page Up then walk its steps. A file path or ClassPlanRunner::bundledPlanPath().
+  bool startClassPlan(const QString& path, QString* error);
+  // The plan as the window stands now (ClassPlanRunner::captured) written to `path`.
+  bool saveClassPlan(const QString& path, QString* error);
+  ClassPlanRunner* classPlan() const { return m_plan; }
+  // Opens the presenter view (a second screen when there is one).
+  PresenterView* showPresenterView();
+  PresenterView* presenterView() const { return m_presenterView; }
+  // Before the next class: forgets every result measured since the app started, and builds the pages afresh
+  // (their controls back to the defaults, their plots and exercise answers empty). Open recordings stay open:
+  // they are material the teacher brought, not this class's measurements (File → Close recordings drops them).
+  void clearMeasurements();
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -45,6 +64,10 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  void buildPages();
+  void buildPresenterMenu();
+  void blankScreen();
+  bool presenting() const;
   void applyTheme();
   void openRecordingDialog();
   void saveSessionRecording();
@@ -60,4 +83,6 @@ class MainWindow : public QMainWindow {
   bool m_projector = false;
   QRect m_normalGeometry;  // where the window was before projector mode
   bool m_projectorDark = false;
+  ClassPlanRunner* m_plan = nullptr;
+  PresenterView* m_presenterView = nullptr;
 };

@@ -8,8 +8,10 @@
 #include "theme.h"
 
 #include <QList>
+#include <QPair>
 #include <QSize>
 #include <QString>
+#include <QVariant>
 #include <QWidget>
 
 #include <functional>
@@ -94,6 +96,15 @@ class Page : public QWidget {
   // The lesson tab (null when lesson() is empty) and the "Next: …" hint the main window sets from the order.
   LessonPanel* lessonPanel() const { return m_lessonPanel; }
   void setLessonHint(const QString& text);
+
+  // The page's controls as a class plan addresses them (docs/class-plan.md; page_controls.cpp): every slider,
+  // spin box, combo box, check box and text field outside the lesson tab, under a key that is its objectName
+  // when it has one, else the text of the label beside it (or its own text, or its group's title). No per-page
+  // code: a page opts a control out with the property gpulabPlanControl = false.
+  QList<QPair<QString, QWidget*>> planControls() const;
+  QList<QPair<QString, QVariant>> controlValues() const;  // key -> number, bool or string
+  // Sets each control as a user would (its signals fire); returns one line for each value it could not apply.
+  QStringList applyControlValues(const QList<QPair<QString, QVariant>>& values);
 
  Q_SIGNALS:
   void statusMessage(const QString& text);
