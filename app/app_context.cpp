@@ -20,6 +20,41 @@ AppContext::AppContext(Options options, QObject* parent) : QObject(parent) {
       m_cuda.backend.reset();
     }
   }
+  if (options.loadCuda) m_vulkan = gpulab::load_vulkan_backend();
+  // The default: CUDA, else a Vulkan GPU; a CPU-type Vulkan device (lavapipe) only when asked for by name.
+  const bool vulkanIsGpu =
+      m_vulkan.backend && m_vulkan.backend->provenance()["device_type"].find("CPU") == std::string::npos;
+  if (!options.device.isEmpty()) chooseGpu(options.device);
+  if (!m_gpu && !m_cpuChosen) {
+    if (m_cuda.backend) chooseGpu(QStringLiteral("cuda"));
+    else if (vulkanIsGpu) chooseGpu(QStringLiteral("vulkan"));
+  }
+}
+
+bool AppContext::chooseGpu(const QString& kind) {
+  gpulab::Backend* next = nullptr;
+  if (kind == QLatin1String("cuda")) next = m_cuda.backend.get();
+  else if (kind == QLatin1String("vulkan")) next = m_vulkan.backend.get();
+  else if (kind != QLatin1String("cpu")) return false;
+  if (kind != QLatin1String("cpu") && !next) return false;
+  if (next == m_gpu && m_cpuChosen == !next) return true;
+  // A running experiment holds the old backend: stop it before the pages see another one.
+  m_runner.cancel();
+  m_runner.waitForIdle(30000);
+  m_gpu = next;
+  m_cpuChosen = !next;
+  m_gpuInfo = next ? next->device_info() : gpulab::DeviceInfo{};
+  Q_EMIT gpuChanged();
+  return true;
+}
+
+QString AppContext::gpuReason() const {
+  if (m_cpuChosen && (m_cuda.backend || m_vulkan.backend))
+    return QStringLiteral("the CPU was chosen in the device panel");
+  // Both ways to a GPU, each with its reason (the Vulkan one starts "Vulkan: ").
+  QString r = QString::fromStdString(m_cuda.reason);
+  if (!m_vulkan.reason.empty()) r += QStringLiteral("; ") + QString::fromStdString(m_vulkan.reason);
+  return r;
 }
 
 AppContext::~AppContext() {

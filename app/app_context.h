@@ -1,8 +1,10 @@
 #pragma once
-// What every page shares: the backends (CPU always; CUDA when the module loaded), the runner, the results,
+// What every page shares: the backends (CPU always; CUDA and Vulkan when their modules loaded, one of them chosen as
+// "the GPU" the pages run on), the runner, the results,
 // the theme. Owned by main(); pages hold a reference.
 #include "gpulab/backend.hpp"
 #include "gpulab/cuda_loader.hpp"
+#include "gpulab/vulkan_loader.hpp"
 #include "runner/experiment_runner.h"
 #include "runner/result_store.h"
 #include "theme.h"
@@ -16,16 +18,29 @@ class AppContext : public QObject {
   Q_OBJECT
  public:
   struct Options {
-    bool loadCuda = true;  // false: behave as if no GPU (tests, --no-gpu)
+    bool loadCuda = true;  // false: behave as if no GPU (tests, --no-gpu); Vulkan is not loaded either
+    // "cuda", "vulkan" or "cpu"; empty: CUDA, else a Vulkan GPU, else the CPU (a CPU-type Vulkan device is never
+    // the default). GPULAB_DEVICE sets it; GPULAB_VULKAN_ALLOW_CPU=1 makes lavapipe choosable.
+    QString device = qEnvironmentVariable("GPULAB_DEVICE");
   };
   explicit AppContext(Options options, QObject* parent = nullptr);
   explicit AppContext(QObject* parent = nullptr) : AppContext(Options{}, parent) {}
   ~AppContext() override;
 
   gpulab::Backend& cpu() { return *m_cpu; }
-  gpulab::Backend* cuda() { return m_cuda.backend.get(); }  // null without a GPU
-  bool hasGpu() const { return m_cuda.backend != nullptr; }
-  QString gpuReason() const { return QString::fromStdString(m_cuda.reason); }  // why there is no GPU, in full
+  // The chosen GPU backend (CUDA or Vulkan; pages call it cuda() from before there were two); null: the CPU only.
+  gpulab::Backend* cuda() { return m_gpu; }
+  bool hasGpu() const { return m_gpu != nullptr; }
+  QString gpuReason() const;  // why there is no GPU, in full
+  // The device choice (device panel): "cuda", "vulkan" or "cpu". Cancels a running experiment first. Returns false
+  // (and keeps the current choice) when that backend is not available.
+  bool chooseGpu(const QString& kind);
+  QString gpuKind() const { return m_gpu ? QString::fromStdString(m_gpu->kind()) : QStringLiteral("cpu"); }
+  gpulab::Backend* cudaBackend() { return m_cuda.backend.get(); }
+  gpulab::Backend* vulkanBackend() { return m_vulkan.backend.get(); }
+  QString cudaReason() const { return QString::fromStdString(m_cuda.reason); }
+  QString vulkanReason() const { return QString::fromStdString(m_vulkan.reason); }
+  const std::vector<gpulab::VulkanDeviceEntry>& vulkanDevices() const { return m_vulkan.devices; }
   // The reason's first clause, for places with room for one line ("no CUDA module in this build"); the full
   // text (search paths, loader messages) belongs in tooltips and the details dialog.
   QString gpuReasonShort() const;
@@ -33,7 +48,7 @@ class AppContext : public QObject {
   const gpulab::DeviceInfo& cpuInfo() const { return m_cpuInfo; }
   const gpulab::DeviceInfo* gpuInfo() const { return hasGpu() ? &m_gpuInfo : nullptr; }
   // The backend pages run on by default: the GPU when present, else the CPU.
-  gpulab::Backend& preferredBackend() { return hasGpu() ? *m_cuda.backend : *m_cpu; }
+  gpulab::Backend& preferredBackend() { return hasGpu() ? *m_gpu : *m_cpu; }
 
   ExperimentRunner& runner() { return m_runner; }
   ResultStore& results() { return m_results; }
@@ -46,10 +61,14 @@ class AppContext : public QObject {
 
  Q_SIGNALS:
   void themeChanged(const Theme& theme);
+  void gpuChanged();  // the device choice changed
 
  private:
   std::unique_ptr<gpulab::Backend> m_cpu;
   gpulab::CudaLoadResult m_cuda;
+  gpulab::VulkanLoadResult m_vulkan;
+  gpulab::Backend* m_gpu = nullptr;  // m_cuda's or m_vulkan's backend, or null
+  bool m_cpuChosen = false;          // the CPU was chosen although a GPU is there
   gpulab::DeviceInfo m_cpuInfo, m_gpuInfo;
   ExperimentRunner m_runner;
   ResultStore m_results;

@@ -4,6 +4,7 @@
 #include "format.h"
 #include "widgets/record_gpu_help.h"
 
+#include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -19,7 +20,24 @@ QString describeCpu(const gpulab::DeviceInfo& d) {
   if (d.memory_total_bytes > 0) s += QObject::tr(" · RAM %1").arg(fmtBytes(d.memory_total_bytes));
   return s;
 }
+// A Vulkan device: its type and driver, never "GPU" for a CPU-type one (its name already says "not a GPU").
+QString describeVulkan(const gpulab::DeviceInfo& g) {
+  const bool onCpu = g.name.find("not a GPU") != std::string::npos;
+  QString s = (onCpu ? QStringLiteral("<b>%1</b><br>") : QObject::tr("<b>Vulkan GPU</b> %1<br>"))
+                  .arg(QString::fromStdString(g.name).toHtmlEscaped());
+  QString type, memory;
+  for (const auto& [k, v] : g.details) {
+    if (k == "device type") type = QString::fromStdString(v);
+    if (k == "memory") memory = QString::fromStdString(v);
+  }
+  if (!onCpu) s += type.toHtmlEscaped() + QStringLiteral(" · ");
+  s += QObject::tr("%1 · driver %2").arg(QString::fromStdString(g.runtime_version),
+                                          QString::fromStdString(g.driver_version).toHtmlEscaped());
+  if (memory.startsWith(QLatin1String("shared"))) s += QObject::tr("<br>memory shared with the CPU");
+  return s;
+}
 QString describeGpu(AppContext& ctx) {
+  if (const auto* g = ctx.gpuInfo(); g && g->kind == "vulkan") return describeVulkan(*g);
   if (const auto* g = ctx.gpuInfo()) {
     QString s = QStringLiteral("<b>GPU</b> %1<br>").arg(QString::fromStdString(g->name).toHtmlEscaped());
     s += QObject::tr("compute %1 · %2 SMs · %3").arg(QString::fromStdString(g->compute_capability)).arg(g->compute_units).arg(fmtBytes(g->memory_total_bytes));
@@ -46,12 +64,32 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
   m_gpu = new QLabel(describeGpu(ctx), this);
   m_gpu->setWordWrap(true);
   m_gpu->setObjectName(QStringLiteral("deviceGpu"));
-  m_gpu->setToolTip(ctx.hasGpu() ? tr("Experiments run on this GPU through the CUDA module")
-                                 : tr("%1\n\nEvery page still works: the CPU measures for real, and GPU figures come "
-                                      "from a recording (File → Open) or the datasheet.").arg(ctx.gpuReason()));
+  // The device choice: every backend that loaded, the others listed greyed out with their reason.
+  m_choice = new QComboBox(this);
+  m_choice->setObjectName(QStringLiteral("deviceChoice"));
+  m_choice->setToolTip(tr("Which device the pages measure on (the CPU is always measured too)"));
+  m_choice->addItem(tr("CPU only"), QStringLiteral("cpu"));
+  auto addGpu = [this](const QString& kind, gpulab::Backend* b, const QString& prefix, const QString& reason) {
+    const QString name = b ? QString::fromStdString(b->device_info().name) : reason;
+    // A CPU-type Vulkan device's name already says "Vulkan on the CPU … not a GPU": no "GPU" prefix for it.
+    const QString text = b && name.contains(QLatin1String("not a GPU")) ? name : prefix + name;
+    m_choice->addItem(text, kind);
+    const int row = m_choice->count() - 1;
+    m_choice->setItemData(row, b ? name : reason, Qt::ToolTipRole);
+    if (!b) m_choice->setItemData(row, 0, Qt::UserRole - 1);  // disabled: the model's enabled flag
+  };
+  addGpu(QStringLiteral("cuda"), ctx.cudaBackend(), tr("CUDA GPU: "), ctx.cudaReason());
+  addGpu(QStringLiteral("vulkan"), ctx.vulkanBackend(), tr("Vulkan GPU: "), ctx.vulkanReason());
+  m_choice->setCurrentIndex(m_choice->findData(ctx.gpuKind()));
+  connect(m_choice, &QComboBox::currentIndexChanged, this, [this](int i) {
+    if (!m_ctx.chooseGpu(m_choice->itemData(i).toString())) m_choice->setCurrentIndex(m_choice->findData(m_ctx.gpuKind()));
+  });
+  connect(&ctx, &AppContext::gpuChanged, this, &DevicePanel::refresh);
+  refresh();
   auto* more = new QPushButton(tr("Device details…"), this);
   more->setToolTip(tr("Everything detected: caches, clocks, library versions, the CUDA module that was tried"));
   lay->addWidget(m_cpu);
+  lay->addWidget(m_choice);
   lay->addWidget(m_gpu);
   if (!ctx.hasGpu()) {
     // The way to a GPU's numbers without one here: Help → Record your own GPU.
@@ -81,6 +119,17 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
   });
 }
 
+void DevicePanel::refresh() {
+  m_gpu->setText(describeGpu(m_ctx));
+  const QString how = m_ctx.gpuKind() == QLatin1String("vulkan") ? tr("through Vulkan compute shaders")
+                                                                 : tr("through the CUDA module");
+  m_gpu->setToolTip(m_ctx.hasGpu() ? tr("Experiments run on this device %1").arg(how)
+                                   : tr("%1\n\nEvery page still works: the CPU measures for real, and GPU figures "
+                                        "come from a recording (File → Open) or the datasheet.").arg(m_ctx.gpuReason()));
+  const int row = m_choice->findData(m_ctx.gpuKind());
+  if (row != m_choice->currentIndex()) m_choice->setCurrentIndex(row);
+}
+
 QString DevicePanel::cpuText() const { return m_cpu->text(); }
 QString DevicePanel::gpuText() const { return m_gpu->text(); }
 
@@ -101,5 +150,13 @@ QString DevicePanel::detailsText() const {
     s += tr("\nGPU: not available\n  reason: %1\n").arg(m_ctx.gpuReason());
   }
   if (!m_ctx.cudaModulePath().isEmpty()) s += tr("  CUDA module: %1\n").arg(m_ctx.cudaModulePath());
+  s += tr("\nVulkan devices:\n");
+  for (const auto& d : m_ctx.vulkanDevices())
+    s += tr("  %1: %2 (vendor %3, Vulkan %4, driver %5)\n")
+             .arg(d.index)
+             .arg(QString::fromStdString(d.label), QString::fromStdString(d.vendor), QString::fromStdString(d.api_version),
+                  QString::fromStdString(d.driver));
+  if (m_ctx.vulkanDevices().empty() || !m_ctx.vulkanBackend())
+    s += QStringLiteral("  %1\n").arg(m_ctx.vulkanReason());
   return s;
 }

@@ -3,6 +3,7 @@
 #include <QWidget>
 
 class AppContext;
+class QComboBox;
 class QLabel;
 
 class DevicePanel : public QWidget {
@@ -15,7 +16,10 @@ class DevicePanel : public QWidget {
   QString detailsText() const;
 
  private:
+  void refresh();
+
   AppContext& m_ctx;
   QLabel* m_cpu;
   QLabel* m_gpu;
+  QComboBox* m_choice;  // CPU, CUDA GPU, Vulkan GPU: which one the pages measure on
 };
