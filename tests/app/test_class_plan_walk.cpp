@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -249,8 +250,9 @@ TEST_F(ClassPlanWalk, SavedPlanReadsBackWithTheControlsOnScreen) {
 }
 
 TEST_F(ClassPlanWalk, ClearMeasurementsForgetsThisSessionButKeepsRecordings) {
-  const QString recording =
-      QStringLiteral(GPULAB_TEST_DATA_DIR "/../../resources/recordings/cpu-amd-epyc-2vcpu-vm-2026-12-01.json");
+  // tests/data need not exist: resolve the ".." by text, not through the file system.
+  const QString recording = QDir::cleanPath(
+      QStringLiteral(GPULAB_TEST_DATA_DIR "/../../resources/recordings/cpu-amd-epyc-2vcpu-vm-2026-12-01.json"));
   QString error;
   ASSERT_TRUE(m_ctx.openRecording(recording, &error)) << error.toStdString();
   const int recorded = int(m_ctx.results().all().size());
