@@ -1,0 +1,256 @@
+// Every page fits the classroom's screens: 1366×768 (the most common projector) and 1920×1080, in the normal
+// window and in projector mode (light and dark). Fails on a widget that lies outside the window, on a label or
+// button whose text is cut, on a plot squashed too flat to read, on a page whose Run button or "Next: …" hint is
+// not on screen, and on a window that does not come back to its size and side column after projector mode.
+//
+// The screen size is the offscreen platform's: this file's main() writes a one-screen configuration of
+// GPULAB_FIT_SIZE (WIDTHxHEIGHT) before the QApplication exists, so CTest runs it once per size.
+#include "app_context.h"
+#include "main_window.h"
+#include "pages/page.h"
+#include "theme.h"
+#include "widgets/run_bar.h"
+#include "fit/plot_fit.h"
+
+#include <QAbstractButton>
+#include <QAbstractScrollArea>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QRadioButton>
+#include <QScreen>
+#include <QSplitter>
+#include <QScrollBar>
+#include <QTabBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextDocument>
+#include <gtest/gtest.h>
+#include <qcustomplot.h>
+
+#include <cstdio>
+#include <memory>
+
+namespace {
+
+QSize g_screen;  // set by main()
+
+AppContext::Options noGpu() {
+  AppContext::Options o;
+  o.loadCuda = false;
+  return o;
+}
+
+// Where a widget is, in window coordinates.
+QRect inWindow(const QWidget* w) { return QRect(w->mapTo(w->window(), QPoint(0, 0)), w->size()); }
+
+// True when the widget sits inside a scrolling area's viewport: it may legitimately lie outside the window
+// (the user scrolls to it), so only its own text is checked, not its position.
+bool insideScrollArea(const QWidget* w) {
+  for (const QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+    if (auto* area = qobject_cast<const QAbstractScrollArea*>(p); area && area->viewport()->isAncestorOf(w))
+      return true;
+  return false;
+}
+
+// The part of a widget that is on screen: its rect cut by every ancestor's rect (a scroll area's viewport, a
+// splitter pane).
+QRect visiblePart(const QWidget* w) {
+  QRect r = inWindow(w);
+  for (const QWidget* p = w->parentWidget(); p; p = p->parentWidget()) r &= inWindow(p);
+  return r;
+}
+
+QString describe(const QWidget* w) {
+  QString text;
+  if (auto* l = qobject_cast<const QLabel*>(w)) text = l->text();
+  if (auto* b = qobject_cast<const QAbstractButton*>(w)) text = b->text();
+  if (Qt::mightBeRichText(text)) {
+    QTextDocument doc;
+    doc.setHtml(text);
+    text = doc.toPlainText();
+  }
+  text = text.simplified();
+  if (text.size() > 50) text = text.left(47) + QStringLiteral("…");
+  return QStringLiteral("%1 \"%2\" (%3) at %4,%5 %6×%7")
+      .arg(QString::fromLatin1(w->metaObject()->className()), text, w->objectName())
+      .arg(inWindow(w).x())
+      .arg(inWindow(w).y())
+      .arg(w->width())
+      .arg(w->height());
+}
+
+// A label's or button's text needs more room than it was given.
+bool textCut(const QWidget* w) {
+  constexpr int slack = 2;  // rounding in size hints
+  if (auto* l = qobject_cast<const QLabel*>(w)) {
+    if (l->text().trimmed().isEmpty() || l->pixmap().isNull() == false) return false;
+    if (l->wordWrap()) return l->heightForWidth(l->width()) > l->height() + slack;
+    return l->minimumSizeHint().width() > l->width() + slack || l->minimumSizeHint().height() > l->height() + slack;
+  }
+  if (auto* b = qobject_cast<const QAbstractButton*>(w)) {
+    if (b->text().isEmpty()) return false;
+    if (qobject_cast<const QTabBar*>(b->parentWidget())) return false;  // the tab bar's scroll arrows
+    return b->sizeHint().width() > b->width() + slack;
+  }
+  return false;
+}
+
+struct Mode {
+  const char* name;
+  bool projector;
+  bool dark;
+};
+
+class PageFit : public ::testing::TestWithParam<Mode> {};
+
+// Everything wrong with the current page, one line each.
+QStringList problemsOnPage(MainWindow& w, Page* page) {
+  QStringList problems;
+  const QRect window = w.rect();
+  for (QWidget* child : page->findChildren<QWidget*>()) {
+    if (!child->isVisibleTo(&w) || child->isWindow()) continue;
+    if (child->width() <= 0 || child->height() <= 0) {
+      if (textCut(child)) problems << QStringLiteral("squeezed to nothing: ") + describe(child);
+      continue;
+    }
+    const bool scrolls = insideScrollArea(child);
+    if (!scrolls && !window.adjusted(-1, -1, 1, 1).contains(inWindow(child)))
+      problems << QStringLiteral("outside the window: ") + describe(child);
+    // Text is checked only where it can be seen: a label scrolled out of a view is not cut, it is elsewhere.
+    if (!visiblePart(child).isEmpty() && textCut(child)) problems << QStringLiteral("text cut: ") + describe(child);
+    if (auto* plot = qobject_cast<QCustomPlot*>(child)) {
+      if (plot->height() < 150) problems << QStringLiteral("plot squashed: ") + describe(child);
+      plot->replot(QCustomPlot::rpImmediateRefresh);  // tick vectors as drawn at this size
+      for (const QString& p : fit::plotProblems(plot)) problems << QStringLiteral("plot: ") + p;
+    }
+    if (auto* table = qobject_cast<QTableWidget*>(child); table && !scrolls) {
+      // A results table shows every row and every cell's text: the row that hides behind a scroll bar is the
+      // one the class never sees.
+      if (table->verticalScrollBar()->isVisible() || table->horizontalScrollBar()->isVisible())
+        problems << QStringLiteral("table needs scrolling: ") + describe(child);
+      for (int r = 0; r < table->rowCount(); ++r)
+        for (int c = 0; c < table->columnCount(); ++c)
+          if (QTableWidgetItem* it = table->item(r, c); it && !table->isColumnHidden(c)) {
+            const int need = QFontMetrics(it->font()).horizontalAdvance(it->text()) + 8;
+            if (need > table->columnWidth(c) + 2)
+              problems << QStringLiteral("table cell cut (\"%1\", needs %2 px of %3)").arg(it->text().left(30)).arg(need).arg(table->columnWidth(c));
+          }
+    }
+  }
+  // The two things a presenter needs on every page: the Run button (pages that run something) and the hint
+  // that names the next page.
+  for (RunBar* bar : page->findChildren<RunBar*>())
+    for (QAbstractButton* b : bar->findChildren<QAbstractButton*>())
+      if (b->isVisibleTo(&w) && !window.contains(visiblePart(b).center()))
+        problems << QStringLiteral("run bar button off screen: ") + describe(b);
+  bool hintSeen = false;
+  for (QLabel* l : page->findChildren<QLabel*>())
+    if (l->isVisibleTo(&w) &&
+        (l->text().startsWith(QStringLiteral("Next:")) || l->text().startsWith(QStringLiteral("End of the lesson"))) &&
+        visiblePart(l).height() >= l->height() - 1)
+      hintSeen = true;
+  if (!hintSeen) problems << QStringLiteral("the \"Next: …\" hint is not fully on screen");
+  return problems;
+}
+
+void settle() {
+  for (int i = 0; i < 3; ++i) {
+    QApplication::processEvents();
+    QTest::qWait(20);
+  }
+}
+
+TEST_P(PageFit, EveryPageFits) {
+  const Mode mode = GetParam();
+  AppContext ctx(noGpu());
+  MainWindow w(ctx);
+  const QRect screen = QApplication::primaryScreen()->geometry();
+  ASSERT_EQ(screen.size(), g_screen) << "the offscreen screen was not configured";
+  if (mode.projector) {
+    w.setProjectorDark(mode.dark);
+    w.show();
+    w.setProjectorMode(true, false);
+  } else {
+    // A maximised window on this screen (no window manager offscreen: the geometry is set directly).
+    w.setGeometry(QApplication::primaryScreen()->availableGeometry());
+    w.show();
+  }
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  settle();
+  ASSERT_LE(w.width(), screen.width());
+  ASSERT_LE(w.height(), screen.height());
+
+  QStringList report;
+  for (int i = 0; i < w.pages().size(); ++i) {
+    w.showPageIndex(i);
+    settle();
+    Page* page = w.pages()[i];
+    for (const QString& p : problemsOnPage(w, page)) report << page->pageId() + QStringLiteral(": ") + p;
+  }
+  EXPECT_TRUE(report.isEmpty()) << g_screen.width() << "x" << g_screen.height() << " " << mode.name << ", "
+                                << report.size() << " problems:\n  " << report.join(QStringLiteral("\n  ")).toStdString();
+}
+
+INSTANTIATE_TEST_SUITE_P(Themes, PageFit,
+                         ::testing::Values(Mode{"window", false, false}, Mode{"projector_light", true, false},
+                                           Mode{"projector_dark", true, true}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// Leaving projector mode gives back the window as it was: its geometry and the side column's width.
+TEST(ProjectorMode, LeavingRestoresWindowAndSideColumn) {
+  AppContext ctx(noGpu());
+  MainWindow w(ctx);
+  const QRect before(20, 30, std::min(1200, g_screen.width() - 40), std::min(700, g_screen.height() - 60));
+  w.setGeometry(before);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  settle();
+  auto* sidebar = w.findChild<QWidget*>(QStringLiteral("lessonSidebar"));
+  ASSERT_NE(sidebar, nullptr);
+  const int sidebarWidth = sidebar->width();
+  Page* page = w.currentPage();
+  ASSERT_NE(page, nullptr);
+  ASSERT_NE(page->sideTabs(), nullptr);
+  const int sideColumn = page->sideTabs()->width();
+
+  w.setProjectorMode(true, false);
+  settle();
+  w.setProjectorMode(false, false);
+  settle();
+  EXPECT_EQ(w.geometry(), before);
+  EXPECT_EQ(sidebar->width(), sidebarWidth);
+  EXPECT_EQ(page->sideTabs()->width(), sideColumn);
+  EXPECT_LE(w.frameGeometry().height(), g_screen.height());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // One screen of the size under test, through the offscreen platform's configuration file (Qt 6.4+).
+  const QByteArray size = qgetenv("GPULAB_FIT_SIZE").isEmpty() ? QByteArray("1366x768") : qgetenv("GPULAB_FIT_SIZE");
+  const QList<QByteArray> wh = size.split('x');
+  g_screen = QSize(wh.value(0).toInt(), wh.value(1).toInt());
+  if (g_screen.isEmpty()) {
+    std::fprintf(stderr, "GPULAB_FIT_SIZE must be WIDTHxHEIGHT, got %s\n", size.constData());
+    return 2;
+  }
+  QTemporaryDir dir;
+  const QString config = dir.filePath(QStringLiteral("screen.json"));
+  QFile f(config);
+  if (!f.open(QIODevice::WriteOnly)) return 2;
+  f.write(QStringLiteral("{ \"screens\": [ { \"name\": \"fit\", \"x\": 0, \"y\": 0, \"width\": %1, \"height\": %2, "
+                         "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1 } ] }")
+              .arg(g_screen.width())
+              .arg(g_screen.height())
+              .toUtf8());
+  f.close();
+  qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + config).toUtf8());
+  qputenv("GPULAB_NO_SETTINGS", "1");
+  QApplication app(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
