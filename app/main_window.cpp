@@ -9,6 +9,7 @@
 #include "shell/presenter_keys.h"
 #include "widgets/device_panel.h"
 #include "widgets/glossary_dialog.h"
+#include "widgets/presenter_view.h"
 #include "widgets/record_gpu_help.h"
 #include "widgets/recordings_dialog.h"
 
@@ -300,11 +301,12 @@ void MainWindow::applyTheme() {
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-  // Only keys meant for this window (not a dialog's, not the presenter view's, not an open combo box list).
-  // isActiveWindow() is not used: without a window manager (a bare X server, a kiosk) the window may never be
-  // marked active though it has the keyboard.
+  // Only keys meant for this window or the presenter view (a teacher who clicked on the notes still walks the
+  // plan with the clicker), not a dialog's or an open combo box list's. isActiveWindow() is not used: without a
+  // window manager (a bare X server, a kiosk) the window may never be marked active though it has the keyboard.
   auto* target = qobject_cast<QWidget*>(watched);
-  if (event->type() != QEvent::KeyPress || !target || target->window() != this)
+  const QWidget* window = target ? target->window() : nullptr;
+  if (event->type() != QEvent::KeyPress || !window || (window != this && window != m_presenterView))
     return QMainWindow::eventFilter(watched, event);
   auto* key = static_cast<QKeyEvent*>(event);
   if (screenBlanked()) {

@@ -112,11 +112,15 @@ void ClassPlanRunner::goTo(int index) {
 
 QString ClassPlanRunner::stepTitle(int index) const {
   if (index < 0 || index >= stepCount()) return {};
+  return tr("%1 · %2").arg(index + 1).arg(stepName(index));
+}
+
+QString ClassPlanRunner::stepName(int index) const {
+  if (index < 0 || index >= stepCount()) return {};
   const auto& step = m_plan.steps[size_t(index)];
-  QString title = QString::fromStdString(step.title);
-  if (title.isEmpty())
-    if (Page* p = m_window.pageById(QString::fromStdString(step.page))) title = p->title();
-  return tr("%1 · %2").arg(index + 1).arg(title);
+  if (!step.title.empty()) return QString::fromStdString(step.title);
+  const Page* p = m_window.pageById(QString::fromStdString(step.page));
+  return p ? p->title() : QString::fromStdString(step.page);
 }
 
 double ClassPlanRunner::plannedMinutesBefore(int index) const {
@@ -155,7 +159,7 @@ void ClassPlanRunner::applyStep(int index) {
     // What the room may see of the plan: where we are and what comes next, never the note.
     const QString nextTitle = stepTitle(index + 1);
     page->setLessonHint(nextTitle.isEmpty() ? tr("Step %1 of %2 · the end of the plan").arg(index + 1).arg(stepCount())
-                                            : tr("Step %1 of %2 · next: %3 (Page Down)").arg(index + 1).arg(stepCount()).arg(nextTitle));
+                                            : tr("Step %1 of %2 · next: %3").arg(index + 1).arg(stepCount()).arg(nextTitle));
   }
   Q_EMIT stepChanged(index);
 }

@@ -35,6 +35,7 @@ class ClassPlanRunner : public QObject {
   int stepCount() const { return int(m_plan.steps.size()); }
   // "3 · Batch size sweep": the step's title, or its page's title when it has none.
   QString stepTitle(int index) const;
+  QString stepName(int index) const;  // the same without the number
   qint64 elapsedSeconds() const { return m_clock.isValid() ? m_clock.elapsed() / 1000 : 0; }
   double plannedMinutesBefore(int index) const;  // the planned time of the steps before `index`
   // What the last step could not do (a control missing on this machine, a recording not found).

@@ -17,7 +17,9 @@ PresenterView::PresenterView(ClassPlanRunner& plan, QWidget* parent) : QWidget(p
   auto* lay = new QVBoxLayout(this);
   lay->setContentsMargins(18, 14, 18, 14);
   lay->setSpacing(10);
+  setAutoFillBackground(true);  // an opaque window even where no window manager draws one
   m_clock = new QLabel(this);
+  m_clock->setWordWrap(true);
   m_clock->setStyleSheet(QStringLiteral("font-size:18pt;"));
   m_step = new QLabel(this);
   m_step->setWordWrap(true);
@@ -78,7 +80,7 @@ void PresenterView::refresh() {
     m_problems->hide();
   } else {
     const int i = m_plan.currentStep();
-    m_step->setText(tr("Step %1 of %2: %3").arg(i + 1).arg(m_plan.stepCount()).arg(m_plan.stepTitle(i)));
+    m_step->setText(tr("Step %1 of %2: %3").arg(i + 1).arg(m_plan.stepCount()).arg(m_plan.stepName(i)));
     const auto& step = m_plan.plan().steps[size_t(i)];
     m_note->setText(step.note.empty() ? tr("(no note for this step)") : QString::fromStdString(step.note));
     m_next->setText(i + 1 < m_plan.stepCount() ? tr("Next (Page Down): %1").arg(m_plan.stepTitle(i + 1))
