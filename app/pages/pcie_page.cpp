@@ -5,8 +5,9 @@
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/transfer_model.hpp"
 #include "gpulab/models/vram_model.hpp"
+#include "gpulab/page_plans.hpp"
+#include "pages/device_words.h"
 #include "pages/page_registry.h"
-#include "runner/dram_bandwidth.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
@@ -28,29 +29,36 @@ using namespace gpulab::models;
 
 namespace {
 
-struct Series {
-  const char* direction;
-  bool pinned;
-  const char* name;
-};
-// What the sweep measures, in legend order. Host memcpy runs on every machine; the rest need a GPU.
-const Series k_series[] = {{"h2d", true, "host→device, pinned"},   {"h2d", false, "host→device, pageable"},
-                           {"d2h", true, "device→host, pinned"},   {"d2h", false, "device→host, pageable"},
-                           {"d2d", true, "device→device (VRAM)"},   {"h2h", false, "host memcpy (this CPU)"}};
+using pcie_model::Series;
 
-QColor seriesColour(const Theme& t, const std::string& dir) {
-  if (dir == "h2d") return okabe_ito::blue;
-  if (dir == "d2h") return okabe_ito::vermillion;
-  if (dir == "d2d") return t.gpu;
-  return t.cpu;
+QString seriesName(Series s) {
+  switch (s) {
+    case Series::h2dPinned: return QObject::tr("host→device, pinned");
+    case Series::h2dPageable: return QObject::tr("host→device, pageable");
+    case Series::d2hPinned: return QObject::tr("device→host, pinned");
+    case Series::d2hPageable: return QObject::tr("device→host, pageable");
+    case Series::d2d: return QObject::tr("device→device (VRAM)");
+    case Series::h2h: return QObject::tr("host memcpy (this CPU)");
+  }
+  return {};
 }
 
-bool isTransfer(const Result& r) { return r.experiment == "transfer" && r.ok() && r.gbps > 0; }
+QColor seriesColour(const Theme& t, Series s) {
+  switch (s) {
+    case Series::h2dPinned:
+    case Series::h2dPageable: return okabe_ito::blue;
+    case Series::d2hPinned:
+    case Series::d2hPageable: return okabe_ito::vermillion;
+    case Series::d2d: return t.gpu;
+    case Series::h2h: return t.cpu;
+  }
+  return t.cpu;
+}
 
 }  // namespace
 
 PciePage::PciePage(AppContext& ctx) : Page(ctx) {
-  for (double b = 64.0 * 1024; b <= 1024.0 * 1024 * 1024 * 1.001; b *= 4) m_sizes.push_back(b);
+  for (std::size_t b : gpulab::transfer_sweep_bytes()) m_sizes.push_back(double(b));
 
   auto* visual = new QWidget;
   auto* col = new QVBoxLayout(visual);
@@ -96,8 +104,9 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   buildControls();
   runBar()->setRunText(tr("Measure transfers"));
   runBar()->runButton()->setToolTip(m_ctx.hasGpu()
-                                        ? tr("Time host→device, device→host (pinned and pageable), device→device and "
-                                             "host memcpy at sizes from 64 KiB to 1 GiB")
+                                        ? tr("Time host→device, device→host (pinned and pageable), device→device on "
+                                             "%1 and host memcpy at sizes from 64 KiB to 1 GiB")
+                                              .arg(device_words::chosenName(m_ctx))
                                         : tr("No GPU here: times host memcpy at sizes from 64 KiB to 1 GiB"));
   replot();
 }
@@ -166,48 +175,29 @@ void PciePage::setModel(double params, double bytesPerParam) {
   replot();
 }
 
+gpulab::TransferControls PciePage::runControls() const {
+  gpulab::TransferControls c;
+  c.cpu_bytes.clear();
+  for (double b : m_sizes) c.cpu_bytes.push_back(static_cast<std::size_t>(b));
+  c.gpu_bytes = c.cpu_bytes;
+  return c;
+}
+
+gpulab::Plan PciePage::plan() { return gpulab::transfer_plan(planBackends(), runControls()); }
+
 void PciePage::run() {
-  gpulab::Backend* gpu = m_ctx.cuda();
-  gpulab::Backend* cpu = &m_ctx.cpu();
-  const QVector<double> sizes = m_sizes;
   MeasurePolicy policy;
   policy.min_samples = 3;
   policy.max_samples = 30;
   policy.time_budget_s = 0.4;
-  startJob(gpu ? tr("Transfer sweep on the GPU") : tr("Host memcpy sweep"), [gpu, cpu, sizes](const RunContext& ctx) {
-    std::vector<std::pair<Backend*, TransferSpec>> jobs;
-    for (double b : sizes) {
-      if (gpu) {
-        for (const Series& s : k_series) {
-          if (std::string(s.direction) == "h2h") continue;
-          jobs.push_back({gpu, TransferSpec{s.direction, s.pinned, static_cast<std::size_t>(b)}});
-        }
-      }
-      jobs.push_back({cpu, TransferSpec{"h2h", false, static_cast<std::size_t>(b)}});
-    }
-    for (std::size_t i = 0; i < jobs.size() && !ctx.cancelled(); ++i) {
-      RunContext sub = ctx;
-      sub.progress_base = ctx.progress_base + ctx.progress_span * double(i) / jobs.size();
-      sub.progress_span = ctx.progress_span / jobs.size();
-      try {
-        run_transfer(*jobs[i].first, jobs[i].second, sub);
-      } catch (const std::invalid_argument& e) {
-        // A size this machine cannot hold (RAM): skip it, keep the sweep going, say so in the result.
-        Result r;
-        r.experiment = "transfer";
-        r.backend = jobs[i].first->kind();
-        r.variant = jobs[i].second.direction;
-        r.params = {{"bytes", double(jobs[i].second.bytes)}, {"pinned", jobs[i].second.pinned ? 1.0 : 0.0}};
-        r.error = e.what();
-        if (ctx.on_result) ctx.on_result(r);
-      }
-    }
-  }, policy);
+  startPlan(m_ctx.hasGpu() ? tr("Transfer sweep on %1").arg(device_words::chosenName(m_ctx)) : tr("Host memcpy sweep"),
+            plan(), policy);
 }
 
 void PciePage::onResult(const gpulab::Result& r) {
-  if (r.experiment == "transfer") scheduleReplot();
-  if (!r.error.empty()) runBar()->showStatus(QString::fromStdString(r.error));
+  // A size this machine cannot hold (RAM) is an error result; the sweep goes on.
+  if (pcie_model::isOwnFailure(r)) runBar()->showStatus(QString::fromStdString(r.error));
+  scheduleReplot();
 }
 
 void PciePage::onRunFinished(bool) { replot(); }
@@ -216,31 +206,19 @@ void PciePage::recordingsChanged() { scheduleReplot(); }
 
 void PciePage::scheduleReplot() { m_replot->start(); }
 
-int PciePage::measuredPointCount() const {
-  int n = 0;
-  for (const StoredResult& s : m_ctx.results().all())
-    if (s.source < 0 && isTransfer(s.result)) ++n;
-  return n;
+std::vector<pcie_model::Point> PciePage::points() const {
+  std::vector<pcie_model::Input> in;
+  for (const StoredResult& s : m_ctx.results().all()) in.push_back({&s.result, s.source});
+  return pcie_model::points(in);
 }
 
+int PciePage::measuredPointCount() const { return pcie_model::measuredHereCount(points()); }
+
 double PciePage::linkBytesPerS(QString* source) const {
-  // The best pinned host→device rate among the largest copies, measured here first, then recorded.
-  double best = 0;
-  QString from;
-  for (int pass = 0; pass < 2 && best == 0; ++pass) {
-    for (const StoredResult& s : m_ctx.results().all()) {
-      const Result& r = s.result;
-      if ((pass == 0) != (s.source < 0) || !isTransfer(r) || r.variant != "h2d" || r.param("pinned") < 0.5) continue;
-      if (r.param("bytes") < 16e6) continue;  // small copies are latency, not the link
-      if (r.gbps * 1e9 > best) {
-        best = r.gbps * 1e9;
-        from = s.source < 0 ? tr("measured here") : m_ctx.results().sourceLabel(s.source);
-      }
-    }
-  }
-  if (best > 0) {
-    if (source) *source = from;
-    return best;
+  const pcie_model::Link link = pcie_model::measuredLink(points());
+  if (link.found) {
+    if (source) *source = link.source < 0 ? tr("measured here") : m_ctx.results().sourceLabel(link.source);
+    return link.bytesPerS;
   }
   const GpuSpec* g = find_gpu(m_card->currentData().toString().toStdString());
   if (source) *source = tr("datasheet");
@@ -253,31 +231,25 @@ void PciePage::replot() {
   const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
 
   // Measured here (solid) and recorded (hollow), one graph per series and source.
-  std::map<std::pair<int, int>, QCPGraph*> graphs;  // (series index, source) -> graph
-  const auto& all = m_ctx.results().all();
-  for (const StoredResult& s : all) {
-    const Result& r = s.result;
-    if (!isTransfer(r)) continue;
-    int idx = -1;
-    for (int i = 0; i < int(std::size(k_series)); ++i)
-      if (r.variant == k_series[i].direction && (r.variant == "d2d" || r.variant == "h2h" || (r.param("pinned") > 0.5) == k_series[i].pinned))
-        idx = i;
-    if (idx < 0) continue;
-    QCPGraph*& g = graphs[{idx, s.source}];
+  const std::vector<pcie_model::Point> pts = points();
+  std::map<std::pair<int, int>, QCPGraph*> graphs;  // (series, source) -> graph
+  for (const pcie_model::Point& p : pts) {
+    QCPGraph*& g = graphs[{int(p.series), p.source}];
     if (!g) {
       g = m_plot->addGraph();
-      const bool here = s.source < 0;
-      styleGraph(g, t, seriesColour(t, r.variant), here ? SeriesKind::Measured : SeriesKind::Recorded);
-      if (!k_series[idx].pinned && r.variant != "h2h" && r.variant != "d2d") {
-        QPen p = g->pen();
-        p.setStyle(Qt::DashDotLine);
-        g->setPen(p);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, seriesColour(t, r.variant),
-                                           here ? seriesColour(t, r.variant) : t.surface, t.markerSize));
+      const bool here = p.source < 0;
+      const QColor c = seriesColour(t, p.series);
+      styleGraph(g, t, c, here ? SeriesKind::Measured : SeriesKind::Recorded);
+      if (pcie_model::pageable(p.series)) {
+        QPen pen = g->pen();
+        pen.setStyle(Qt::DashDotLine);
+        g->setPen(pen);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, c, here ? c : t.surface, t.markerSize));
       }
-      g->setName(tr(k_series[idx].name) + (here ? QString() : QStringLiteral(" (%1)").arg(m_ctx.results().sourceLabel(s.source))));
+      g->setName(seriesName(p.series) +
+                 (here ? QString() : QStringLiteral(" (%1)").arg(m_ctx.results().sourceLabel(p.source))));
     }
-    g->addData(r.param("bytes"), r.gbps);
+    g->addData(p.bytes, p.gbps);
   }
   for (auto& [key, g] : graphs) g->data()->sort();
 
@@ -300,29 +272,28 @@ void PciePage::replot() {
                                                                                                 : card->memory_type),
                                                fmtSi(card->bandwidth_gbs * 1e9, "B/s")));
   }
-  int measuredGpu = 0;
-  double bestH2h = 0, bestH2d = 0, bestD2d = 0;
-  for (const StoredResult& s : all) {
-    if (!isTransfer(s.result)) continue;
-    if (s.source < 0 && s.result.variant == "h2h") bestH2h = std::max(bestH2h, s.result.gbps);
-    if (s.result.variant == "h2d" && s.result.param("pinned") > 0.5) bestH2d = std::max(bestH2d, s.result.gbps);
-    if (s.result.backend == "cuda") ++measuredGpu;
-  }
-  // Device to device is the HBM figure: from the largest copy, as small ones can run out of L2.
-  if (const StoredResult* d2d = dramBandwidthResult(all, [](const StoredResult& s) {
-        return isTransfer(s.result) && s.result.variant == "d2d";
-      }))
-    bestD2d = d2d->result.gbps;
+  const pcie_model::Summary sum = pcie_model::summarize(pts);
+  const double bestH2d = sum.bestH2dPinned, bestD2d = sum.d2d, bestH2h = sum.h2h;
 
   QString note;
   if (!m_ctx.hasGpu()) {
     note = tr("No GPU here: there is no PCIe hop to measure.\nRun: host memcpy (orange), RAM to RAM, no bus.\n"
               "Dashed: the card's datasheet link and memory.");
     m_plot->setToolTip(m_ctx.gpuReason());
-    if (measuredGpu > 0) note += tr("\nHollow marks: GPU transfers from the open recording.");
+    if (sum.gpuPoints > 0)
+      note += sum.gpuIsCpuDevice ? tr("\nHollow marks: a CPU-type Vulkan device's copies from the open recording "
+                                      "(not a GPU: RAM to RAM).")
+                                 : tr("\nHollow marks: GPU transfers from the open recording.");
+  } else if (device_words::chosenKind(m_ctx) == device_label::Kind::vulkanCpu) {
+    note = tr("%1: its \"device\" memory is this computer's RAM,\nso host↔device copies cross no PCIe link.\n"
+              "Dashed: the card's datasheet link and memory.")
+               .arg(device_words::chosenName(m_ctx));
   } else {
     note = tr("Pinned memory lets the copy engine read host RAM directly; pageable memory is first copied into a "
               "pinned staging buffer.");
+    if (device_words::chosenKind(m_ctx) == device_label::Kind::vulkanGpu)
+      note += tr("\nMeasured through Vulkan on %1; an integrated GPU shares the CPU's RAM (no PCIe hop).")
+                  .arg(device_words::chosenName(m_ctx));
   }
   m_note->setText(note);
   // The note sits at the top of the plot, above the highest line: legend-sized, with decades of room above
@@ -441,17 +412,15 @@ void PciePage::applyTheme(const Theme& theme) {
 
 QString PciePage::csvBandwidth() const {
   QString out = QStringLiteral("source,backend,direction,pinned,bytes,gb_per_s,median_s,n\n");
-  for (const StoredResult& s : m_ctx.results().all()) {
-    const Result& r = s.result;
-    if (!isTransfer(r)) continue;
+  for (const pcie_model::Point& p : points())
     out += QStringLiteral("\"%1\",%2,%3,%4,%5,%6,%7,%8\n")
-               .arg(m_ctx.results().sourceLabel(s.source), QString::fromStdString(r.backend), QString::fromStdString(r.variant))
-               .arg(int(r.param("pinned")))
-               .arg(r.param("bytes"), 0, 'f', 0)
-               .arg(r.gbps, 0, 'g', 6)
-               .arg(r.stats.median_s, 0, 'g', 6)
-               .arg(r.stats.n);
-  }
+               .arg(m_ctx.results().sourceLabel(p.source), QString::fromStdString(p.backend),
+                    QString::fromStdString(p.direction))
+               .arg(p.pinned ? 1 : 0)
+               .arg(p.bytes, 0, 'f', 0)
+               .arg(p.gbps, 0, 'g', 6)
+               .arg(p.median_s, 0, 'g', 6)
+               .arg(p.samples);
   if (const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString())) {
     out += QStringLiteral("\"datasheet\",%1,link,,,%2,,\n").arg(QString::fromStdString(card->name)).arg(card->host_link_gbs);
     out += QStringLiteral("\"datasheet\",%1,hbm,,,%2,,\n").arg(QString::fromStdString(card->name)).arg(card->bandwidth_gbs);
@@ -471,30 +440,6 @@ QList<PlotExport> PciePage::plots() {
            [this] { return csvBandwidth(); }},
           {QStringLiteral("token-over-pcie"), tr("One token with weights streamed over PCIe"), m_tokenPlot, nullptr,
            [this] { return csvToken(); }}};
-}
-
-LessonContent PciePage::lesson() const {
-  LessonContent c;
-  c.intro = tr("The GPU's own memory sits millimetres from the chip; everything else reaches it over PCIe, a "
-               "bus that moves tens of GB/s per direction against the TB/s of a data-centre card's HBM (a GeForce card's "
-               "GDDR6X is nearer 1 TB/s). Data that has to "
-               "cross the bus every time it is used — weights that did not fit — runs at the bus's speed, not "
-               "the card's.");
-  c.questions.push_back({tr("PCIe 5.0 x16 moves about 64 GB/s each way; an H100's HBM about 3,350 GB/s. How many "
-                            "times faster is the on-card memory?"),
-                         tr("3,350 / 64 ≈ 52×. A weight read over the bus costs about fifty times what it costs "
-                            "from HBM, which is why a model that almost fits can still run many times slower.")});
-  c.questions.push_back({tr("Why is pinned host memory faster to copy than ordinary (pageable) memory?"),
-                         tr("The GPU's copy engine can read pinned pages directly. Pageable pages might move, so "
-                            "the driver first copies them into a pinned staging buffer: an extra trip through "
-                            "RAM.")});
-  c.exercises.push_back({tr("A 70B model in FP16 (140 GB) on an 80 GB H100: if the 60 GB that does not fit streams "
-                            "over a 64 GB/s link, predict the seconds per token spent on the link alone."),
-                         tr("s"), [] { return transfer_seconds(60e9, 64e9); },
-                         tr("60 GB ÷ 64 GB/s ≈ 0.94 s per token on the link — against 140/3,350 ≈ 0.04 s if it all "
-                            "fitted in HBM."),
-                         0.05});
-  return c;
 }
 
 GPULAB_REGISTER_PAGE(70, PciePage);

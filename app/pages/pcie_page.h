@@ -2,6 +2,8 @@
 // Page 7, "PCIe vs HBM": the link between the computer and the card, measured (host→device and device→host,
 // pinned and pageable, over sizes) against the card's own memory (device→device), and what one generated
 // token costs when part of the weights has to cross that link every time.
+#include "gpulab/page_plans.hpp"
+#include "models/pcie_model.h"
 #include "pages/page.h"
 
 #include <QVector>
@@ -42,6 +44,9 @@ class PciePage : public Page {
   void setSweepSizes(const QVector<double>& bytes) { m_sizes = bytes; }
   // The link rate the token cost uses: the best measured pinned h2d (here or recorded), else the datasheet.
   double linkBytesPerS(QString* source = nullptr) const;
+  // The page's controls as the transfer plan's, and the plan Run executes (the default is `bench --suite transfer`).
+  gpulab::TransferControls runControls() const;
+  gpulab::Plan plan();
 
  protected:
   void onResult(const gpulab::Result& r) override;
@@ -49,6 +54,7 @@ class PciePage : public Page {
 
  private:
   void buildControls();
+  std::vector<pcie_model::Point> points() const;  // the transfer plan's copies in the store
   void replot();
   void scheduleReplot();
   void updateToken();

@@ -82,6 +82,12 @@ Plan precision_plan(const Backends& backends, const PrecisionControls& c) {
 
 // ---- transfers (the PCIe page) ---------------------------------------------------------------------------------
 
+std::vector<std::size_t> transfer_sweep_bytes() {
+  std::vector<std::size_t> sizes;
+  for (std::size_t b = 64 * 1024; b <= 1024 * MiB; b *= 4) sizes.push_back(b);
+  return sizes;
+}
+
 Plan transfer_plan(const Backends& backends, const TransferControls& c) {
   PlanBuilder plan(plan_name::transfer);
   for (std::size_t bytes : c.cpu_bytes) plan.transfer(*backends.cpu, "h2h", false, bytes);
@@ -95,13 +101,74 @@ Plan transfer_plan(const Backends& backends, const TransferControls& c) {
       }
       plan.transfer(gpu, "d2d", true, bytes);
     }
-    // GPU to GPU, for the many-GPUs page: measured when a second GPU is there, otherwise one note says why.
-    if (c.p2p) {
-      const Support p2p = gpu.supports(TransferSpec{"p2p", true, 64 * MiB});
-      if (!p2p.ok) plan.note(gpu, "transfer", "p2p", Precision::fp32, {{"bytes", double(64 * MiB)}}, p2p.reason);
-      else
-        for (std::size_t bytes : {64 * MiB, 256 * MiB, 1024 * MiB}) plan.transfer(gpu, "p2p", true, bytes);
+  }
+  Plan out = plan.take();
+  if (c.p2p) out.append(multigpu_plan(backends));
+  return out;
+}
+
+// ---- GPU to GPU (the many-GPUs page) ---------------------------------------------------------------------------
+
+Plan multigpu_plan(const Backends& backends, const MultiGpuControls& c) {
+  PlanBuilder plan(plan_name::multigpu);
+  const std::size_t first = c.bytes.empty() ? 64 * MiB : c.bytes.front();
+  if (!backends.cuda) {
+    plan.note(*backends.cpu, "transfer", "p2p", Precision::fp32, {{"bytes", double(first)}},
+              "GPU-to-GPU copies need two GPUs in one machine, and this one has none" +
+                  (backends.cuda_reason.empty() ? std::string() : " (" + backends.cuda_reason + ")"));
+    return plan.take();
+  }
+  Backend& gpu = *backends.cuda;
+  const Support p2p = gpu.supports(TransferSpec{"p2p", true, first});
+  if (!p2p.ok) plan.note(gpu, "transfer", "p2p", Precision::fp32, {{"bytes", double(first)}}, p2p.reason);
+  else
+    for (std::size_t bytes : c.bytes) plan.transfer(gpu, "p2p", true, bytes);
+  return plan.take();
+}
+
+// ---- the stadium's pace ----------------------------------------------------------------------------------------
+
+std::string stadium_gpu_variant(Backend& gpu, long long gpu_n, long long* n, std::string* why) {
+  std::vector<std::string> order;
+  if (offers_variant(gpu, "cublas")) order.push_back("cublas");
+  const auto ladder = gpu.gemm_variants();
+  for (auto it = ladder.rbegin(); it != ladder.rend(); ++it)
+    if (std::find(order.begin(), order.end(), *it) == order.end()) order.push_back(*it);
+  std::string first_reason;
+  // A slow device (a CPU-type Vulkan one) caps the work per run: halve the size until the best step fits.
+  for (long long size = gpu_n; size >= 256; size /= 2)
+    for (const auto& v : order) {
+      GemmSpec s;
+      s.m = s.n = s.k = size;
+      s.variant = v;
+      const Support ok = gpu.supports(s);
+      if (ok.ok) {
+        if (n) *n = size;
+        return v;
+      }
+      if (first_reason.empty()) first_reason = ok.reason;
     }
+  if (why) *why = first_reason.empty() ? "no GEMM on " + gpu.kind() : first_reason;
+  return {};
+}
+
+// The professor (one core, the naive loop) against the stadium (BLAS on every core, and the chosen GPU's best GEMM):
+// quick timings that set the race's pace.
+Plan stadium_plan(const Backends& backends, const StadiumControls& c) {
+  PlanBuilder plan(plan_name::stadium);
+  Backend& cpu = *backends.cpu;
+  // 512³: big enough that the loop strides through memory as the lesson's long dot products do.
+  plan.gemm(cpu, c.cpu_n, c.cpu_n, c.cpu_n, "naive", Precision::fp32);
+  plan.gemm(cpu, c.cpu_n, c.cpu_n, c.cpu_n, "blas", Precision::fp32, 0);
+  if (c.use_gpu && backends.cuda) {
+    long long n = c.gpu_n;
+    std::string why;
+    const std::string v = stadium_gpu_variant(*backends.cuda, c.gpu_n, &n, &why);
+    if (v.empty())
+      plan.note(*backends.cuda, "gemm", "best", Precision::fp32,
+                {{"m", double(c.gpu_n)}, {"n", double(c.gpu_n)}, {"k", double(c.gpu_n)}}, why);
+    else
+      plan.gemm(*backends.cuda, n, n, n, v, Precision::fp32);
   }
   return plan.take();
 }
@@ -115,6 +182,16 @@ double vram_default_request_bytes() {
   return models::vram_budget(in, 0).total;  // 17.4 GB: what the page shows by default
 }
 
+std::string vram_hold_unavailable(const Backend& gpu) {
+  // Holding needs a device allocator and a true "free" figure; the CUDA module has both. Vulkan reports only the
+  // heap's size (free memory needs VK_EXT_memory_budget, not used), so the bars would not be real.
+  if (gpu.kind() == "cuda") return {};
+  if (gpu.kind() == "vulkan")
+    return "holding memory is not offered on Vulkan: it reports a memory heap's size, not how much of it is free, "
+           "so the live bars would show nothing real (CUDA only)";
+  return "holding memory is not offered on " + gpu.kind();
+}
+
 // The page's estimate held on the GPU in steps and released, with the free memory read at every step. A GPU only:
 // the page is about the card's memory, not the host's.
 Plan vram_plan(const Backends& backends, const VramControls& c) {
@@ -123,6 +200,10 @@ Plan vram_plan(const Backends& backends, const VramControls& c) {
     plan.note(*backends.cpu, experiment_name::hold_memory, "held", Precision::fp32, {},
               "the live memory bars need a GPU: " +
                   (backends.cuda_reason.empty() ? std::string("none here") : backends.cuda_reason));
+    return plan.take();
+  }
+  if (const std::string why = vram_hold_unavailable(*backends.cuda); !why.empty()) {
+    plan.note(*backends.cuda, experiment_name::hold_memory, "held", Precision::fp32, {}, why);
     return plan.take();
   }
   Backend* gpu = backends.cuda;
@@ -139,6 +220,23 @@ Plan vram_plan(const Backends& backends, const VramControls& c) {
 
 // ---- the suites of the pages converted in round two ------------------------------------------------------------
 
+namespace {
+// The largest n = n_max, n_max/2, … ≥ n_min at which `variant` runs an n³ GEMM on `b` (0: none; *why: the
+// reason n_max was refused, empty when it was not).
+long long largest_square_gemm(Backend& b, const std::string& variant, long long n_max, long long n_min,
+                              std::string* why) {
+  for (long long n = n_max; n >= n_min; n /= 2) {
+    GemmSpec s;
+    s.m = s.n = s.k = n;
+    s.variant = variant;
+    const Support ok = b.supports(s);
+    if (ok.ok) return n;
+    if (why && n == n_max) *why = ok.reason;
+  }
+  return 0;
+}
+}  // namespace
+
 Plan quick_plan(const Backends& backends) {
   PlanBuilder plan(plan_name::quick);
   Backend& cpu = *backends.cpu;
@@ -153,7 +251,22 @@ Plan quick_plan(const Backends& backends) {
     for (const char* kind : {"copy", "triad"}) plan.bandwidth(cpu, kind, bytes);
   if (backends.cuda) {
     Backend& gpu = *backends.cuda;
-    for (const auto& v : gpu.gemm_variants()) plan.gemm(gpu, 2048, 2048, 2048, v, Precision::fp32);
+    // Each GEMM step at 2048³, or at the largest size below it the device accepts (a CPU-type Vulkan device caps
+    // the work per run at 512³): one note says why 2048³ was refused, and the CPU's BLAS runs at that size too,
+    // so "GPU GEMM / CPU BLAS" divides like for like from this one run.
+    long long top_n = 0;  // the size the ladder's top step ran at
+    for (const auto& v : gpu.gemm_variants()) {
+      std::string why;
+      const long long n = largest_square_gemm(gpu, v, 2048, 256, &why);
+      if (n < 2048)
+        plan.note(gpu, "gemm", v, Precision::fp32, {{"m", 2048.0}, {"n", 2048.0}, {"k", 2048.0}},
+                  why + (n > 0 ? "; run at " + std::to_string(n) + "³ instead, the largest size it accepts" : ""));
+      if (n > 0) plan.gemm(gpu, n, n, n, v, Precision::fp32);
+      top_n = n;
+    }
+    if (top_n > 0 && top_n != 512) plan.gemm(cpu, top_n, top_n, top_n, "blas", Precision::fp32, 0);
+    // Copy beside triad: the device's copy is what the bench divides by the CPU's triad (both read + written).
+    plan.bandwidth(gpu, "copy", 256 * MiB);
     plan.bandwidth(gpu, "triad", 256 * MiB);
     plan.transfer(gpu, "h2d", true, 256 * MiB);
     plan.transfer(gpu, "d2h", true, 256 * MiB);
@@ -323,6 +436,8 @@ Plan suite_plan(const std::string& name, const Backends& b) {
   take(plan_name::decode, [&] { return decode_plan(b); });
   take(plan_name::amdahl, [&] { return amdahl_plan(b); });
   take(plan_name::vram, [&] { return vram_plan(b); });
+  take(plan_name::stadium, [&] { return stadium_plan(b); });
+  take(plan_name::multigpu, [&] { return multigpu_plan(b); });
   if (!known) throw std::invalid_argument("unknown suite \"" + name + "\"");
   return all;
 }

@@ -222,6 +222,9 @@ ResultHeader result_header(const Result& r) {
   h.plan = r.plan;
   h.backend = r.backend;
   h.on_gpu = r.on_gpu();
+  if (const auto d = r.provenance.find("device"); d != r.provenance.end()) h.device = d->second;
+  // The Vulkan backend writes "CPU (not a GPU)" for a CPU-type device (vulkan_backend.cpp).
+  if (const auto t = r.provenance.find("device_type"); t != r.provenance.end()) h.cpu_device = t->second.rfind("CPU", 0) == 0;
   h.variant = r.variant;
   h.precision = r.precision;
   h.ok = r.ok();

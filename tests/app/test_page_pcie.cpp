@@ -5,9 +5,13 @@
 
 #include "qcustomplot.h"
 
+#include "gpulab/page_plans.hpp"
+
 #include <QApplication>
 #include <QTest>
 #include <gtest/gtest.h>
+
+#include <set>
 
 TEST(PciePage, NoGpuNoteAndDatasheetLines) {
   AppContext ctx(noGpu());
@@ -45,4 +49,20 @@ TEST(PciePage, HostMemcpySweepRunsOffscreen) {
   const auto plots = page.plots();
   ASSERT_EQ(plots.size(), 2);
   EXPECT_TRUE(plots[0].csv().contains(QStringLiteral("h2h")));
+}
+
+TEST(PciePage, DefaultPlanIsTheBenchSuite) {
+  AppContext ctx(noGpu());
+  PciePage page(ctx);
+  page.initialize();
+  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  std::multiset<std::string> fromPage, fromSuite;
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  for (const auto& j : gpulab::suite_plan("transfer", backends).jobs) fromSuite.insert(gpulab::job_key(j));
+  EXPECT_EQ(fromPage, fromSuite);
+  EXPECT_FALSE(fromPage.empty());
+  page.setSweepSizes({64.0 * 1024});  // other sizes are another plan
+  fromPage.clear();
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  EXPECT_NE(fromPage, fromSuite);
 }

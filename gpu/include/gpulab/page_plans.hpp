@@ -21,6 +21,8 @@ inline constexpr const char* precision = "precision";
 inline constexpr const char* decode = "decode";
 inline constexpr const char* amdahl = "amdahl";
 inline constexpr const char* vram = "vram";
+inline constexpr const char* stadium = "stadium";
+inline constexpr const char* multigpu = "multigpu";
 }  // namespace plan_name
 
 // ---- The precision page ----------------------------------------------------------------------------------------
@@ -38,21 +40,45 @@ std::string precision_gemm_variant(Backend& b, Precision p, Support* why);
 Plan precision_plan(const Backends& backends, const PrecisionControls& controls = {});
 
 // ---- The PCIe page ---------------------------------------------------------------------------------------------
+// The page's sweep: 64 KiB to 1 GiB in steps of four, so the curve shows latency at the small end and the link's
+// (or the memory's) bandwidth at the large end.
+std::vector<std::size_t> transfer_sweep_bytes();
 struct TransferControls {
-  std::vector<std::size_t> cpu_bytes{1u << 20, 16u << 20, 256u << 20};  // host memcpy sizes
-  std::vector<std::size_t> gpu_bytes{1u << 20, 16u << 20, 64u << 20, 256u << 20, 1024u << 20};
+  std::vector<std::size_t> cpu_bytes = transfer_sweep_bytes();  // host memcpy sizes
+  std::vector<std::size_t> gpu_bytes = transfer_sweep_bytes();
   bool pageable = true;  // also the pageable (not pinned) host↔device copies
-  bool p2p = true;       // GPU to GPU, for the many-GPUs page (a note when there is no second GPU)
+  bool p2p = false;      // also the many-GPUs page's plan (its jobs keep the name "multigpu")
 };
 Plan transfer_plan(const Backends& backends, const TransferControls& controls = {});
+
+// ---- The many-GPUs page ----------------------------------------------------------------------------------------
+struct MultiGpuControls {
+  std::vector<std::size_t> bytes{64u << 20, 256u << 20, 1024u << 20};  // GPU-to-GPU copy sizes
+};
+// GPU-to-GPU copies when a second GPU is there; otherwise one note saying why.
+Plan multigpu_plan(const Backends& backends, const MultiGpuControls& controls = {});
+
+// ---- The stadium page ------------------------------------------------------------------------------------------
+struct StadiumControls {
+  long long cpu_n = 512;   // the professor (the naive loop) and the CPU's stadium (BLAS, all cores)
+  long long gpu_n = 2048;  // the chosen GPU's stadium: the largest size up to this that its best GEMM runs
+  bool use_gpu = true;
+};
+// The GPU GEMM the stadium races with: the vendor library where there is one (cuBLAS), else the top step of the
+// backend's own ladder; empty when none runs at any size. *n gets the size it runs at (gpu_n, or halved until the
+// device accepts it), *why the reason when none does.
+std::string stadium_gpu_variant(Backend& gpu, long long gpu_n, long long* n, std::string* why);
+Plan stadium_plan(const Backends& backends, const StadiumControls& controls = {});
 
 // ---- The memory (VRAM) page ------------------------------------------------------------------------------------
 struct VramControls {
   double request_bytes = 0;  // 0: the page's default estimate (a 7B model served in FP16, 4,096 tokens)
   int steps = 8;
-  double hold_s = 0.5;
+  double hold_s = 2.0;  // long enough for the class to read the bars while the memory is held
 };
 double vram_default_request_bytes();
+// Why `gpu` cannot hold memory for the live bars (empty: it can). Vulkan reports a heap's size, not what is free.
+std::string vram_hold_unavailable(const Backend& gpu);
 Plan vram_plan(const Backends& backends, const VramControls& controls = {});
 
 // ---- The suites whose pages are converted in round two (their builders hold the suites' content today) --------

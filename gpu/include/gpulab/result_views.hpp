@@ -18,6 +18,8 @@ struct ResultHeader {
   std::string plan;      // the plan that made it ("" before plans were recorded)
   std::string backend;   // "cpu", "cuda", …
   bool on_gpu = false;   // any backend but the CPU
+  std::string device;    // the device's name as the backend gave it (provenance "device"); "" when not recorded
+  bool cpu_device = false;  // a CPU-type device behind a GPU API (Vulkan on lavapipe): on_gpu, yet never "a GPU"
   std::string variant;   // for labels and CSV only: pages never branch on it
   Precision precision = Precision::fp32;
   bool ok = false;       // ran and passed its check
