@@ -28,7 +28,7 @@ PresenterView::PresenterView(ClassPlanRunner& plan, QWidget* parent) : QWidget(p
   m_note->setWordWrap(true);
   m_note->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   m_note->setTextFormat(Qt::PlainText);
-  m_note->setStyleSheet(QStringLiteral("font-size:20pt;"));
+  m_note->setStyleSheet(QStringLiteral("font-size:17pt;"));
   m_problems = new QLabel(this);
   m_problems->setWordWrap(true);
   m_problems->setStyleSheet(QStringLiteral("color:#b34700;"));
@@ -59,7 +59,7 @@ bool PresenterView::showFor(const QWidget* classScreen) {
       show();
       return true;
     }
-  resize(560, 420);
+  resize(720, 600);
   if (classScreen) move(classScreen->geometry().topLeft() + QPoint(40, 40));
   show();
   raise();
