@@ -1,14 +1,17 @@
 #include "pages/amdahl_page.h"
 
 #include "app_context.h"
+#include "export/plot_csv.h"
 #include "format.h"
 #include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/models/amdahl_model.hpp"
+#include "models/guarded_conclusions.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/spread_marks.h"
 
 #include <QGridLayout>
 #include <QGroupBox>
@@ -146,6 +149,10 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_runMeasured = m_scalePlot->addGraph();
   m_runRecorded = m_scalePlot->addGraph();
   m_runRecorded->setLineStyle(QCPGraph::lsNone);
+  for (QCPGraph* g : {m_ideal, m_curve, m_limit, m_runIdeal, m_runModel}) tagSource(g, tr("model"));
+  for (QCPGraph* g : {m_measuredBig, m_runMeasured}) tagSource(g, tr("measured here"));
+  m_runSpread = addSpreadBars(m_runMeasured, {}, {}, {}, QColor());
+  m_bigSpread = addSpreadBars(m_measuredBig, {}, {}, {}, QColor());
   m_scaleNote = new QCPItemText(m_scalePlot);
   m_scaleNote->position->setType(QCPItemPosition::ptAxisRectRatio);
   m_scaleNote->position->setCoords(0.03, 0.05);
@@ -328,14 +335,17 @@ void AmdahlPage::updateReadouts() {
                                    fmtPercent(L + (1 - L) / k), fmtTimes(overall, 2)));
 
   if (!m_measured.isEmpty()) {
+    // What the last thread count implies, only as far as its per-round spread (and a quiet machine) allow.
     const Point& last = m_measured.back();
-    QString text = tr("Measured here, serial share %1: <b>%2</b> on %3 thread(s) (Amdahl: %4)")
-                       .arg(fmtPercent(m_runShare), fmtTimes(last.speedup, 2))
-                       .arg(int(last.threads))
-                       .arg(fmtTimes(amdahl_speedup(m_runShare, last.threads), 2));
-    if (last.threads > 1 && std::isfinite(last.implied))
-      text += tr(" → implies a serial share of %1").arg(fmtPercent(std::max(0.0, last.implied)));
-    m_measuredLabel->setText(text);
+    const ShareInference inf = infer_serial_share(last.range, int(last.threads), m_busy.busy());
+    const QString warning = busyWarningHtml(m_busy, m_ctx.theme());
+    m_measuredLabel->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
+                             tr("Measured here at serial share %1 (Amdahl on %2 threads: %3): %4")
+                                 .arg(fmtPercent(m_runShare))
+                                 .arg(int(last.threads))
+                                 .arg(fmtTimes(amdahl_speedup(m_runShare, last.threads), 2),
+                                      last.threads > 1 ? QString::fromStdString(inf.conclusion.text).toHtmlEscaped()
+                                                       : fmtTimes(last.speedup, 2)));
   } else if (!m_recorded.isEmpty()) {
     const Point& last = m_recorded.back();
     m_measuredLabel->setText(tr("%1, serial share %2: %3 on %4 threads (Amdahl: %5)")
@@ -381,8 +391,9 @@ void AmdahlPage::replot() {
   const double s = serialShare();
   const int n = workers();
 
-  QVector<double> mx, my, rx, ry;
-  for (const Point& p : m_measured) mx << p.threads, my << p.speedup;
+  QVector<double> mx, my, rx, ry, lows, highs;
+  for (const Point& p : m_measured) mx << p.threads, my << p.speedup, lows << p.range.low, highs << p.range.high;
+  for (QCPErrorBars* bars : {m_runSpread, m_bigSpread}) bars->data()->clear();
   for (const Point& p : m_recorded) rx << p.threads, ry << p.speedup;
   if (parts & Law) {
     QVector<double> xs, ys, ideal;
@@ -414,6 +425,7 @@ void AmdahlPage::replot() {
     // share (a 30 % job under the 5 % curve would look like the law failing). The close-up always has them.
     const auto sameShare = [s](double share) { return share >= 0 && std::fabs(share - s) < 1e-9; };
     m_measuredBig->setData(sameShare(m_runShare) ? mx : QVector<double>{}, sameShare(m_runShare) ? my : QVector<double>{});
+    for (int i = 0; sameShare(m_runShare) && i < my.size(); ++i) m_bigSpread->addData(my[i] - lows[i], highs[i] - my[i]);
     m_recordedBig->setData(sameShare(m_recordedShare) ? rx : QVector<double>{},
                            sameShare(m_recordedShare) ? ry : QVector<double>{});
     for (QCPGraph* g : {m_measuredBig, m_recordedBig}) {  // the key lists only the marks that are there
@@ -440,6 +452,7 @@ void AmdahlPage::replot() {
     m_runModel->setData(tx, tm, true);
     m_runModel->setName(tr("Amdahl at s = %1").arg(fmtPercent(runShare)));
     m_runMeasured->setData(mx, my);
+    for (int i = 0; i < my.size(); ++i) m_runSpread->addData(my[i] - lows[i], highs[i] - my[i]);
     m_runRecorded->setData(rx, ry);
     m_scalePlot->xAxis->setRange(0.7, maxT + 0.3);
     double top = std::max(2.0, maxT) * 1.08;
@@ -508,6 +521,7 @@ void AmdahlPage::applyTheme(const Theme& t) {
   m_runIdeal->setName(tr("perfect: N×"));
   m_runModel->setPen(curvePen);
   styleGraph(m_runMeasured, t, t.cpu, SeriesKind::Measured);
+  for (QCPErrorBars* bars : {m_runSpread, m_bigSpread}) bars->setPen(QPen(t.cpu.darker(140), 1.5));
   m_runMeasured->setName(tr("measured here"));
   styleGraph(m_runRecorded, t, t.cpu, SeriesKind::Recorded);
   m_runRecorded->setName(tr("recorded"));
@@ -544,6 +558,7 @@ void AmdahlPage::run() {
   policy.time_budget_s = 0.6;
   m_measured.clear();
   m_runShare = spec.serial_share;
+  m_busy.start();
   m_measuredLabel->setText(tr("Measuring…"));
   startJob(tr("Thread scaling at %1 serial").arg(fmtPercent(spec.serial_share)),
            [spec, cpu, gpu, launch](const RunContext& ctx) {
@@ -584,14 +599,22 @@ void AmdahlPage::onResult(const gpulab::Result& r) {
   p.speedup = r.param("speedup", 1.0);
   p.seconds = r.stats.median_s;
   p.serialSeconds = r.param("serial_s");
-  p.implied = r.param("implied_serial_share", std::nan(""));
+  p.samples = r.samples_s;
+  m_busy.note(r.stats.rel_spread, r.stats.median_s);
+  // Paired with the 1-thread run of the same rounds (it reports first): the speed-up's range over the rounds.
+  for (const Point& one : m_measured)
+    if (one.threads == 1) p.range = paired_speedup_range(one.samples, p.samples);
+  if (p.threads == 1) p.range = paired_speedup_range(p.samples, p.samples);
   m_measured.push_back(p);
   m_measuredBadge->set(SourceBadge::Kind::MeasuredHere, tr("thread scaling (solid)"));
+  m_measuredBadge->show();
+  fitBadges();
   updateReadouts();
   scheduleReplot();
 }
 
 void AmdahlPage::onRunFinished(bool) {
+  m_busy.finish();
   updateReadouts();
   scheduleReplot();
 }
@@ -609,6 +632,7 @@ void AmdahlPage::recordingsChanged() {
     if (it->source < 0 || it->result.experiment != "amdahl_scaling" || !it->result.ok()) continue;
     m_recordedShare = it->result.param("serial_share");
     m_recordedLabel = m_ctx.results().sourceLabel(it->source);
+    for (QCPGraph* g : {m_recordedBig, m_runRecorded}) tagSource(g, m_recordedLabel);
     break;
   }
   for (const StoredResult& sr : all) {
@@ -625,50 +649,22 @@ void AmdahlPage::recordingsChanged() {
       m_launchSource = m_ctx.results().sourceLabel(sr.source);
     }
   }
-  // The badge names what is on the plot: once this machine has measured, its solid points; until then, a
-  // replayed recording's outlined ones.
+  // The badge names what is on the plot: this machine's solid points once measured, until then a replayed
+  // recording's outlined ones, and nothing at all before either ("measured here" only for what was).
   if (m_measured.empty() && !m_recorded.empty())
     m_measuredBadge->set(SourceBadge::Kind::Recorded, tr("thread scaling (outlined), %1").arg(m_recordedLabel));
-  else if (m_measured.empty())
-    m_measuredBadge->set(SourceBadge::Kind::MeasuredHere, tr("thread scaling (solid)"));
+  m_measuredBadge->setVisible(!m_measured.empty() || !m_recorded.empty());
+  fitBadges();
   updateReadouts();
   scheduleReplot();
-}
-
-QString AmdahlPage::curveCsv() const {
-  QString out = QStringLiteral("workers,speedup_model_x,serial_share\n");
-  const double s = serialShare();
-  for (double n : m_workerSteps) out += QStringLiteral("%1,%2,%3\n").arg(n).arg(amdahl_speedup(s, n), 0, 'g', 6).arg(s);
-  return out;
-}
-
-QString AmdahlPage::measuredCsv() const {
-  QString out = QStringLiteral("source,threads,serial_share,median_s,serial_prefix_s,speedup_x,amdahl_model_x\n");
-  for (const Point& p : m_measured)
-    out += QStringLiteral("measured here,%1,%2,%3,%4,%5,%6\n")
-               .arg(p.threads)
-               .arg(m_runShare)
-               .arg(p.seconds, 0, 'g', 6)
-               .arg(p.serialSeconds, 0, 'g', 6)
-               .arg(p.speedup, 0, 'g', 4)
-               .arg(amdahl_speedup(m_runShare, p.threads), 0, 'g', 4);
-  for (const Point& p : m_recorded)
-    out += QStringLiteral("\"%1\",%2,%3,%4,,%5,%6\n")
-               .arg(m_recordedLabel)
-               .arg(p.threads)
-               .arg(m_recordedShare)
-               .arg(p.seconds, 0, 'g', 6)
-               .arg(p.speedup, 0, 'g', 4)
-               .arg(amdahl_speedup(m_recordedShare, p.threads), 0, 'g', 4);
-  return out;
 }
 
 QList<PlotExport> AmdahlPage::plots() {
   QList<PlotExport> out;
   out.append(PlotExport{QStringLiteral("amdahl"), tr("Amdahl's law: speed-up against workers"), m_plot, nullptr,
-                        [this] { return curveCsv(); }});
+                        [this] { return plotSeriesCsv(m_plot, QStringLiteral("workers"), QStringLiteral("speedup_x")); }});
   out.append(PlotExport{QStringLiteral("amdahl_measured"), tr("Measured thread scaling"), m_scalePlot, nullptr,
-                        [this] { return measuredCsv(); }});
+                        [this] { return plotSeriesCsv(m_scalePlot, QStringLiteral("threads"), QStringLiteral("speedup_x")); }});
   out.append(PlotExport{QStringLiteral("data_loading"), tr("Data loading vs a faster GPU"), m_barPlot, nullptr,
                         [this] {
                           const double L = loadingShare(), k = gpuFactor();

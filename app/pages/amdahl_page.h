@@ -2,10 +2,15 @@
 // Page 9: Amdahl's law. The model curve with its 1/s ceiling, a measured thread-scaling run with a real
 // serial part laid over it, the GPU's serial part (kernel launch overhead), and the lesson's data-loading
 // example (half the time loading, a GPU twice as fast: 1.33× overall) as a before/after stacked bar.
+#include "models/busy_machine.h"
+#include "models/guarded_conclusions.h"
 #include "pages/page.h"
 
 #include <QVector>
 
+#include <vector>
+
+class QCPErrorBars;
 class QCPGraph;
 class QCPItemText;
 class QCPItemTracer;
@@ -61,8 +66,6 @@ class AmdahlPage : public Page {
   void replot();
   void updateReadouts();
   void updateGpuNote();
-  QString curveCsv() const;
-  QString measuredCsv() const;
 
   QCustomPlot* m_plot = nullptr;       // speed-up against workers, log-log
   QCustomPlot* m_scalePlot = nullptr;  // the measured run close up: linear threads axis
@@ -105,7 +108,9 @@ class AmdahlPage : public Page {
   QVector<double> m_factorSteps;   // slider index -> GPU speed-up factor
 
   struct Point {
-    double threads = 0, speedup = 0, seconds = 0, serialSeconds = 0, implied = 0;
+    double threads = 0, speedup = 0, seconds = 0, serialSeconds = 0;
+    gpulab::models::SpeedupRange range;  // the per-round speed-ups against the 1-thread run of the same round
+    std::vector<double> samples;  // seconds per round, paired with the 1-thread run's
   };
   QVector<Point> m_measured;   // the latest run here
   QVector<Point> m_recorded;   // from an opened recording
@@ -114,4 +119,7 @@ class AmdahlPage : public Page {
   QString m_recordedLabel;
   double m_launchPerKernel = 0;  // seconds; 0 = not measured
   QString m_launchSource;        // "measured here" / recording label
+  QCPErrorBars* m_runSpread = nullptr;  // the measured marks' min–max speed-up, close-up and big plot
+  QCPErrorBars* m_bigSpread = nullptr;
+  gpulab::models::BusyWatch m_busy;  // was the CPU busy while the last run timed things?
 };

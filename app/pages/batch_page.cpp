@@ -1,17 +1,21 @@
 #include "pages/batch_page.h"
 
 #include "app_context.h"
+#include "export/plot_csv.h"
 #include "format.h"
 #include "gpulab/experiments.hpp"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/gemm_model.hpp"
 #include "gpulab/models/roofline_model.hpp"
+#include "models/batch_sweep.h"
+#include "models/guarded_conclusions.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
 #include "widgets/roofline_plot.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/spread_marks.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -41,18 +45,8 @@ namespace {
 
 QString precName(Precision p) { return QString::fromUtf8(gpulab::display_name(p).data()); }
 
-// The library path for a sweep: the vendor BLAS, never a teaching kernel (the ladder is the Matmul page's).
-std::string chooseVariant(gpulab::Backend& be, gpulab::GemmSpec spec) {
-  std::vector<std::string> order{"cublas", "cublaslt", "blas"};
-  for (const auto& v : be.gemm_variants())
-    if (std::find(order.begin(), order.end(), v) == order.end()) order.push_back(v);
-  for (const auto& v : order) {
-    const auto vs = be.gemm_variants();
-    if (std::find(vs.begin(), vs.end(), v) == vs.end()) continue;
-    spec.variant = v;
-    if (be.supports(spec).ok) return v;
-  }
-  return {};
+std::string chooseVariant(gpulab::Backend& be, const gpulab::GemmSpec& spec) {
+  return gpulab::models::library_gemm_variant(be, spec);
 }
 
 int log2i(long long v) {
@@ -79,9 +73,9 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
   setVisual(visual);
 
   m_badge = new SourceBadge(SourceBadge::Kind::MeasuredHere, QString());
+  m_recordedBadge = new SourceBadge(SourceBadge::Kind::Recorded, QString());
   m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("dotted"));
-  addBadge(m_badge);
-  addBadge(m_modelBadge);
+  for (SourceBadge* b : {m_badge, m_recordedBadge, m_modelBadge}) addBadge(b);
 
   m_modelLabel = addResultLabel(1, Qt::RichText);
   m_crossLabel = addResultLabel(1, Qt::RichText);
@@ -92,14 +86,15 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
                               "provided slower (memory-bound) batches came before it and the plateau after it."));
   m_lastLabel->setToolTip(tr("The most recent measurement of the sweep."));
 
-  m_table = new QTableWidget(0, 6, this);
+  m_table = new QTableWidget(0, 7, this);
   m_table->setHorizontalHeaderLabels(
-      {tr("B"), tr("time"), tr("FLOP/s"), tr("bytes"), tr("FLOP/B"), tr("GB/s")});
+      {tr("B"), tr("time"), tr("FLOP/s"), tr("spread"), tr("bytes"), tr("FLOP/B"), tr("GB/s")});
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_table->setToolTip(tr("Every batch size of the sweep: median time, FLOP/s, bytes by the lesson's count "
-                         "(X, W and Y once each), FLOPs per byte and the bandwidth that implies."));
+  m_table->setToolTip(tr("Every batch size of the sweep: median time, FLOP/s with its spread over the samples "
+                         "(half the range from the slowest to the fastest), bytes by the lesson's count (X, W and Y "
+                         "once each), FLOPs per byte and the bandwidth that implies."));
   sideTabs()->addTab(m_table, tr("Numbers"));
 
   buildControls();
@@ -298,16 +293,10 @@ double BatchPage::peakFlops() const {
 double BatchPage::modelRidge() const { return gpulab::models::ridge_point(peakFlops(), m_bandwidth); }
 
 double BatchPage::modelCrossoverBatch() const {
-  const double ridge = modelRidge();
-  if (!(ridge > 0)) return 0;
   const Precision p = m_sweep.isEmpty() ? precision() : m_sweepPrecision;
-  const double bpe = gpulab::bytes_per_element(p);
-  const double di = m_sweep.isEmpty() ? dIn() : m_sweepDIn, dout = m_sweep.isEmpty() ? dOut() : m_sweepDOut;
-  // I(B) = 2·B·di·do / (bpe·(B·di + di·do + B·do)) = ridge, solved for B; never when the ridge lies above the
-  // intensity an infinite batch approaches, 2·di·do / (bpe·(di + do)).
-  const double den = 2 * di * dout - ridge * bpe * (di + dout);
-  if (den <= 0) return 0;
-  return ridge * bpe * di * dout / den;
+  return gpulab::models::crossover_batch_for_ridge(modelRidge(), gpulab::bytes_per_element(p),
+                                                   m_sweep.isEmpty() ? dIn() : m_sweepDIn,
+                                                   m_sweep.isEmpty() ? dOut() : m_sweepDOut);
 }
 
 void BatchPage::updateLabels() {
@@ -351,6 +340,7 @@ void BatchPage::run() {
   m_crossBatch = 0;
   m_crossReason = tr("sweep running");
   m_roof->setHighlight(0, 0, {});
+  m_busy.start();
   updateLabels();
 
   gpulab::MeasurePolicy policy;
@@ -414,12 +404,17 @@ void BatchPage::onResult(const gpulab::Result& r) {
   pt.bytes = r.bytes;
   pt.intensity = r.bytes > 0 ? r.flops / r.bytes : 0;
   pt.gbps = r.gbps;
+  const gpulab::models::RateRange range = gpulab::models::gflops_range(r);
+  pt.lowFlopsPerS = range.low * 1e9;
+  pt.highFlopsPerS = range.high * 1e9;
+  pt.samples = range.samples;
+  m_busy.note(r.stats.rel_spread, r.stats.median_s);
   m_sweep.push_back(pt);
 
   const int row = m_table->rowCount();
   m_table->insertRow(row);
   const QStringList cells{fmtCount(pt.batch), fmtSeconds(pt.seconds), fmtSi(pt.flopsPerS, "FLOP/s"),
-                          fmtBytes(pt.bytes), fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1),
+                          QString::fromStdString(gpulab::models::spread_text(range)), fmtBytes(pt.bytes), fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1),
                           fmtFixed(pt.gbps, 1)};
   for (int c = 0; c < cells.size(); ++c) {
     auto* item = new QTableWidgetItem(cells[c]);
@@ -434,21 +429,20 @@ void BatchPage::onResult(const gpulab::Result& r) {
 }
 
 void BatchPage::findCrossover() {
-  std::vector<gpulab::models::RooflinePoint> pts;
-  for (const SweepPoint& s : m_sweep) pts.push_back({s.intensity, s.flopsPerS});
-  const auto c = gpulab::models::find_crossover(pts);
-  m_crossFound = c.found;
-  m_crossReason = QString::fromStdString(c.reason);
-  m_crossBatch = 0;
-  if (c.found) {
-    m_crossIntensity = c.intensity;
-    m_crossFlops = c.achieved;
-    for (const SweepPoint& s : m_sweep)
-      if (s.intensity == c.intensity) m_crossBatch = s.batch;
-  }
+  // Stated only where the points' spreads support it (models/guarded_conclusions): a zig-zag is not a crossover.
+  std::vector<gpulab::models::BatchPoint> pts;
+  for (const SweepPoint& s : m_sweep)
+    pts.push_back({double(s.batch), s.intensity, {s.lowFlopsPerS, s.flopsPerS, s.highFlopsPerS, s.samples}});
+  const gpulab::models::GuardedCrossover c = gpulab::models::guarded_crossover(pts);
+  m_crossFound = c.conclusion.stated;
+  m_crossReason = QString::fromStdString(c.conclusion.text);
+  m_crossBatch = static_cast<long long>(c.batch);
+  m_crossIntensity = c.intensity;
+  m_crossFlops = c.rate;
 }
 
 void BatchPage::onRunFinished(bool cancelled) {
+  if (!m_sweepOnGpu) m_busy.finish();  // a GPU sweep's timings do not depend on the CPU's other programs
   findCrossover();
   if (m_crossFound)
     m_roof->setHighlight(m_crossIntensity, m_crossFlops, tr("crossover B = %1").arg(fmtCount(m_crossBatch)));
@@ -508,6 +502,7 @@ void BatchPage::replot() {
     g->setName(tr("model: min(%1 peak, FLOP/B × %2)").arg(fmtSi(peak, "FLOP/s"), fmtSi(m_bandwidth, "B/s")));
     g->setData(xs, ys, true);
     styleGraph(g, theme, theme.model, SeriesKind::Model);
+    tagSource(g, tr("model"));
     for (double y : ys) {
       ylo = std::min(ylo, y);
       yhi = std::max(yhi, y);
@@ -524,11 +519,13 @@ void BatchPage::replot() {
   // Recorded sweeps of the same shape: hollow marks, so a laptop class sees what a datacentre GPU does.
   QMap<QString, QPair<QVector<double>, QVector<double>>> recorded;
   QMap<QString, QColor> recordedColor;  // by the result's backend: a recorded CPU sweep is orange, not green
+  QMap<QString, QString> recordedSource;
   for (const auto& s : m_ctx.results().all()) {
     const auto& r = s.result;
     if (s.source < 0 || !r.ok() || r.experiment != "gemm" || r.param("k") != di || r.param("n") != dout) continue;
     if (r.param("m") == r.param("k")) continue;  // a square GEMM is a ceiling run, not part of a sweep
     const QString key = tr("%1 %2 · %3").arg(shortDeviceName(r), precName(r.precision), m_ctx.results().sourceLabel(s.source));
+    recordedSource[key] = m_ctx.results().sourceLabel(s.source);
     recordedColor[key] = r.backend == "cuda" ? theme.gpu : theme.cpu;
     recorded[key].first << r.param("m");
     recorded[key].second << r.gflops * 1e9;
@@ -540,6 +537,7 @@ void BatchPage::replot() {
     g->setName(it.key());
     g->setData(it.value().first, it.value().second);
     styleGraph(g, theme, recordedColor.value(it.key(), theme.gpu), SeriesKind::Recorded);
+    tagSource(g, recordedSource.value(it.key()));
     for (double y : it.value().second) {
       ylo = std::min(ylo, y);
       yhi = std::max(yhi, y);
@@ -552,12 +550,14 @@ void BatchPage::replot() {
 
   // This sweep, measured here.
   {
-    QVector<double> xs, ys;
+    QVector<double> xs, ys, lows, highs;
     QVector<SweepPoint> sorted = m_sweep;
     std::sort(sorted.begin(), sorted.end(), [](const SweepPoint& a, const SweepPoint& b) { return a.batch < b.batch; });
     for (const SweepPoint& s : sorted) {
       xs << double(s.batch);
       ys << s.flopsPerS;
+      lows << s.lowFlopsPerS;
+      highs << s.highFlopsPerS;
       ylo = std::min(ylo, s.flopsPerS);
       yhi = std::max(yhi, s.flopsPerS);
       RooflinePlot::Point rp;
@@ -577,6 +577,8 @@ void BatchPage::replot() {
                                  : tr("measured here: %1 %2×%3").arg(precName(p)).arg(int(di)).arg(int(dout)));
     g->setData(xs, ys, true);
     styleGraph(g, theme, hw, SeriesKind::Measured);
+    tagSource(g, tr("measured here"));
+    addSpreadBars(g, ys, lows, highs, hw.darker(140));
   }
 
   // The measured crossover.
@@ -611,6 +613,11 @@ void BatchPage::replot() {
     t->setTextAlignment(Qt::AlignRight);
   }
 
+  // One badge per source drawn: "measured here" only once this machine has measured a point.
+  m_badge->setVisible(!m_sweep.isEmpty());
+  m_recordedBadge->setVisible(!recordedSource.isEmpty());
+  if (!recordedSource.isEmpty()) m_recordedBadge->set(SourceBadge::Kind::Recorded, recordedSource.first());
+  fitBadges();
   if (m_sweep.isEmpty() && recorded.isEmpty()) {
     // Nothing measured yet: say what will appear here rather than leave an empty grid.
     auto* hint = new QCPItemText(m_plot);
@@ -659,7 +666,9 @@ void BatchPage::replot() {
     m_modelLabel->setText(tr("<b>Model</b>: %1 peak (%2); the bandwidth is measured at the start of the sweep.")
                               .arg(fmtSi(peak, "FLOP/s"), peakWhat));
   }
-  m_crossLabel->setText(QStringLiteral("<b>%1</b>").arg(crossoverText().toHtmlEscaped()));
+  const QString warning = busyWarningHtml(m_busy, theme);
+  m_crossLabel->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
+                        QStringLiteral("<b>%1</b>").arg(crossoverText().toHtmlEscaped()));
   if (m_sweep.isEmpty()) {
     const double i1 = gpulab::models::arithmetic_intensity(1, di, dout, bpe);
     m_lastLabel->setText(tr("%1 sizes planned; B = 1 does %2 FLOP/B, B = %3 does %4 FLOP/B (%5).")
@@ -686,28 +695,12 @@ void BatchPage::applyTheme(const Theme& theme) {
   replot();
 }
 
-QString BatchPage::csvSweep() const {
-  QString out = QStringLiteral("batch,d_in,d_out,precision,median_s,flop_per_s,bytes,flop_per_byte,gb_per_s,source\n");
-  for (const SweepPoint& s : m_sweep)
-    out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,measured here\n")
-               .arg(s.batch)
-               .arg(m_sweepDIn)
-               .arg(m_sweepDOut)
-               .arg(precName(m_sweepPrecision))
-               .arg(s.seconds, 0, 'g', 6)
-               .arg(s.flopsPerS, 0, 'g', 6)
-               .arg(s.bytes, 0, 'g', 8)
-               .arg(s.intensity, 0, 'g', 6)
-               .arg(s.gbps, 0, 'g', 6);
-  return out;
-}
-
 QList<PlotExport> BatchPage::plots() {
   PlotExport a;
   a.id = QStringLiteral("batch-flops");
   a.title = tr("FLOP/s against batch size");
   a.plot = m_plot;
-  a.csv = [this] { return csvSweep(); };
+  a.csv = [this] { return plotSeriesCsv(m_plot, QStringLiteral("batch"), QStringLiteral("flop_per_s")); };
   PlotExport b;
   b.id = QStringLiteral("batch-roofline");
   b.title = tr("The batch sweep on the roofline");

@@ -4,6 +4,7 @@
 // it arrives and placed on a small roofline; the memory-bound → compute-bound crossover is found from the
 // points and set beside the model's ridge point (peak ÷ bandwidth, the bandwidth measured in the same sweep).
 #include "gpulab/precision.hpp"
+#include "models/busy_machine.h"
 #include "pages/page.h"
 
 #include <QVector>
@@ -45,6 +46,8 @@ class BatchPage : public Page {
     double intensity = 0;  // FLOPs per byte
     double gbps = 0;       // achieved, bytes / median
     double flops = 0;
+    double lowFlopsPerS = 0, highFlopsPerS = 0;  // from the slowest and the fastest sample
+    int samples = 0;
   };
 
   // For tests and the exercises.
@@ -79,7 +82,6 @@ class BatchPage : public Page {
   void scheduleReplot();
   void replot();
   void findCrossover();
-  QString csvSweep() const;
 
   QCustomPlot* m_plot = nullptr;
   RooflinePlot* m_roof = nullptr;
@@ -99,6 +101,7 @@ class BatchPage : public Page {
   QLabel* m_lastLabel = nullptr;
   SourceBadge* m_badge = nullptr;
   SourceBadge* m_modelBadge = nullptr;
+  SourceBadge* m_recordedBadge = nullptr;
   QTimer* m_replot = nullptr;
 
   // The sweep being shown: its shape, and the points as they came.
@@ -112,4 +115,5 @@ class BatchPage : public Page {
   long long m_crossBatch = 0;
   double m_crossIntensity = 0, m_crossFlops = 0;
   QString m_crossReason;
+  gpulab::models::BusyWatch m_busy;  // was the CPU busy while the last run timed things?
 };

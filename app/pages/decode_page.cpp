@@ -1,10 +1,13 @@
 #include "pages/decode_page.h"
 
 #include "app_context.h"
+#include "export/plot_csv.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/decode_model.hpp"
 #include "gpulab/models/roofline_model.hpp"
+#include "models/decode_choices.h"
+#include "models/decode_verdict.h"
 #include "pages/page_registry.h"
 #include "pages/running_example.h"
 #include "runner/dram_bandwidth.h"
@@ -13,6 +16,7 @@
 #include "widgets/published_views.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/spread_marks.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -31,7 +35,6 @@ using namespace gpulab;
 using namespace gpulab::models;
 
 namespace {
-const std::pair<const char*, double> k_formats[] = {{"FP16", 2.0}, {"INT8", 1.0}, {"INT4", 0.5}};
 constexpr int k_full_layers = 32;  // the 7B model's depth: measured chains are extrapolated to it
 
 bool isChain(const Result& r) { return r.experiment == "layer_chain" && r.ok() && r.stats.median_s > 0; }
@@ -154,20 +157,13 @@ void DecodePage::setChainShape(const QString& id) { m_shape->setCurrentIndex(std
 void DecodePage::setMaxUsers(int users) { m_maxUsers->setCurrentIndex(std::max(0, m_maxUsers->findData(users))); }
 
 double DecodePage::whatIfCeiling(const QString& format) const {
-  for (const auto& [name, bpp] : k_formats)
-    if (format == QLatin1String(name))
-      return decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(m_params->value() * 1e9, bpp));
+  for (const WeightFormat& f : ceiling_formats({}, 0))
+    if (format.toStdString() == f.name)
+      return decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(m_params->value() * 1e9, f.bytes));
   return 0;
 }
 
-TransformerShape DecodePage::chainShape() const {
-  TransformerShape s;
-  const QString id = m_shape->currentData().toString();
-  if (id == QLatin1String("7b-gqa")) s.kv_heads = 8;
-  if (id == QLatin1String("small")) { s.hidden = 1024; s.heads = 8; s.kv_heads = 8; s.head_dim = 128; s.intermediate = 2816; }
-  if (id == QLatin1String("tiny")) { s.hidden = 256; s.heads = 4; s.kv_heads = 4; s.head_dim = 64; s.intermediate = 688; }
-  return s;
-}
+TransformerShape DecodePage::chainShape() const { return chain_shape(m_shape->currentData().toString().toStdString()); }
 
 double DecodePage::measuredBandwidth(QString* source, int* sourceIndex) const {
   // Here first (the triad this page or the roofline page ran), then a recording: its GPU triad or d2d copy.
@@ -212,6 +208,7 @@ void DecodePage::run() {
   policy.min_samples = 3;
   policy.max_samples = 20;
   policy.time_budget_s = tiny ? 0.05 : 0.8;
+  m_busy.start();
   startJob(tr("Decode: bandwidth, then the chain"), [backend, shape, layers, maxUsers, precision, tiny](const RunContext& ctx) {
     std::vector<long long> batches;
     for (long long b = 1; b <= maxUsers; b *= 2) batches.push_back(b);
@@ -231,9 +228,13 @@ void DecodePage::run() {
 
 void DecodePage::onResult(const gpulab::Result& r) {
   if (r.experiment == "layer_chain" || r.experiment == "bandwidth") scheduleReplot();
+  if (r.ok()) m_busy.note(r.stats.rel_spread, r.stats.median_s);
   if (!r.error.empty()) runBar()->showError(QString::fromStdString(r.error));
 }
-void DecodePage::onRunFinished(bool) { replot(); }
+void DecodePage::onRunFinished(bool) {
+  m_busy.finish();
+  replot();
+}
 void DecodePage::recordingsChanged() { scheduleReplot(); }
 void DecodePage::scheduleReplot() { m_replot->start(); }
 
@@ -263,6 +264,11 @@ void DecodePage::replot() {
   if (measured > 0) sources.push_back({tr("%1: %2").arg(measSource, fmtSi(measured, "B/s")), measured,
                                        measIndex < 0 ? t.cpu : t.gpu, Qt::SolidPattern});
   sources.push_back({tr("what-if: %1").arg(fmtSi(m_whatIf->value() * 1e9, "B/s")), m_whatIf->value() * 1e9, t.model, Qt::Dense4Pattern});
+  // The chain's own format gets bars too, named, so its run and its ceiling are compared in one precision.
+  const Result* chain = nullptr;
+  for (const StoredResult& s : m_ctx.results().all()) chain = isChain(s.result) && !chain ? &s.result : chain;
+  const std::vector<WeightFormat> formats = ceiling_formats(chain ? std::string(display_name(chain->precision)) : "",
+                                                            chain ? bytes_per_element(chain->precision) : 0);
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
   const QVector<PublishedDecodeBar> published = publishedDecodeBars(m_ctx, m_params->value());  // real GPUs, 7B
   const double groupW = 0.8, barW = groupW / (sources.size() + publishedDecodeSlots(published));
@@ -277,13 +283,13 @@ void DecodePage::replot() {
     bars->setBrush(brush);
     bars->setPen(QPen(sources[si].colour.darker(130), sources[si].brush == Qt::BDiagPattern ? 2 : 1,
                       sources[si].brush == Qt::BDiagPattern ? Qt::DashLine : Qt::SolidLine));
-    for (int fi = 0; fi < 3; ++fi) {
-      const double tok = decode_ceiling_tokens_per_s(sources[si].bw, decode_bytes_per_token(params, k_formats[fi].second));
+    for (int fi = 0; fi < int(formats.size()); ++fi) {
+      const double tok = decode_ceiling_tokens_per_s(sources[si].bw, decode_bytes_per_token(params, formats[fi].bytes));
       const double x = fi + 1 - groupW / 2 + barW * (si + 0.5);
       bars->addData(x, tok);
       maxTok = std::max(maxTok, tok);
       minTok = std::min(minTok, tok);
-      m_ceilingRows.push_back({QString::fromLatin1(k_formats[fi].first), sources[si].name, sources[si].bw, tok});
+      m_ceilingRows.push_back({QString::fromStdString(formats[fi].name), sources[si].name, sources[si].bw, tok});
       auto* label = new QCPItemText(m_ceilingPlot);
       label->position->setCoords(x, tok);
       label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
@@ -298,11 +304,10 @@ void DecodePage::replot() {
   }
   addPublishedDecodeBars(m_ceilingPlot, t, published, int(sources.size()), barW, groupW, &maxTok, &minTok);
   for (const PublishedDecodeBar& b : published) m_ceilingRows.push_back({b.format, b.label, 0, b.tokensPerS});
-  for (int fi = 0; fi < 3; ++fi)
-    ticker->addTick(fi + 1, tr("%1\n%2 per token").arg(QLatin1String(k_formats[fi].first),
-                                                        fmtBytes(decode_bytes_per_token(params, k_formats[fi].second))));
+  for (int fi = 0; fi < int(formats.size()); ++fi)
+    ticker->addTick(fi + 1, tr("%1\n%2 per token").arg(QString::fromStdString(formats[fi].name), fmtBytes(decode_bytes_per_token(params, formats[fi].bytes))));
   m_ceilingPlot->xAxis->setTicker(ticker);
-  m_ceilingPlot->xAxis->setRange(0.4, 3.6);
+  m_ceilingPlot->xAxis->setRange(0.4, formats.size() + 0.6);
   m_ceilingPlot->yAxis->setRange(std::max(0.1, minTok / 3), maxTok * 8);
   stylePlot(m_ceilingPlot, t);
   m_ceilingPlot->replot();
@@ -330,20 +335,30 @@ void DecodePage::replot() {
     const QString who = here ? tr("measured") : m_ctx.results().sourceLabel(src);
     QCPGraph* agg = m_batchPlot->addGraph();
     styleGraph(agg, t, c, here ? SeriesKind::Measured : SeriesKind::Recorded);
-    agg->setName(tr("total tokens/s, %1 (%2)").arg(who, QString::fromStdString(std::string(display_name(first->precision)))));
+    // How much really ran, on the plot itself: a 2-layer chain scaled ×16 is not a 32-layer measurement.
+    agg->setName(tr("total tokens/s, %1 (%2; %3)")
+                     .arg(who, QString::fromStdString(std::string(display_name(first->precision))),
+                          QString::fromStdString(chain_scale_note(int(first->param("layers")), k_full_layers))));
     QCPGraph* per = m_batchPlot->addGraph();
     styleGraph(per, t, c.darker(140), here ? SeriesKind::Measured : SeriesKind::Recorded);
     per->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, c.darker(140), here ? c.darker(140) : t.surface, t.markerSize + 1));
     per->setName(tr("per-user tokens/s, %1").arg(who));
-    std::vector<RooflinePoint> roof;
+    std::vector<ChainStep> steps;
+    QVector<double> aggY, aggLo, aggHi, perY, perLo, perHi;
     for (auto& [batch, r] : points) {
-      const double step = fullStep(*r);
+      const double step = fullStep(*r), scale = step / r->stats.median_s;
+      const double fast = r->stats.min_s > 0 ? r->stats.min_s * scale : step, slow = r->stats.max_s > 0 ? r->stats.max_s * scale : step;
       agg->addData(batch, batch / step);
       per->addData(batch, 1 / step);
+      aggY << batch / step, aggLo << batch / slow, aggHi << batch / fast;
+      perY << 1 / step, perLo << 1 / slow, perHi << 1 / fast;
       yMax = std::max(yMax, batch / step);
       yMin = std::min(yMin, 1 / step);
-      roof.push_back({r->flops / r->bytes, r->gflops * 1e9});
+      steps.push_back({batch, step, fast, slow});
     }
+    addSpreadBars(agg, aggY, aggLo, aggHi, c);
+    addSpreadBars(per, perY, perLo, perHi, c.darker(140));
+    for (QCPGraph* g : {agg, per}) tagSource(g, here ? tr("measured here") : who);
     // Ceiling for what actually ran: this backend's bandwidth ÷ the bytes of the precision it ran in.
     const double bpp = bytes_per_element(first->precision);
     const double fullParams = first->param("params_per_layer") * k_full_layers;
@@ -356,6 +371,7 @@ void DecodePage::replot() {
       QCPGraph* cg = m_batchPlot->addGraph();
       styleGraph(cg, t, t.model, SeriesKind::Model);
       cg->setName(tr("ceiling: %1 ÷ %2 per token × users").arg(fmtSi(bw, "B/s"), fmtBytes(fullParams * bpp)));
+      tagSource(cg, tr("model"));
       for (auto& [batch, r] : points) cg->addData(batch, ceil1 * batch);
       const double b1 = 1 / fullStep(*points.begin()->second);
       chainLines << tr("%1 batch 1: <b>%2 tokens/s</b> = %3% of its ceiling %4 (%5, %6 of %7 layers run, %8 of "
@@ -366,20 +382,18 @@ void DecodePage::replot() {
                         .arg(k_full_layers)
                         .arg(fmtBytes(first->param("weight_bytes")));
     }
-    const Crossover cx = find_crossover(roof);
+    // The verdict is read off the per-user curve drawn here (models/decode_verdict), so the two cannot disagree.
+    const DecodeVerdict verdict = decode_verdict(steps);
     const auto& last = *points.rbegin();
-    batchLines << tr("%1 at %2 users: total <b>%3</b>, each user %4 tokens/s. %5")
+    batchLines << tr("%1 at %2 users: total <b>%3</b>, each user %4 tokens/s. <b>%5</b>")
                       .arg(who)
                       .arg(int(last.first))
-                      .arg(fmtFixed(last.first / fullStep(*last.second), 1), fmtFixed(1 / fullStep(*last.second), 2))
-                      .arg(cx.found ? tr("Compute-bound from about <b>%1 users</b> (FLOP/s reached 80% of its plateau)")
-                                          .arg(fmtFixed(cx.intensity * bpp / 2, 0))
-                                    : tr("Still memory-bound: %1").arg(QString::fromStdString(cx.reason)));
-    if (cx.found) {
+                      .arg(fmtFixed(last.first / fullStep(*last.second), 1), fmtFixed(1 / fullStep(*last.second), 2),
+                           QString::fromStdString(verdict.text).toHtmlEscaped());
+    if (verdict.bound == DecodeBound::compute) {
       auto* line = new QCPItemStraightLine(m_batchPlot);
-      const double b = cx.intensity * bpp / 2;
-      line->point1->setCoords(b, 1e-6);
-      line->point2->setCoords(b, 1e9);
+      line->point1->setCoords(verdict.bend_users, 1e-6);
+      line->point2->setCoords(verdict.bend_users, 1e9);
       line->setPen(QPen(t.bad, 1, Qt::DashLine));
     }
   }
@@ -398,7 +412,9 @@ void DecodePage::replot() {
   m_batchPlot->yAxis->setRange(std::max(1e-3, yMin / 3), yMax * 6);
   stylePlot(m_batchPlot, t);
   m_batchPlot->replot();
-  m_chainLabel->setText(chainLines.isEmpty() ? tr("Measured chain: not run yet") : chainLines.join(QStringLiteral("<br>")));
+  const QString warning = busyWarningHtml(m_busy, t);
+  m_chainLabel->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
+                        (chainLines.isEmpty() ? tr("Measured chain: not run yet") : chainLines.join(QStringLiteral("<br>"))));
   m_batchLabel->setText(batchLines.isEmpty() ? tr("Batching: not run yet") : batchLines.join(QStringLiteral("<br>")));
   m_measuredBadge->set(bySource.empty() ? SourceBadge::Kind::Unavailable
                        : bySource.begin()->first < 0 ? SourceBadge::Kind::MeasuredHere : SourceBadge::Kind::Recorded,
@@ -440,30 +456,11 @@ QString DecodePage::csvCeilings() const {
   return out;
 }
 
-QString DecodePage::csvBatch() const {
-  QString out = QStringLiteral("source,backend,precision,batch,layers_run,step_s_measured,step_s_32_layers,total_tokens_per_s,per_user_tokens_per_s,gflops\n");
-  for (const StoredResult& s : m_ctx.results().all()) {
-    const Result& r = s.result;
-    if (!isChain(r)) continue;
-    out += QStringLiteral("\"%1\",%2,%3,%4,%5,%6,%7,%8,%9,%10\n")
-               .arg(m_ctx.results().sourceLabel(s.source), QString::fromStdString(r.backend),
-                    QString::fromStdString(std::string(display_name(r.precision))))
-               .arg(r.param("batch"))
-               .arg(r.param("layers"))
-               .arg(r.stats.median_s, 0, 'g', 6)
-               .arg(fullStep(r), 0, 'g', 6)
-               .arg(r.param("batch") / fullStep(r), 0, 'g', 6)
-               .arg(1 / fullStep(r), 0, 'g', 6)
-               .arg(r.gflops, 0, 'g', 6);
-  }
-  return out;
-}
-
 QList<PlotExport> DecodePage::plots() {
   return {{QStringLiteral("decode-ceiling"), tr("Decode ceiling: bandwidth ÷ bytes per token"), m_ceilingPlot, nullptr,
            [this] { return csvCeilings(); }},
           {QStringLiteral("decode-batching"), tr("Measured decode chain: tokens/s against users"), m_batchPlot, nullptr,
-           [this] { return csvBatch(); }}};
+           [this] { return plotSeriesCsv(m_batchPlot, QStringLiteral("users"), QStringLiteral("tokens_per_s")); }}};
 }
 
 LessonContent DecodePage::lesson() const {

@@ -3,6 +3,7 @@
 // bandwidth ÷ bytes per token. The ceiling from the measured and the datasheet bandwidth, a measured chain of
 // transformer-shaped products at batch 1 against it, and batching users 1…64: aggregate vs per-user speed.
 #include "gpulab/decode_experiments.hpp"
+#include "models/busy_machine.h"
 #include "pages/page.h"
 
 #include <QVector>
@@ -60,7 +61,6 @@ class DecodePage : public Page {
   gpulab::TransformerShape chainShape() const;
   double measuredBandwidth(QString* source, int* sourceIndex) const;
   QString csvCeilings() const;
-  QString csvBatch() const;
 
   QCustomPlot* m_ceilingPlot = nullptr;
   QCustomPlot* m_batchPlot = nullptr;
@@ -82,4 +82,5 @@ class DecodePage : public Page {
     double bandwidth = 0, tokens = 0;
   };
   QVector<Row> m_ceilingRows;
+  gpulab::models::BusyWatch m_busy;  // was the CPU busy while the last run timed things?
 };

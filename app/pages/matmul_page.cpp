@@ -3,11 +3,14 @@
 #include "app_context.h"
 #include "format.h"
 #include "gpulab/models/gemm_model.hpp"
+#include "models/gemm_csv.h"
+#include "models/guarded_conclusions.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/spread_marks.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -529,6 +532,7 @@ void MatmulPage::run() {
   m_runM = m_m;
   m_runK = m_k;
   m_runN = m_n;
+  m_busy.start();
   std::vector<Plan> jobPlans(plans.begin(), plans.end());
   const bool started = startJob(
       tr("Matrix multiply %1").arg(shape(m_m, m_k, m_n)),
@@ -551,11 +555,13 @@ void MatmulPage::run() {
 
 void MatmulPage::onResult(const Result& r) {
   m_pending.remove(rowKeyFor(r));
+  if (r.ok() && r.backend == "cpu") m_busy.note(r.stats.rel_spread, r.stats.median_s);  // the CPU's own noise
   scheduleReplot();
 }
 
 void MatmulPage::onRunFinished(bool cancelled) {
   m_pending.clear();
+  m_busy.finish();
   scheduleReplot();
   if (!cancelled) {
     replot();
@@ -707,6 +713,7 @@ void MatmulPage::replot() {
     bool recorded;
     bool gpu;
     QString text;
+    models::RateRange range = {};  // measured bars: the samples' spread, drawn as a whisker
   };
   QVector<Bar> bars;
   struct Note {
@@ -739,7 +746,9 @@ void MatmulPage::replot() {
         notes.push_back({i, tr("✗ wrong answer: max rel err %1").arg(res->check.max_rel_err, 0, 'e', 1), th.bad});
       } else if (res->gflops > 0) {
         // Two short lines read better on a projector than one long one: the rate and speed-up, then the shares.
-        QStringList parts{fmtSi(res->gflops * 1e9, "FLOP/s")}, shares;
+        const models::RateRange range = models::gflops_range(*res);
+        const QString spread = QString::fromStdString(models::spread_text(range));
+        QStringList parts{fmtSi(res->gflops * 1e9, "FLOP/s") + (spread.isEmpty() ? QString() : QLatin1Char(' ') + spread)}, shares;
         if (row.backend == "cpu" && row.variant == "naive") parts << tr("the professor");
         else if (naiveRef > 0)
           parts << tr("%1%2× the professor").arg(naive > 0 ? QString() : QStringLiteral("≈"), fmtSi(res->gflops / naiveRef, "", 3).trimmed());
@@ -751,7 +760,7 @@ void MatmulPage::replot() {
         if (peak > 0 && res->gflops > peak * 1.02) shares << tr("above the measured peak");
         else if (peak > 0) shares << tr("%1 % of peak").arg(fmtFixed(100 * res->gflops / peak, res->gflops / peak < 0.1 ? 1 : 0));
         bars.push_back({i, res->gflops, false, gpu, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · ")) +
-                                                      (shares.isEmpty() ? QString() : QLatin1Char('\n') + shares.join(QStringLiteral(" · ")))});
+                                                      (shares.isEmpty() ? QString() : QLatin1Char('\n') + shares.join(QStringLiteral(" · "))), range});
         vmax = std::max(vmax, res->gflops);
         vmin = std::min(vmin, res->gflops);
         (gpu ? anyGpu : anyCpu) = true;
@@ -842,7 +851,7 @@ void MatmulPage::replot() {
     if (recorded) {
       b->setPen(QPen(c, 2.5));
       b->setBrush(Qt::NoBrush);
-      b->setName(tr("recorded"));
+      b->setName(recordedLabel);
     } else {
       b->setPen(QPen(c.darker(115), 1));
       b->setBrush(c);
@@ -863,6 +872,7 @@ void MatmulPage::replot() {
     target->setWidth(width);
     // QCPBars draws from the base value to base + value, so on the log axis (base = lo) the length is value - lo.
     target->addData(key, b.value - (logAxis ? lo : 0.0));
+    if (b.range.samples > 1) addWhisker(m_plot, key, std::max(b.range.low, logAxis ? lo : 0.0), b.range.high, th.text);
 
     // The label goes inside a long bar (right-aligned, in the bar's contrast colour) and after a short one.
     auto* t = new QCPItemText(m_plot);
@@ -873,6 +883,7 @@ void MatmulPage::replot() {
                                      : (b.value - lo) / (hi - lo);
     // Outside when it fits there; else inside when the bar is long enough to hold it; else outside regardless.
     const bool inside = fracAlong + textFrac(b.text) > 0.985 && fracAlong >= textFrac(b.text);
+    if (!inside) t->position->setCoords(std::max(b.value, b.range.high), key);  // after the whisker
     t->setTextAlignment(inside ? Qt::AlignRight : Qt::AlignLeft);
     if (inside && !b.recorded) {
       t->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -929,7 +940,7 @@ void MatmulPage::replot() {
     m_recordedBadge->set(SourceBadge::Kind::Recorded, recordedLabel);
     m_recordedBadge->setToolTip(tr("Hollow bars: results from the opened recording (%1)").arg(recordedLabel));
   }
-  m_measuredBadge->setVisible(anyCpu || anyGpu || !anyRecorded);
+  m_measuredBadge->setVisible(anyCpu || anyGpu);  // "measured here" only over bars measured here
   m_measuredBadge->set(SourceBadge::Kind::MeasuredHere);
   m_measuredBadge->setToolTip(tr("Solid bars: measured on this machine now, at %1").arg(shape(m_m, m_k, m_n)));
 
@@ -941,7 +952,15 @@ void MatmulPage::replot() {
     s << tr("BLAS on all cores: <b>%1× faster</b>").arg(fmtSi(blasAll / naiveRef, "", 3).trimmed());
   if (cublas > 0 && naiveRef > 0)
     s << tr("cuBLAS: <b>%1× faster</b>").arg(fmtSi(cublas / naiveRef, "", 3).trimmed());
-  m_summary->setText(tr("<b>%1</b> · ").arg(shape(m_m, m_k, m_n)) + s.join(QStringLiteral(" · ")));
+  // BLAS on 1 thread against all: named only when the spread (and a quiet machine) supports it.
+  const Result* one = measuredFor(m_rows[2]);
+  const Result* all = measuredFor(m_rows[3]);
+  if (one && all && one->ok() && all->ok())
+    s << QString::fromStdString(models::threads_conclusion(models::gflops_range(*one), models::gflops_range(*all),
+                                                           std::max(2, m_ctx.cpuInfo().threads), m_busy.busy()).text).toHtmlEscaped();
+  const QString warning = busyWarningHtml(m_busy, th);
+  m_summary->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
+                     tr("<b>%1</b> · ").arg(shape(m_m, m_k, m_n)) + s.join(QStringLiteral(" · ")));
   const int passed = passedCheckCount(), wrong = wrongAnswerCount();
   if (passed + wrong == 0) m_check->setText(tr("Same answer: nothing run at this size yet"));
   else
@@ -960,36 +979,15 @@ void MatmulPage::applyTheme(const Theme& theme) {
 // ---- export and the lesson ----
 
 QString MatmulPage::csv() const {
-  QString out = QStringLiteral("variant,backend,threads,m,k,n,source,gflops,median_s,speedup_vs_naive,check,max_rel_err\n");
-  const Row* naiveRow = nullptr;
-  for (const Row& r : m_rows)
-    if (r.backend == "cpu" && r.variant == "naive") naiveRow = &r;
-  const Result* naive = naiveRow ? measuredFor(*naiveRow) : nullptr;
-  const double naiveG = naive && naive->ok() ? naive->gflops : 0;
-  auto line = [&](const Row& row, const Result& r, const QString& source) {
-    QString name = row.name;
-    name.replace(QLatin1Char(','), QLatin1Char(';'));
-    QString src = source;
-    src.replace(QLatin1Char(','), QLatin1Char(';'));
-    out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12\n")
-               .arg(name, QString::fromStdString(r.backend))
-               .arg(row.threads)
-               .arg(qint64(r.param("m")))
-               .arg(qint64(r.param("k")))
-               .arg(qint64(r.param("n")))
-               .arg(src)
-               .arg(r.gflops, 0, 'g', 6)
-               .arg(r.stats.median_s, 0, 'g', 6)
-               .arg(naiveG > 0 && source == QLatin1String("measured here") ? r.gflops / naiveG : 0.0, 0, 'g', 4)
-               .arg(!r.error.empty() ? QStringLiteral("not run") : r.check.passed ? QStringLiteral("pass") : QStringLiteral("FAIL"))
-               .arg(r.check.max_rel_err, 0, 'g', 3);
-  };
+  std::vector<models::GemmBarRow> rows;
+  const Result* naive = m_rows.isEmpty() ? nullptr : measuredFor(m_rows.front());  // the naive loop is row 0
   for (const Row& row : m_rows) {
-    if (const Result* r = measuredFor(row)) line(row, *r, QStringLiteral("measured here"));
     int src = -1;
-    if (const Result* r = recordedFor(row, &src)) line(row, *r, m_ctx.results().sourceLabel(src));
+    rows.push_back({row.name.toStdString(), row.threads, "measured here", measuredFor(row)});
+    const Result* rec = recordedFor(row, &src);
+    rows.push_back({row.name.toStdString(), row.threads, m_ctx.results().sourceLabel(src).toStdString(), rec});
   }
-  return out;
+  return QString::fromStdString(models::gemm_bars_csv(rows, naive && naive->ok() ? naive->gflops : 0));
 }
 
 QList<PlotExport> MatmulPage::plots() {
@@ -1034,15 +1032,6 @@ double MatmulPage::quickRatioAt60() const {
   };
   const double tn = best("naive"), tb = best("blas");
   return tn > 0 && tb > 0 ? tn / tb : 0;
-}
-
-int MatmulPage::simdFp32Lanes(const std::string& simd) {
-  // The reordered loop is built twice (target_clones): an AVX2+FMA copy (8 floats per instruction) and the
-  // x86-64 baseline (SSE2, 4 floats); the loader picks the first this CPU runs. AVX-512 is not used by it.
-  const QString s = QString::fromStdString(simd);
-  if (s.contains(QStringLiteral("AVX2")) && s.contains(QStringLiteral("FMA"))) return 8;
-  if (s.contains(QStringLiteral("SSE")) || s.contains(QStringLiteral("AVX"))) return 4;
-  return 0;  // not x86, or nothing detected: the width is not known here
 }
 
 QString MatmulPage::simdSentence(const std::string& simd) {

@@ -6,6 +6,8 @@
 // the kernel ladder and cuBLAS — each checked against a reference before it is timed. Results arrive live as
 // horizontal GFLOP/s bars with the speed-up over the professor, the share of BLAS / cuBLAS and of the device's
 // peak; a wrong answer is shown in red instead of a bar. Recorded runs (an opened recording) are hollow bars.
+#include "models/busy_machine.h"
+#include "models/simd_lanes.h"
 #include "pages/page.h"
 #include "widgets/published_ladder.h"
 
@@ -54,7 +56,7 @@ class MatmulPage : public Page {
   // take longer than `limitS`, so the page asks first.
   // FP32 lanes the reordered loop uses on a CPU with these SIMD flags (DeviceInfo::simd): 8 with AVX2+FMA, 4 on
   // the x86-64 baseline, 0 when unknown; and the lesson's sentence built from it.
-  static int simdFp32Lanes(const std::string& simd);
+  static int simdFp32Lanes(const std::string& simd) { return gpulab::models::simd_fp32_lanes(simd); }
   static QString simdSentence(const std::string& simd);
   static double naiveSecondsPerRun(long long m, long long k, long long n, double gflops);
   static bool naiveTooLong(long long m, long long k, long long n, double gflops, double limitS = 10.0);
@@ -139,5 +141,6 @@ class MatmulPage : public Page {
   QHash<QString, QPair<double, QString>> m_naiveProbes;  // "k×n" -> probed GFLOP/s and its basis
   QTimer* m_probeTimer = nullptr;
   bool m_updatingSize = false;
-  int m_exportWidth = 0;  // while an export is drawn: its width, for the label room (0 = the screen's)
+  int m_exportWidth = 0;
+  gpulab::models::BusyWatch m_busy;  // was the CPU busy while the last run timed things?
 };

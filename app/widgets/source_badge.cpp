@@ -1,5 +1,7 @@
 #include "widgets/source_badge.h"
 
+#include "models/source_badges.h"
+
 #include <QApplication>
 #include <QEvent>
 #include <QFontMetrics>
@@ -58,7 +60,8 @@ void SourceBadge::rewrap() {
 
 QString SourceBadge::textFor(Kind kind, const QString& detail) {
   switch (kind) {
-    case Kind::MeasuredHere: return detail.isEmpty() ? tr("measured here") : tr("measured here · %1").arg(detail);
+    case Kind::MeasuredHere:  // never "measured here · measured here (…)": the rule is in models/source_badges
+      return QString::fromStdString(gpulab::models::badge_text(gpulab::models::SourceKind::measured_here, detail.toStdString()));
     case Kind::Recorded: return detail.isEmpty() ? tr("recorded") : detail;
     case Kind::Datasheet: return detail.isEmpty() ? tr("datasheet") : tr("datasheet · %1").arg(detail);
     case Kind::Model: return detail.isEmpty() ? tr("model") : tr("model · %1").arg(detail);

@@ -54,7 +54,9 @@ TEST(DecodePage, TinyChainRunCompletesOffscreen) {
   EXPECT_GE(page.batchPlot()->graphCount(), 3);  // total, per user, ceiling
   const auto plots = page.plots();
   ASSERT_EQ(plots.size(), 2);
-  EXPECT_TRUE(plots[1].csv().contains(QStringLiteral("cpu,FP32,1")));
+  // Total and per-user tokens/s at 1, 2, 4 users, measured here, with the chain's precision in the series name.
+  EXPECT_EQ(plots[1].csv().count(QStringLiteral(",measured here,")), 6) << plots[1].csv().toStdString();
+  EXPECT_TRUE(plots[1].csv().contains(QStringLiteral("FP32"))) << plots[1].csv().toStdString();
 }
 
 TEST(DecodePage, RecordedCeilingUsesTheDramSizedTriad) {
