@@ -4,6 +4,8 @@
 #include "format.h"
 #include "gpulab/memory_hold.hpp"
 #include "gpulab/models/catalogue.hpp"
+#include "gpulab/page_plans.hpp"
+#include "pages/device_words.h"
 #include "pages/page_registry.h"
 #include "pages/running_example.h"
 #include "widgets/run_bar.h"
@@ -371,73 +373,81 @@ void VramPage::recompute() {
 
 // ---- the live side ---------------------------------------------------------------------------------------------
 
+gpulab::VramControls VramPage::runControls() const {
+  gpulab::VramControls c;
+  c.request_bytes = budget().total;
+  return c;
+}
+
+gpulab::Plan VramPage::plan() { return gpulab::vram_plan(planBackends(), runControls()); }
+
+QString VramPage::holdUnavailable() const {
+  gpulab::Backend* gpu = const_cast<AppContext&>(m_ctx).cuda();
+  return gpu ? QString::fromStdString(gpulab::vram_hold_unavailable(*gpu)) : QString();
+}
+
 void VramPage::run() {
-  gpulab::Backend* gpu = m_ctx.cuda();
-  if (!gpu) {
+  if (!m_ctx.hasGpu() || !holdUnavailable().isEmpty()) {
     showLiveAbsent();
     runBar()->showStatus(liveText());
     return;
   }
-  const double request = budget().total;
-  m_liveResults.clear();
-  const QString label = tr("Holding %1 on the GPU").arg(gb(request));
-  startJob(label, [gpu, request](const RunContext& ctx) {
-    const MemoryInfo mem = gpu->memory_info();
-    run_hold_memory(*gpu, request, default_hold_margin(mem), 8, 2.0, ctx);
-  });
+  m_liveError.clear();
+  m_haveLive = false;
+  startPlan(tr("Holding %1 on %2").arg(gb(budget().total), device_words::chosenName(m_ctx)), plan());
 }
 
 void VramPage::onResult(const gpulab::Result& r) {
-  if (r.experiment != "hold_memory") return;
-  m_liveResults.push_back(r);
-  showLive(r, tr("measured here"));
+  if (const auto why = vram_model::unavailableReason(r)) {
+    m_liveError = QString::fromStdString(*why);
+    return;
+  }
+  const auto step = vram_model::liveStep(r);
+  if (!step) return;
+  m_haveLive = true;
+  m_liveError = QString::fromStdString(step->error);
+  showLive(*step, tr("measured here"));
 }
 
 void VramPage::onRunFinished(bool) {
-  if (!m_liveResults.isEmpty() && !m_liveResults.back().error.empty())
-    runBar()->showError(QString::fromStdString(m_liveResults.back().error));
+  if (!m_liveError.isEmpty()) runBar()->showError(m_liveError);
 }
 
-void VramPage::showLive(const gpulab::Result& r, const QString& source) {
-  const double total = r.param("before_total");
-  const double usedBefore = total - r.param("before_free");
+void VramPage::showLive(const vram_model::LiveStep& r, const QString& source) {
+  using Stage = vram_model::LiveStep::Stage;
+  const double total = r.beforeTotal;
   const QColor others = m_ctx.theme().model;
   QVector<VramBar> bars;
   VramBar before;
   before.label = tr("before");
-  before.segments = {{tr("In use already"), usedBefore, others}, {tr("Free"), r.param("before_free"), {}, true}};
-  before.caption = tr("%1 free").arg(gb(r.param("before_free")));
+  before.segments = {{tr("In use already"), r.usedBefore(), others}, {tr("Free"), r.beforeFree, {}, true}};
+  before.caption = tr("%1 free").arg(gb(r.beforeFree));
   bars.push_back(before);
-  if (r.variant == "refused") {
+  if (r.stage == Stage::refused) {
     VramBar asked;
     asked.label = tr("asked");
     asked.good = false;
-    asked.segments = {{tr("In use already"), usedBefore, others}, {tr("Requested"), r.param("requested"), m_ctx.theme().bad}};
+    asked.segments = {{tr("In use already"), r.usedBefore(), others}, {tr("Requested"), r.requested, m_ctx.theme().bad}};
     asked.caption = tr("refused, never tried");
     bars.push_back(asked);
     m_liveStatus->setText(QStringLiteral("<span style='color:%1'>%2</span>")
                               .arg(m_ctx.theme().bad.name(), QString::fromStdString(r.error).toHtmlEscaped()));
   } else {
-    const double nowTotal = r.param("now_total", total);
-    const double held = r.param("held");
-    const double nowFree = r.param("now_free");
     VramBar after;
-    after.label = r.variant == "released" ? tr("freed") : tr("holding");
-    const double usedNow = std::max(0.0, nowTotal - nowFree - held);
-    after.segments = {{tr("In use already"), usedNow, others},
-                      {tr("Held by gpulab"), held, m_ctx.theme().gpu},
-                      {tr("Free"), nowFree, {}, true}};
-    after.caption = tr("%1 free").arg(gb(nowFree));
+    after.label = r.stage == Stage::released ? tr("freed") : tr("holding");
+    after.segments = {{tr("In use already"), r.usedNow(), others},
+                      {tr("Held by gpulab"), r.held, m_ctx.theme().gpu},
+                      {tr("Free"), r.nowFree, {}, true}};
+    after.caption = tr("%1 free").arg(gb(r.nowFree));
     bars.push_back(after);
-    const double drop = r.param("before_free") - nowFree;
     m_liveStatus->setText(
-        r.variant == "released"
-            ? tr("Freed again: %1 free (was %2 before). Source: %3.").arg(gb(nowFree), gb(r.param("before_free")), source)
+        r.stage == Stage::released
+            ? tr("Freed again: %1 free (was %2 before). Source: %3.").arg(gb(r.nowFree), gb(r.beforeFree), source)
             : tr("Holding %1 of %2 (step %3 of %4): free memory fell by %5. Margin kept free: %6. Source: %7.")
-                  .arg(gb(held), gb(r.param("requested")))
-                  .arg(int(r.param("step")))
-                  .arg(int(r.param("steps")))
-                  .arg(gb(drop), gb(r.param("margin")), source));
+                  .arg(gb(r.held), gb(r.requested))
+                  .arg(r.step)
+                  .arg(r.steps)
+                  .arg(gb(r.drop()), gb(r.margin), source));
   }
   m_live->setCapacity(total, tr("total %1").arg(gb(total)));
   m_live->setBars(bars);
@@ -447,6 +457,19 @@ void VramPage::showLive(const gpulab::Result& r, const QString& source) {
 void VramPage::showLiveAbsent() {
   m_live->setBars({});
   m_live->setCapacity(0, {});
+  const QString notOffered = holdUnavailable();
+  if (m_ctx.hasGpu() && !notOffered.isEmpty()) {
+    // A Vulkan device: the estimate works, the live bars do not (no true "free memory" figure).
+    m_live->setEmptyText(tr("Holding memory is not offered on %1.\n\nThe estimate on the left needs no GPU. The "
+                            "live bars need CUDA, which reports how much memory is free; Vulkan reports only a "
+                            "heap's size.")
+                             .arg(device_words::chosenName(m_ctx)));
+    m_live->setToolTip(notOffered);
+    m_liveStatus->setText(tr("Not offered on Vulkan: %1").arg(notOffered.section(QStringLiteral(": "), 1).toHtmlEscaped()));
+    m_liveStatus->setToolTip(notOffered);
+    m_liveBadge->set(SourceBadge::Kind::Unavailable, tr("Vulkan: live bars not offered"));
+    return;
+  }
   const QString why = m_ctx.gpuReason().isEmpty() ? tr("no CUDA device was found") : m_ctx.gpuReason();
   m_live->setEmptyText(tr("No GPU here, so nothing real to fill.\n\nThe estimate on the left needs no GPU. Open a "
                           "recording made on a GPU (File → Open) to see its real memory bars."));
@@ -459,26 +482,23 @@ void VramPage::showLiveAbsent() {
 }
 
 void VramPage::recordingsChanged() {
-  if (m_ctx.hasGpu()) {
-    if (m_liveResults.isEmpty()) {
+  if (m_ctx.hasGpu() && holdUnavailable().isEmpty()) {
+    if (!m_haveLive) {
       m_live->setBars({});
       m_live->setEmptyText(tr("Press Run (Space) to hold the selected estimate on %1 and watch its free memory fall.")
-                               .arg(QString::fromStdString(m_ctx.gpuInfo()->name)));
+                               .arg(device_words::chosenName(m_ctx)));
       m_liveStatus->setText(tr("Nothing held yet."));
     }
     m_liveBadge->set(SourceBadge::Kind::MeasuredHere, tr("live bars"));
     return;
   }
-  // No GPU: the newest recorded hold, if a recording has one.
+  // No live bars here: the newest recorded hold, if a recording has one.
   // A refusal is worth showing (with its numbers); a result that never ran (no GPU there either) is not.
-  const auto rec = m_ctx.results().select([](const gpulab::Result& r) {
-    return r.experiment == "hold_memory" && r.variant != "released" &&
-           (r.variant == "refused" || r.ok()) && r.param("before_total") > 0;
-  });
-  for (auto it = rec.rbegin(); it != rec.rend(); ++it) {
-    if (it->source < 0) continue;
-    const QString label = m_ctx.results().sourceLabel(it->source);
-    showLive(it->result, label);
+  std::vector<vram_model::Recorded> all;
+  for (const StoredResult& s : m_ctx.results().all()) all.push_back({&s.result, s.source});
+  if (const auto rec = vram_model::newestRecorded(all)) {
+    const QString label = m_ctx.results().sourceLabel(rec->source);
+    showLive(rec->step, label);
     m_liveBadge->set(SourceBadge::Kind::Recorded, label);
     return;
   }
@@ -527,40 +547,6 @@ QList<PlotExport> VramPage::plots() {
   list.push_back({QStringLiteral("vram-live"), tr("GPU memory before and after holding"), nullptr, m_live,
                   [this] { return csvLive(); }});
   return list;
-}
-
-LessonContent VramPage::lesson() const {
-  LessonContent c;
-  c.runningExample = running_example::line(pageId());
-  c.intro = tr("A GPU can only compute with numbers that sit in its own memory. For a language model that means "
-               "every weight, plus the keys and values it keeps for each token of each conversation (the KV "
-               "cache), plus working space. Weights cost parameters × bytes per parameter, so the number format "
-               "decides the size as much as the model does. Training needs far more: gradients, an FP32 master "
-               "copy and Adam's two moments come to about 16 bytes per parameter before any activations.");
-  c.questions.push_back({tr("The shop's card has 24 GB. Can it serve the 7B model in FP16? In FP32?"),
-                         tr("FP16 weights are 7 × 10⁹ × 2 bytes = 14 GB, so about 10 GB remain for the KV cache "
-                            "and overhead: yes, for moderate contexts and a few users. FP32 weights are 28 GB, "
-                            "already more than the whole card: no.")});
-  c.questions.push_back({tr("Why can't the same 24 GB card fully fine-tune the 7B model?"),
-                         tr("Mixed-precision Adam keeps weights, gradients, an FP32 master copy and two moments: "
-                            "about 16 bytes per parameter, ~112 GB for 7B before activations. LoRA, quantisation "
-                            "or sharding across GPUs are the ways out.")});
-  c.exercises.push_back({tr("How many GB of weights does a 7B model take in INT4?"), tr("GB"),
-                         [] { return weight_bytes(7e9, NumberFormat::int4) / 1e9; },
-                         tr("Half a byte per parameter: 7 × 10⁹ × 0.5 = 3.5 GB."), 0.05});
-  c.exercises.push_back({tr("7B in FP16 on the 24 GB card: how many GB are left after the weights?"), tr("GB"),
-                         [] { return (shop_card().memory_bytes() - weight_bytes(7e9, NumberFormat::fp16)) / 1e9; },
-                         tr("24 − 14 = 10 GB for the KV cache, activations and overhead."), 0.05});
-  c.exercises.push_back({tr("Now FP32 on the same 24 GB card: by how many GB do the weights alone overflow it?"),
-                         tr("GB"),
-                         [] { return (weight_bytes(7e9, NumberFormat::fp32) - shop_card().memory_bytes()) / 1e9; },
-                         tr("4 bytes per parameter: 28 GB of weights against 24 GB, 4 GB too many before a single "
-                            "token of KV cache. FP32 does not fit at all; FP16 halves it to 14 GB and does."),
-                         0.05});
-  c.exercises.push_back({tr("Full mixed-precision Adam training of 7B: how many GB of training state?"), tr("GB"),
-                         [] { return training_state_bytes(7e9, NumberFormat::fp16).total() / 1e9; },
-                         tr("16 bytes per parameter: 2 + 2 + 4 + 4 + 4 → 112 GB, plus activations."), 0.05});
-  return c;
 }
 
 GPULAB_REGISTER_PAGE(60, VramPage);

@@ -3,6 +3,8 @@
 // animated stacked bars against a chosen card, and beside it the real thing: memory held on the GPU, read
 // back with cudaMemGetInfo before and after.
 #include "gpulab/models/vram_model.hpp"
+#include "gpulab/page_plans.hpp"
+#include "models/vram_model.h"
 #include "pages/page.h"
 
 #include <QVector>
@@ -52,6 +54,9 @@ class VramPage : public Page {
   QString liveText() const;      // the live panel's status line
   VramBars* calculatorBars() const { return m_bars; }
   VramBars* liveBars() const { return m_live; }
+  // The estimate as the vram plan's controls, and the plan Run executes (the default is `bench --suite vram`).
+  gpulab::VramControls runControls() const;
+  gpulab::Plan plan();
 
  protected:
   void onResult(const gpulab::Result& r) override;
@@ -61,7 +66,8 @@ class VramPage : public Page {
   void buildControls();
   void recompute();
   void scheduleRecompute();
-  void showLive(const gpulab::Result& r, const QString& source);
+  void showLive(const vram_model::LiveStep& step, const QString& source);
+  QString holdUnavailable() const;  // why the chosen GPU cannot hold memory (Vulkan); empty when it can
   void showLiveAbsent();
   QString csvCalculator() const;
   QString csvLive() const;
@@ -92,5 +98,6 @@ class VramPage : public Page {
 
   gpulab::models::ModelShape m_shape;  // the preset last chosen (hidden width etc. for activations)
   QString m_lastLive;                  // the last live reading, as CSV rows
-  QVector<gpulab::Result> m_liveResults;
+  bool m_haveLive = false;  // a step of this page's own run is on the live bars
+  QString m_liveError;      // the last step's error (a refusal's numbers, or why nothing could be held)
 };

@@ -4,9 +4,13 @@
 #include "pages/vram_page.h"
 #include "widgets/vram_bars.h"
 
+#include "gpulab/page_plans.hpp"
+
 #include <QApplication>
 #include <QTest>
 #include <gtest/gtest.h>
+
+#include <set>
 
 using namespace gpulab::models;
 
@@ -187,4 +191,19 @@ TEST(VramPage, LessonAndExports) {
   ASSERT_EQ(plots.size(), 2);
   EXPECT_TRUE(plots[0].csv().startsWith(QStringLiteral("bar,part,bytes")));
   EXPECT_TRUE(plots[0].csv().contains(QStringLiteral("FP32,Weights")));
+}
+
+TEST(VramPage, DefaultPlanIsTheBenchSuite) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  // The page's default estimate is the request the bench holds (7B in FP16, 4,096 tokens).
+  EXPECT_NEAR(page.runControls().request_bytes, gpulab::vram_default_request_bytes(), 1e6);
+  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  std::multiset<std::string> fromPage, fromSuite;
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  for (const auto& j : gpulab::suite_plan("vram", backends).jobs) fromSuite.insert(gpulab::job_key(j));
+  EXPECT_EQ(fromPage, fromSuite);
+  page.choosePreset(QStringLiteral("llama-3-70b"));
+  EXPECT_GT(page.runControls().request_bytes, 2 * gpulab::vram_default_request_bytes());
 }

@@ -1,0 +1,40 @@
+// The memory page's lesson: intro, questions and exercises (the page's code is in vram_page.cpp).
+#include "gpulab/models/catalogue.hpp"
+#include "pages/running_example.h"
+#include "pages/vram_page.h"
+
+using namespace gpulab::models;
+
+LessonContent VramPage::lesson() const {
+  LessonContent c;
+  c.runningExample = running_example::line(pageId());
+  c.intro = tr("A GPU can only compute with numbers that sit in its own memory. For a language model that means "
+               "every weight, plus the keys and values it keeps for each token of each conversation (the KV "
+               "cache), plus working space. Weights cost parameters × bytes per parameter, so the number format "
+               "decides the size as much as the model does. Training needs far more: gradients, an FP32 master "
+               "copy and Adam's two moments come to about 16 bytes per parameter before any activations.");
+  c.questions.push_back({tr("The shop's card has 24 GB. Can it serve the 7B model in FP16? In FP32?"),
+                         tr("FP16 weights are 7 × 10⁹ × 2 bytes = 14 GB, so about 10 GB remain for the KV cache "
+                            "and overhead: yes, for moderate contexts and a few users. FP32 weights are 28 GB, "
+                            "already more than the whole card: no.")});
+  c.questions.push_back({tr("Why can't the same 24 GB card fully fine-tune the 7B model?"),
+                         tr("Mixed-precision Adam keeps weights, gradients, an FP32 master copy and two moments: "
+                            "about 16 bytes per parameter, ~112 GB for 7B before activations. LoRA, quantisation "
+                            "or sharding across GPUs are the ways out.")});
+  c.exercises.push_back({tr("How many GB of weights does a 7B model take in INT4?"), tr("GB"),
+                         [] { return weight_bytes(7e9, NumberFormat::int4) / 1e9; },
+                         tr("Half a byte per parameter: 7 × 10⁹ × 0.5 = 3.5 GB."), 0.05});
+  c.exercises.push_back({tr("7B in FP16 on the 24 GB card: how many GB are left after the weights?"), tr("GB"),
+                         [] { return (shop_card().memory_bytes() - weight_bytes(7e9, NumberFormat::fp16)) / 1e9; },
+                         tr("24 − 14 = 10 GB for the KV cache, activations and overhead."), 0.05});
+  c.exercises.push_back({tr("Now FP32 on the same 24 GB card: by how many GB do the weights alone overflow it?"),
+                         tr("GB"),
+                         [] { return (weight_bytes(7e9, NumberFormat::fp32) - shop_card().memory_bytes()) / 1e9; },
+                         tr("4 bytes per parameter: 28 GB of weights against 24 GB, 4 GB too many before a single "
+                            "token of KV cache. FP32 does not fit at all; FP16 halves it to 14 GB and does."),
+                         0.05});
+  c.exercises.push_back({tr("Full mixed-precision Adam training of 7B: how many GB of training state?"), tr("GB"),
+                         [] { return training_state_bytes(7e9, NumberFormat::fp16).total() / 1e9; },
+                         tr("16 bytes per parameter: 2 + 2 + 4 + 4 + 4 → 112 GB, plus activations."), 0.05});
+  return c;
+}
