@@ -4,6 +4,9 @@
 #include "format.h"
 #include "gpulab/models/gemm_model.hpp"
 #include "gpulab/models/rounds_model.hpp"
+#include "gpulab/page_plans.hpp"
+#include "models/stadium_model.h"
+#include "pages/device_words.h"
 #include "pages/page_registry.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -26,14 +29,10 @@ using namespace gpulab;
 
 namespace {
 
-constexpr double kDIn = 4096;                 // every cell is a dot product of this length (the lesson's layer)
-constexpr double kFlopsPerCell = 2 * kDIn;    // one multiply and one add per term
-constexpr double kReferenceStudents = 4096;   // measured parallel rate = this many students working at once
+using stadium_model::kReferenceStudents;
 constexpr double kFastLaneScreenS = 5.0;      // the faster lane takes about this long on screen
 constexpr double kMaxWorkers = 10000;
 constexpr std::int64_t kMarks[] = {8, 4096};  // the lesson's two machines
-
-bool isFp32Gemm(const Result& r) { return r.experiment == "gemm" && r.precision == Precision::fp32 && r.ok() && r.gflops > 0; }
 
 // Not "%1³": QString::arg reads the superscript as a digit of the placeholder number.
 QString cube(double n) { return QString::number(qint64(n)) + QStringLiteral("³"); }
@@ -43,6 +42,20 @@ QString shortSeconds(double s) {
   if (s < 120) return fmtSeconds(s, 2);
   if (s < 2 * 3600) return QObject::tr("%1 min").arg(fmtFixed(s / 60, 0));
   return QObject::tr("%1 h").arg(fmtFixed(s / 3600, 1));
+}
+
+// What raced as the stadium, in the class's words: a CPU-type Vulkan device is never called a GPU.
+QString crowdWords(const stadium_model::Pace& p) {
+  using stadium_model::Api;
+  const stadium_model::Run& c = p.crowd;
+  if (p.stadium == stadium_model::Pace::Stadium::cpuBlas) return QObject::tr("BLAS all cores");
+  const QString variant = QString::fromStdString(c.variant);
+  if (c.cpuDevice) return QObject::tr("Vulkan on the CPU (not a GPU), %1 shader").arg(variant);
+  switch (c.api) {
+    case Api::cuda: return c.library ? QObject::tr("GPU cuBLAS") : QObject::tr("GPU %1 kernel").arg(variant);
+    case Api::vulkan: return QObject::tr("Vulkan GPU, %1 shader").arg(variant);
+    default: return QObject::tr("%1 %2").arg(QString::fromStdString(c.backend), variant);
+  }
 }
 
 }  // namespace
@@ -78,8 +91,9 @@ StadiumPage::StadiumPage(AppContext& ctx) : Page(ctx) {
   buildControls();
   runBar()->setRunText(tr("Measure the pace"));
   runBar()->runButton()->setToolTip(
-      m_ctx.hasGpu() ? tr("Time the naive loop (the professor) and BLAS on all cores at 512³ on the CPU, and cuBLAS "
-                          "at 2048³ on the GPU (the stadium), then race at those rates (Space)")
+      m_ctx.hasGpu() ? tr("Time the naive loop (the professor) and BLAS on all cores at 512³ on the CPU, and the "
+                          "best GEMM of %1 (the stadium), then race at those rates (Space)")
+                           .arg(device_words::chosenName(m_ctx))
                      : tr("Time the naive loop (the professor) and BLAS on all cores (the stadium) at 512³ on this "
                           "CPU, a few seconds, then race at those rates (Space)"));
   rebuildSources();
@@ -350,45 +364,23 @@ void StadiumPage::rebuildSources() {
   model.badgeDetail = tr("pace");
   list.push_back(model);
 
-  auto makeRates = [](const Result& naive, const Result& par, const QString& label, SourceBadge::Kind kind,
-                      const QString& detail) {
-    Rates r;
-    r.label = label;
-    r.badgeKind = int(kind);
-    r.badgeDetail = detail;
-    r.model = false;
-    r.professorGflops = naive.gflops;
-    r.stadiumGflops = par.gflops;
-    r.professorCellS = kFlopsPerCell / (naive.gflops * 1e9);
-    r.studentCellS = kReferenceStudents * kFlopsPerCell / (par.gflops * 1e9);
-    return r;
-  };
   // For each source (measured here = -1, then each recording): the professor is the CPU's naive loop, the stadium
-  // the best parallel run — cuBLAS on a GPU when there is one, else BLAS on all CPU cores.
-  const auto& all = m_ctx.results().all();
-  const int nrec = int(m_ctx.results().recordings().size());
-  for (int src = -1; src < nrec; ++src) {
-    const Result* naive = nullptr;
-    const Result* blas = nullptr;
-    const Result* cublas = nullptr;
-    for (const StoredResult& s : all) {
-      if (s.source != src || !isFp32Gemm(s.result)) continue;
-      const Result& r = s.result;
-      if (r.backend == "cpu" && r.variant == "naive") naive = &r;  // newest wins
-      if (r.backend == "cpu" && r.variant == "blas" && r.param("threads") == 0) blas = &r;
-      if (r.backend == "cuda" && r.variant == "cublas" && (!cublas || r.gflops > cublas->gflops)) cublas = &r;
-    }
-    if (!naive) continue;
-    const QString where = src < 0 ? tr("measured here") : m_ctx.results().sourceLabel(src);
-    const auto kind = src < 0 ? SourceBadge::Kind::MeasuredHere : SourceBadge::Kind::Recorded;
-    if (blas)
-      list.push_back(makeRates(*naive, *blas,
-                               tr("%1: CPU naive %2 vs BLAS all cores %3").arg(where, cube(naive->param("n")), cube(blas->param("n"))),
-                               kind, src < 0 ? tr("pace") : where));
-    if (cublas)
-      list.push_back(makeRates(*naive, *cublas,
-                               tr("%1: CPU naive %2 vs GPU cuBLAS %3").arg(where, cube(naive->param("n")), cube(cublas->param("n"))),
-                               kind, src < 0 ? tr("pace") : where));
+  // the best parallel run — BLAS on all CPU cores, and the chosen GPU's best GEMM where one was measured.
+  std::vector<stadium_model::Input> in;
+  for (const StoredResult& s : m_ctx.results().all()) in.push_back({&s.result, s.source});
+  for (const stadium_model::Pace& p : stadium_model::paces(in, int(m_ctx.results().recordings().size()))) {
+    const QString where = p.source < 0 ? tr("measured here") : m_ctx.results().sourceLabel(p.source);
+    Rates r;
+    r.source = p.source;
+    r.badgeKind = int(p.source < 0 ? SourceBadge::Kind::MeasuredHere : SourceBadge::Kind::Recorded);
+    r.badgeDetail = p.source < 0 ? tr("pace") : where;
+    r.model = false;
+    r.professorGflops = p.professor.gflops;
+    r.stadiumGflops = p.crowd.gflops;
+    r.professorCellS = p.professorCellS();
+    r.studentCellS = p.studentCellS();
+    r.label = tr("%1: CPU naive %2 vs %3 %4").arg(where, cube(double(p.professor.n)), crowdWords(p), cube(double(p.crowd.n)));
+    list.push_back(r);
   }
 
   // Keep the user's choice of a measured or recorded pace; the model gives way as soon as there is evidence.
@@ -430,42 +422,14 @@ void StadiumPage::applySource() {
 
 void StadiumPage::recordingsChanged() { rebuildSources(); }
 
+gpulab::Plan StadiumPage::plan() { return gpulab::stadium_plan(planBackends(), {}); }
+
 void StadiumPage::run() {
-  Backend* cpu = &m_ctx.cpu();
-  Backend* gpu = m_ctx.cuda();
-  const bool withGpu = gpu && [&] {
-    auto v = gpu->gemm_variants();
-    return std::find(v.begin(), v.end(), "cublas") != v.end();
-  }();
   MeasurePolicy policy;
   policy.min_samples = 3;
   policy.max_samples = 20;
   policy.time_budget_s = 0.6;  // a quick look: the race needs a pace, not a benchmark
-  startJob(
-      tr("Timing the professor and the stadium"),
-      [cpu, gpu, withGpu](const RunContext& ctx) {
-        const int parts = withGpu ? 3 : 2;
-        auto part = [&](int i) {
-          RunContext sub = ctx;
-          sub.progress_base = ctx.progress_base + ctx.progress_span * i / parts;
-          sub.progress_span = ctx.progress_span / parts;
-          return sub;
-        };
-        GemmSpec s;
-        s.m = s.n = s.k = 512;  // big enough that the loop strides through memory as the lesson's long dot products do
-        s.variant = "naive";
-        run_gemm(*cpu, s, part(0));
-        if (ctx.cancelled()) return;
-        s.variant = "blas";
-        s.threads = 0;
-        run_gemm(*cpu, s, part(1));
-        if (ctx.cancelled() || !withGpu) return;
-        GemmSpec g;
-        g.m = g.n = g.k = 2048;
-        g.variant = "cublas";
-        run_gemm(*gpu, g, part(2));
-      },
-      policy);
+  startPlan(tr("Timing the professor and the stadium"), plan(), policy);
 }
 
 void StadiumPage::onResult(const Result& r) {
@@ -476,8 +440,10 @@ void StadiumPage::onResult(const Result& r) {
 
 void StadiumPage::onRunFinished(bool cancelled) {
   if (cancelled) return;
-  m_preferSource = m_ctx.hasGpu() ? tr("measured here: CPU naive %1 vs GPU cuBLAS %2").arg(cube(512), cube(2048))
-                                  : tr("measured here: CPU naive %1 vs BLAS all cores %2").arg(cube(512), cube(512));
+  // The newest measured-here pace: the GPU's stadium when one ran, else the CPU's.
+  rebuildSources();
+  for (const Rates& r : m_sources)
+    if (!r.model && r.source < 0) m_preferSource = r.label;
   rebuildSources();
   if (!m_rates.model)
     runBar()->showStatus(tr("Measured: professor %1, stadium %2")
@@ -521,69 +487,6 @@ QList<PlotExport> StadiumPage::plots() {
   e.widget = m_view;
   e.csv = [this] { return csv(); };
   return {e};
-}
-
-LessonContent StadiumPage::lesson() const {
-  LessonContent c;
-  c.intro = tr(
-      "Picture two ways to mark a mountain of simple worksheets. One brilliant professor can solve anything, but "
-      "only one sheet at a time. A stadium full of students is slower per head and can only do easy sums, yet "
-      "they all write at once. A CPU is the professor and a GPU is the stadium.\n\n"
-      "The worksheets here are the output cells of one neural-network layer, Y = X·W: a batch of 32 inputs times "
-      "a 4096×4096 weight matrix gives 131,072 cells, and each is its own 4,096-term dot product. No cell needs "
-      "another, so they can all be worked on together. With one cell per worker per round, the count of rounds "
-      "is the number of cells divided by the number of workers, rounded up.\n\n"
-      "There is a catch: every student needs a sheet to work on. If the clerk who carries the sheets (the memory "
-      "bandwidth) is slow, students sit and wait, and adding more of them changes nothing.\n\n"
-      "Not every job splits like this. Some work is a chain: layer 2 needs layer 1's output, token 51 needs token "
-      "50, and training step 1,001 needs step 1,000. A GPU speeds up each link — inside one layer the cells are "
-      "still independent — but cannot run the links side by side. That is also why Transformers took over from "
-      "RNNs: an RNN reads a sentence word by word, each step waiting on the hidden state the step before left "
-      "behind, while attention compares every token with every other in one big matrix product, so a whole "
-      "training sequence is processed at once.");
-  c.questions = {
-      {tr("For one tricky proof, who wins: the professor or the stadium? And for 100,000 simple worksheets?"),
-       tr("The professor wins the proof: it is one long chain of steps that cannot be shared out, and the "
-          "professor does each step faster. The worksheets are independent, so the stadium does thousands at once "
-          "and finishes long before the professor. That is the CPU/GPU split: few fast cores for serial work, many "
-          "simple ones for parallel work.")},
-      {tr("The lesson's layer has 131,072 output cells. How many rounds do 8 fast cores need, and how many do "
-          "4,096 simple cores need?"),
-       tr("131,072 ÷ 8 = 16,384 rounds, and 131,072 ÷ 4,096 = 32 rounds. Even if each simple core is many times "
-          "slower, 512 times fewer rounds is a big head start.")},
-      {tr("The clerk can bring only half the worksheets the students could fill. What happens if we double the "
-          "number of students?"),
-       tr("Nothing gets faster: the pace is set by the clerk, and the new students simply join the idle ones. Half "
-          "the students' time is already spent waiting; with twice the students three quarters is. On a GPU this "
-          "is a memory-bound kernel: faster memory helps, more cores do not.")},
-  };
-  c.questions.append(
-      {tr("Training on a 1,000-token sentence: an RNN needs how many steps one after another, and a Transformer's "
-          "attention layer how many?"),
-       tr("The RNN needs 1,000 steps in a row, since each word's state is built from the previous one: the stadium "
-          "can only help inside each small step. Attention handles all 1,000 tokens in one round of matrix "
-          "products (per layer), which fills the stadium. When generating text, though, a Transformer is serial "
-          "again: token 51 cannot start before token 50 exists.")});
-  auto rounds = [](std::int64_t cells, std::int64_t workers) {
-    return [cells, workers] { return double(models::rounds(cells, workers)); };
-  };
-  c.exercises = {
-      {tr("Cells = 32 × 4096 (the lesson's layer). Predict the rounds for 8 workers."), tr("rounds"),
-       rounds(32 * 4096, 8), tr("131,072 ÷ 8 = 16,384: press \"8 · CPU\" and read the rounds counter."), 0.0},
-      {tr("Same layer, 4,096 workers: how many rounds?"), tr("rounds"), rounds(32 * 4096, 4096),
-       tr("131,072 ÷ 4,096 = 32 rounds."), 0.0},
-      {tr("Set cells = 1 × 4096 (batch 1, one token). How many rounds for 8 workers?"), tr("rounds"),
-       rounds(4096, 8), tr("4,096 ÷ 8 = 512 rounds."), 0.0},
-      {tr("Still batch 1: how many rounds for 4,096 workers?"), tr("rounds"), rounds(4096, 4096),
-       tr("A single round: every worker gets exactly one cell. With 10,000 workers it is still one round, and "
-          "5,904 of them have nothing to do — a small batch cannot keep a big GPU busy."),
-       0.0},
-      {tr("With 4,096 students, set the clerk to half of what they could use (\"Half of demand\"). What share of "
-          "the students' time is idle?"),
-       tr("%"), [] { return 100.0 * models::clerk_model(4096, 1.0, 2048).idle_share; },
-       tr("50 %: the stadium can only go as fast as the sheets arrive."), 0.02},
-  };
-  return c;
 }
 
 void StadiumPage::showEvent(QShowEvent* e) {

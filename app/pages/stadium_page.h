@@ -3,6 +3,7 @@
 // against a stadium of students filling `workers` cells per round, fed by a clerk (memory bandwidth). The
 // rounds come from the rounds model, ceil(cells / workers); the pace from timings measured here (naive loop vs
 // BLAS), from a recording (CPU naive vs GPU cuBLAS), or, before anything is measured, from the lesson's model.
+#include "gpulab/plan.hpp"
 #include "pages/page.h"
 
 #include <QVector>
@@ -30,12 +31,15 @@ class StadiumPage : public Page {
   QList<PlotExport> plots() override;
   bool canRun() const override { return true; }
   void run() override;
+  // The plan Run executes: `bench --suite stadium`.
+  gpulab::Plan plan();
   void applyTheme(const Theme& theme) override;
   void recordingsChanged() override;
 
   // The pace of the race: seconds per cell (a 4,096-long dot product) for the professor and for one student.
   struct Rates {
     QString label;         // shown in the source list
+    int source = -2;       // -1 measured here, else a recording; -2 the model
     int badgeKind = 0;     // SourceBadge::Kind as int (keeps source_badge.h out of this header)
     QString badgeDetail;
     bool model = true;     // the lesson's model: both take one "round" per cell, the unit is rounds

@@ -9,6 +9,10 @@
 #include <QTest>
 #include <gtest/gtest.h>
 
+#include "gpulab/page_plans.hpp"
+
+#include <set>
+
 namespace {
 
 AppContext::Options noGpu() {
@@ -212,4 +216,16 @@ TEST(StadiumView, SlowClerkMakesStudentsWait) {
   EXPECT_TRUE(sawWaiting);
   if (const QString dir = qEnvironmentVariable("GPULAB_SHOT_DIR"); !dir.isEmpty())
     page.grab().save(dir + QStringLiteral("/stadium-clerk.png"));
+}
+
+TEST(StadiumPage, DefaultPlanIsTheBenchSuite) {
+  AppContext ctx(noGpu());
+  StadiumPage page(ctx);
+  page.initialize();
+  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  std::multiset<std::string> fromPage, fromSuite;
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  for (const auto& j : gpulab::suite_plan("stadium", backends).jobs) fromSuite.insert(gpulab::job_key(j));
+  EXPECT_EQ(fromPage, fromSuite);
+  EXPECT_EQ(fromPage.size(), 2u);  // the naive loop and all-core BLAS at 512³
 }
