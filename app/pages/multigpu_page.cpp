@@ -4,6 +4,8 @@
 #include "format.h"
 #include "gpulab/experiments.hpp"
 #include "gpulab/models/catalogue.hpp"
+#include "gpulab/page_plans.hpp"
+#include "models/multigpu_model.h"
 #include "pages/page_registry.h"
 #include "pages/running_example.h"
 #include "qcustomplot.h"
@@ -265,30 +267,24 @@ QString MultiGpuPage::peerUnavailableReason() const {
 
 bool MultiGpuPage::canRun() const { return m_ctx.cuda() && peerUnavailableReason().isEmpty(); }
 
+gpulab::Plan MultiGpuPage::plan() { return gpulab::multigpu_plan(planBackends(), {}); }
+
 void MultiGpuPage::run() {
   if (isRunning() || !canRun()) return;
-  gpulab::Backend* gpu = m_ctx.cuda();
   m_peerRates.erase(std::remove_if(m_peerRates.begin(), m_peerRates.end(),
                                    [this](const PeerRate& r) { return r.source == tr("measured here"); }),
                     m_peerRates.end());
-  startJob(tr("GPU→GPU copies"), [gpu](const gpulab::RunContext& ctx) {
-    const std::size_t sizes[] = {64u << 20, 256u << 20, 1024u << 20};
-    for (std::size_t i = 0; i < 3 && !ctx.cancelled(); ++i) {
-      gpulab::RunContext sub = ctx;
-      sub.progress_base = ctx.progress_base + ctx.progress_span * i / 3.0;
-      sub.progress_span = ctx.progress_span / 3.0;
-      gpulab::run_transfer(*gpu, gpulab::TransferSpec{"p2p", true, sizes[i]}, sub);
-    }
-  });
+  startPlan(tr("GPU→GPU copies"), plan());
 }
 
 void MultiGpuPage::onResult(const gpulab::Result& r) {
-  if (r.experiment != "transfer" || r.variant != "p2p") return;
-  if (!r.ok()) {
-    runBar()->showStatus(QString::fromStdString(r.error));
+  if (const auto why = multigpu_model::peerFailure(r)) {
+    runBar()->showStatus(QString::fromStdString(*why));
     return;
   }
-  m_peerRates.prepend({r.param("bytes"), r.gbps, tr("measured here")});
+  const auto copy = multigpu_model::peerCopy(r);
+  if (!copy) return;
+  m_peerRates.prepend({copy->bytes, copy->gbs, tr("measured here")});
   updatePeer();
 }
 
@@ -297,9 +293,9 @@ void MultiGpuPage::recordingsChanged() {
                                    [this](const PeerRate& r) { return r.source != tr("measured here"); }),
                     m_peerRates.end());
   for (const StoredResult& sr : m_ctx.results().all())
-    if (sr.source >= 0 && sr.result.experiment == "transfer" && sr.result.variant == "p2p" && sr.result.ok() &&
-        sr.result.gbps > 0)
-      m_peerRates.push_back({sr.result.param("bytes"), sr.result.gbps, m_ctx.results().sourceLabel(sr.source)});
+    if (sr.source >= 0)
+      if (const auto copy = multigpu_model::peerCopy(sr.result))
+        m_peerRates.push_back({copy->bytes, copy->gbs, m_ctx.results().sourceLabel(sr.source)});
   updatePeer();
 }
 
@@ -505,41 +501,6 @@ QList<PlotExport> MultiGpuPage::plots() {
                           return csv;
                         }});
   return out;
-}
-
-LessonContent MultiGpuPage::lesson() const {
-  LessonContent c;
-  c.runningExample = running_example::line(pageId());
-  c.intro = tr("One card stops being enough in two ways: the model no longer fits in its memory, or training on it "
-               "alone would run for years. The GPUs of one server are wired together with NVLink, several times "
-               "faster than PCIe; separate servers are linked by InfiniBand or fast Ethernet. Data parallelism gives every GPU a full copy and a slice of the "
-               "batch, then averages the gradients; tensor parallelism cuts each layer's matrices into pieces; "
-               "pipeline parallelism puts consecutive layers on consecutive GPUs. Large training runs combine all "
-               "three. The shop's 7B chatbot is served from a single GPU; to fine-tune it, LoRA fits on that one card, or "
-               "a few cards can share the job with sharded data parallelism.");
-  c.questions.append({tr("The shop wants to serve its 7B chatbot in FP16 on a 24 GB card. How many GPUs does it "
-                         "need, and when would it need more?"),
-                      tr("One: the FP16 weights take 14 GB, leaving room for the KV cache. More GPUs come in for full "
-                         "fine-tuning (about 112 GB of training state) — sharded data parallelism across a few cards — "
-                         "or for models too big for one card.")});
-  c.questions.append({tr("Why does tensor parallelism usually stay inside one NVLink server, while data parallelism "
-                         "can stretch across servers?"),
-                      tr("Tensor parallelism exchanges partial results inside every layer, many times per step, so "
-                         "it needs the fastest link. Data parallelism sends the gradients once per step and can "
-                         "overlap that with the backward pass, so a slower network between servers is acceptable.")});
-  c.exercises.append({tr("A 7B model's BF16 gradients (14 GB) are all-reduced in a ring of 8 GPUs over NVLink 4 "
-                         "(900 GB/s as quoted, both directions added: 450 GB/s each way). Predict the time per step "
-                         "in milliseconds."),
-                      tr("ms"), [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 450e9); },
-                      tr("Each GPU sends and receives at once, each at one direction's rate: 2 · 7/8 · 14 GB ÷ "
-                         "450 GB/s ≈ 54 ms (a model: real all-reduces overlap with compute and lose some "
-                         "bandwidth)."),
-                      0.1});
-  c.exercises.append({tr("The same all-reduce over PCIe Gen5 x16 (64 GB/s each way). How many milliseconds now?"),
-                      tr("ms"), [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 64e9); },
-                      tr("2 · 7/8 · 14 GB ÷ 64 GB/s ≈ 383 ms — about seven times slower than NVLink, every step."),
-                      0.1});
-  return c;
 }
 
 GPULAB_REGISTER_PAGE(110, MultiGpuPage);

@@ -3,6 +3,7 @@
 // the interconnect figures from the datasheet catalogue, GPU-to-GPU copies measured when the machine has two
 // GPUs (or replayed from a recording that has them), and a ring all-reduce calculator: how long one step's
 // gradients take to cross a link (a model).
+#include "gpulab/plan.hpp"
 #include "pages/page.h"
 
 #include <QMap>
@@ -31,6 +32,8 @@ class MultiGpuPage : public Page {
   // Runs only where a second GPU is there for the copy to go to.
   bool canRun() const override;
   void run() override;
+  // The plan Run executes: `bench --suite multigpu`.
+  gpulab::Plan plan();
   void recordingsChanged() override;
 
   struct Link {

@@ -7,6 +7,10 @@
 #include <QTest>
 #include <gtest/gtest.h>
 
+#include "gpulab/page_plans.hpp"
+
+#include <set>
+
 TEST(MultiGpuPage, RingAllReduceModel) {
   EXPECT_NEAR(MultiGpuPage::ringAllReduceSeconds(14e9, 8, 900e9), 2.0 * 7 / 8 * 14e9 / 900e9, 1e-12);
   EXPECT_NEAR(MultiGpuPage::ringAllReduceSeconds(14e9, 8, 64e9) * 1e3, 382.8, 0.1);
@@ -108,4 +112,16 @@ TEST(MultiGpuPage, AnimationRunsOnlyWhenShown) {
   v->setPaused(false);
   page.hide();
   EXPECT_FALSE(v->isAnimating());
+}
+
+TEST(MultiGpuPage, DefaultPlanIsTheBenchSuite) {
+  AppContext ctx(noGpu());
+  MultiGpuPage page(ctx);
+  page.initialize();
+  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  std::multiset<std::string> fromPage, fromSuite;
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  for (const auto& j : gpulab::suite_plan("multigpu", backends).jobs) fromSuite.insert(gpulab::job_key(j));
+  EXPECT_EQ(fromPage, fromSuite);
+  EXPECT_EQ(fromPage.size(), 1u);  // no GPU here: one note saying why
 }

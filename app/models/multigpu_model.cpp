@@ -1,0 +1,28 @@
+#include "models/multigpu_model.h"
+
+#include "gpulab/page_plans.hpp"
+#include "gpulab/result_views.hpp"
+
+namespace multigpu_model {
+namespace {
+std::optional<gpulab::TransferPoint> ourP2p(const gpulab::Result& r) {
+  auto t = gpulab::as_transfer(r);
+  if (!t || t->direction != gpulab::TransferDirection::p2p) return std::nullopt;
+  if (t->head.plan != gpulab::plan_name::multigpu && !t->head.plan.empty()) return std::nullopt;
+  return t;
+}
+}  // namespace
+
+std::optional<PeerCopy> peerCopy(const gpulab::Result& r) {
+  const auto t = ourP2p(r);
+  if (!t || !t->head.ok || !(t->gbps > 0)) return std::nullopt;
+  return PeerCopy{t->bytes, t->gbps};
+}
+
+std::optional<std::string> peerFailure(const gpulab::Result& r) {
+  const auto t = ourP2p(r);
+  if (!t || t->head.ok) return std::nullopt;
+  return t->head.error;
+}
+
+}  // namespace multigpu_model

@@ -1,0 +1,38 @@
+// The many-GPUs page's lesson: intro, questions and exercises (the page's code is in multigpu_page.cpp).
+#include "pages/multigpu_page.h"
+#include "pages/running_example.h"
+
+LessonContent MultiGpuPage::lesson() const {
+  LessonContent c;
+  c.runningExample = running_example::line(pageId());
+  c.intro = tr("One card stops being enough in two ways: the model no longer fits in its memory, or training on it "
+               "alone would run for years. The GPUs of one server are wired together with NVLink, several times "
+               "faster than PCIe; separate servers are linked by InfiniBand or fast Ethernet. Data parallelism gives every GPU a full copy and a slice of the "
+               "batch, then averages the gradients; tensor parallelism cuts each layer's matrices into pieces; "
+               "pipeline parallelism puts consecutive layers on consecutive GPUs. Large training runs combine all "
+               "three. The shop's 7B chatbot is served from a single GPU; to fine-tune it, LoRA fits on that one card, or "
+               "a few cards can share the job with sharded data parallelism.");
+  c.questions.append({tr("The shop wants to serve its 7B chatbot in FP16 on a 24 GB card. How many GPUs does it "
+                         "need, and when would it need more?"),
+                      tr("One: the FP16 weights take 14 GB, leaving room for the KV cache. More GPUs come in for full "
+                         "fine-tuning (about 112 GB of training state) — sharded data parallelism across a few cards — "
+                         "or for models too big for one card.")});
+  c.questions.append({tr("Why does tensor parallelism usually stay inside one NVLink server, while data parallelism "
+                         "can stretch across servers?"),
+                      tr("Tensor parallelism exchanges partial results inside every layer, many times per step, so "
+                         "it needs the fastest link. Data parallelism sends the gradients once per step and can "
+                         "overlap that with the backward pass, so a slower network between servers is acceptable.")});
+  c.exercises.append({tr("A 7B model's BF16 gradients (14 GB) are all-reduced in a ring of 8 GPUs over NVLink 4 "
+                         "(900 GB/s as quoted, both directions added: 450 GB/s each way). Predict the time per step "
+                         "in milliseconds."),
+                      tr("ms"), [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 450e9); },
+                      tr("Each GPU sends and receives at once, each at one direction's rate: 2 · 7/8 · 14 GB ÷ "
+                         "450 GB/s ≈ 54 ms (a model: real all-reduces overlap with compute and lose some "
+                         "bandwidth)."),
+                      0.1});
+  c.exercises.append({tr("The same all-reduce over PCIe Gen5 x16 (64 GB/s each way). How many milliseconds now?"),
+                      tr("ms"), [] { return 1e3 * ringAllReduceSeconds(14e9, 8, 64e9); },
+                      tr("2 · 7/8 · 14 GB ÷ 64 GB/s ≈ 383 ms — about seven times slower than NVLink, every step."),
+                      0.1});
+  return c;
+}
