@@ -1,40 +1,11 @@
 #pragma once
-// What ran, in the app's words: the one function every page, the status bar, the device panel and the CLI use to
-// name a device, so a CPU-type Vulkan device (Mesa's llvmpipe/lavapipe) or the CUDA emulator is never called a GPU
-// anywhere. Read from the backend kind and the device type a result's provenance carries (or a live DeviceInfo).
-// Qt-free and unit-tested (tests/models/test_device_words.cpp).
-#include "gpulab/backend.hpp"
-#include "gpulab/results.hpp"
-
-#include <string>
+// What ran, in the app's words (gpulab/device_words.hpp): the pages name a device through this one function, so a
+// CPU-type Vulkan device (lavapipe) or the CUDA emulator is never called a GPU. The words live in the core so the
+// CLI prints the same ones; this header makes them part of the page models' vocabulary.
+#include "gpulab/device_words.hpp"
 
 namespace gpulab::models {
-
-enum class DeviceClass {
-  cpu,            // the CPU backend (BLAS, OpenMP)
-  cuda_gpu,       // an NVIDIA GPU through the CUDA module
-  vulkan_gpu,     // a Vulkan device that is a GPU (integrated, discrete, virtual)
-  vulkan_on_cpu,  // a CPU-type Vulkan device: lavapipe/llvmpipe, SwiftShader — not a GPU
-  emulator,       // the CUDA emulator (runs kernels on the CPU) — not a GPU
-};
-
-struct DeviceWords {
-  DeviceClass device_class = DeviceClass::cpu;
-  // Short, for legends and series names: "GPU", "Vulkan GPU", "Vulkan on the CPU", "CPU", "CPU emulator".
-  std::string noun;
-  // With the device: "GPU (NVIDIA H200)", "Vulkan GPU (Intel Iris Xe)", "Vulkan on the CPU (llvmpipe) — not a GPU",
-  // "CPU (AMD EPYC 7R13)", "CPU emulator — not a GPU". Every not-a-GPU label says so.
-  std::string label;
-  bool is_gpu = false;  // true only when a real GPU did the work
-};
-
-// backend: "cpu" | "cuda" | "vulkan" (Result::backend, DeviceInfo::kind); device_type: provenance "device_type"
-// ("integrated GPU", "discrete GPU", "CPU (not a GPU)", … — empty when the backend does not write one);
-// device_name: provenance "device" / DeviceInfo::name (may be empty).
-DeviceWords device_words(const std::string& backend, const std::string& device_type, const std::string& device_name);
-// From what a result says about itself: its backend and its provenance (device, device_type).
-DeviceWords device_words(const Result& r);
-// From a live backend's description (DeviceInfo::details holds the Vulkan device type).
-DeviceWords device_words(const DeviceInfo& d);
-
+using gpulab::DeviceClass;
+using gpulab::DeviceWords;
+using gpulab::device_words;
 }  // namespace gpulab::models

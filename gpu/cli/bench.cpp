@@ -2,6 +2,7 @@
 // the output path, a number) is checked before any experiment starts, so a typo costs a second, not a run.
 #include "gpulab/cli.hpp"
 #include "gpulab/cuda_loader.hpp"
+#include "gpulab/device_words.hpp"
 #include "gpulab/vulkan_loader.hpp"
 #include "gpulab/result_views.hpp"
 #include "gpulab/suites.hpp"
@@ -307,14 +308,19 @@ std::string describe(const Result& r) {
     s = r.experiment + " " + std::to_string(a->threads) + (a->threads == 1 ? " thread, " : " threads, ") +
         format_fixed(a->serial_share * 100, 0) + "% serial";
   } else if (auto b = as_bandwidth(r)) {
-    if (b->bytes_per_array > 0) s += " " + size_of(b->bytes_per_array);
+    // The size that ran: a backend may change the request (CUDA grows arrays past 4x L2; Vulkan caps them at one
+    // shader buffer's limit, 128 MiB on lavapipe). The traffic it counted says: read + written over 2 or 3 arrays.
+    const double ran = r.bytes > 0 ? r.bytes / (r.variant == "triad" ? 3.0 : 2.0) : b->bytes_per_array;
+    if (ran > 0) s += " " + size_of(ran);
+    if (ran > 0 && b->bytes_per_array > 0 && std::fabs(ran - b->bytes_per_array) > 0.01 * b->bytes_per_array)
+      s += " (asked " + size_of(b->bytes_per_array) + ")";
   } else if (auto t = as_transfer(r)) {
     if (t->bytes > 0) s += " " + size_of(t->bytes);
     if (r.params.count("pinned")) s += t->pinned ? " pinned" : " pageable";
   }
-  // A Vulkan device may be a CPU (lavapipe): its results say Vulkan, and the recording's device name says which.
-  if (r.backend == "vulkan") s = "Vulkan " + s;
-  else if (r.on_gpu()) s = "GPU " + s;
+  // What ran, in the words the app uses (device_words): "GPU", "Vulkan GPU", "Vulkan on the CPU" (lavapipe is
+  // never called a GPU), the CPU's results unprefixed as before.
+  if (r.on_gpu()) s = device_words(r).noun + " " + s;
   return s;
 }
 
@@ -440,7 +446,8 @@ void print_vulkan_ratios(const Recording& rec) {
             c.variant == "blas" && size(c) == size(v) && v.param("m") * v.param("n") * v.param("k") > 0)
           common = std::max(common, size(v));
   for (const auto& r : rec.results) {
-    if (!r.ok() || r.precision != Precision::fp32) continue;
+    // FP32 GEMMs only; bandwidth results are written as FP64 (the CPU streams doubles) whatever the device streams.
+    if (!r.ok() || (r.experiment == "gemm" && r.precision != Precision::fp32)) continue;
     if (r.experiment == "gemm" && r.backend == "vulkan" && size(r) == common && better(vk_gemm, r, &Result::gflops))
       vk_gemm = &r;
     if (r.experiment == "gemm" && r.backend == "cpu" && r.variant == "blas" && size(r) == common &&
@@ -451,14 +458,25 @@ void print_vulkan_ratios(const Recording& rec) {
     if (r.experiment == "bandwidth" && r.backend == "cpu" && r.variant == "triad" && better(cpu_triad, r, &Result::gbps))
       cpu_triad = &r;
   }
-  const std::string device = rec.context.count("gpu") ? rec.context.at("gpu") : std::string("the Vulkan device");
-  if (vk_gemm && cpu_blas && cpu_blas->gflops > 0)
-    std::printf("Vulkan GEMM / CPU BLAS: %.2fx (%s %.1f GFLOP/s, %s, on %s; CPU OpenBLAS %.1f GFLOP/s, %s)\n",
-                vk_gemm->gflops / cpu_blas->gflops, vk_gemm->variant.c_str(), vk_gemm->gflops,
-                describe(*vk_gemm).c_str(), device.c_str(), cpu_blas->gflops, describe(*cpu_blas).c_str());
+  const Result* any = vk_gemm ? vk_gemm : vk_copy;
+  const std::string device = any ? device_words(*any).label : std::string("the Vulkan device");
+  if (vk_gemm && cpu_blas && cpu_blas->gflops > 0) {
+    // A device that refused a larger size for this step (a note in the run) ran at the largest one it accepts.
+    std::string size_note;
+    for (const auto& r : rec.results)
+      if (!r.error.empty() && r.backend == "vulkan" && r.experiment == "gemm" && r.variant == vk_gemm->variant &&
+          r.param("n") > vk_gemm->param("n"))
+        size_note = "; " + std::to_string(std::llround(vk_gemm->param("n"))) +
+                    "³ is the largest size this device accepts for it, " +
+                    std::to_string(std::llround(r.param("n"))) + "³ refused";
+    std::printf("Vulkan GEMM / CPU BLAS: %.3gx (%s, %.1f GFLOP/s on %s%s; CPU OpenBLAS %.1f GFLOP/s, %s)\n",
+                vk_gemm->gflops / cpu_blas->gflops, describe(*vk_gemm).c_str(), vk_gemm->gflops, device.c_str(),
+                size_note.c_str(), cpu_blas->gflops, describe(*cpu_blas).c_str());
+  }
   if (vk_copy && cpu_triad && cpu_triad->gbps > 0)
-    std::printf("Vulkan copy / CPU triad: %.2fx (%.1f GB/s on %s; CPU triad %.1f GB/s; bytes read + written)\n",
-                vk_copy->gbps / cpu_triad->gbps, vk_copy->gbps, device.c_str(), cpu_triad->gbps);
+    std::printf("Vulkan copy / CPU triad: %.3gx (%s, %.1f GB/s on %s; CPU %s, %.1f GB/s; bytes read + written)\n",
+                vk_copy->gbps / cpu_triad->gbps, describe(*vk_copy).c_str(), vk_copy->gbps, device.c_str(),
+                describe(*cpu_triad).c_str(), cpu_triad->gbps);
 }
 
 // Returns how many results computed a wrong answer.

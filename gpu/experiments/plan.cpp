@@ -1,6 +1,7 @@
 // Plans: building jobs, and the one runner of them (progress slices, cancel, errors as results, the plan stamp).
 #include "gpulab/plan.hpp"
 
+#include "gpulab/device_words.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
@@ -29,6 +30,8 @@ std::vector<Result> one(Result r) { return {std::move(r)}; }
 
 // The GPU side of a label ("GPU gemm …"): any backend but the CPU's.
 bool gpu_side(const Backend& b) { return b.kind() != "cpu"; }
+// Its words (device_words): "GPU", "Vulkan GPU", "Vulkan on the CPU" — a CPU-type Vulkan device is no GPU.
+std::string side_word(const Backend& b) { return device_words(b.device_info()).noun + " "; }
 
 }  // namespace
 
@@ -39,7 +42,12 @@ bool offers_variant(const Backend& b, const std::string& variant) {
 
 Result error_result(const Backend& b, std::string experiment, std::string variant, Precision p, Params params,
                     std::string why) {
-  return error_result(b.kind(), std::move(experiment), std::move(variant), p, std::move(params), std::move(why));
+  Result r = error_result(b.kind(), std::move(experiment), std::move(variant), p, std::move(params), std::move(why));
+  // Which device said no, so the note is worded like the device's results (a CPU-type Vulkan device is no GPU).
+  const Provenance prov = b.provenance();
+  for (const char* key : {"device", "device_type"})
+    if (const auto it = prov.find(key); it != prov.end()) r.provenance[key] = it->second;
+  return r;
 }
 
 Result error_result(std::string backend_kind, std::string experiment, std::string variant, Precision p,
@@ -107,7 +115,7 @@ void PlanBuilder::gemm(Backend& b, long long m, long long n, long long k, const 
                       (m == n && n == k ? cube(n)
                                         : std::to_string(m) + "×" + std::to_string(n) + "×" + std::to_string(k));
   if (!gpu_side(b) && variant != "naive" && variant != "reordered") label += " (" + threads_word(threads) + ")";
-  if (gpu_side(b)) label = "GPU " + label;
+  if (gpu_side(b)) label = side_word(b) + label;
   Backend* bp = &b;
   Params params{{"m", double(m)}, {"n", double(n)}, {"k", double(k)}, {"threads", double(threads)}};
   add({{}, label, gemm_weight(s, b.kind()), bp, "gemm", variant, p, params, [bp, s, params](const RunContext& ctx) {
@@ -123,7 +131,7 @@ void PlanBuilder::bandwidth(Backend& b, const std::string& kind, std::size_t byt
   s.kind = kind;
   s.bytes_per_array = bytes;
   s.threads = threads;
-  std::string label = (gpu_side(b) ? "GPU bandwidth " : "bandwidth ") + kind + " " + mib(bytes);
+  std::string label = (gpu_side(b) ? side_word(b) : std::string()) + "bandwidth " + kind + " " + mib(bytes);
   if (!gpu_side(b)) label += " (" + threads_word(threads) + ")";
   Backend* bp = &b;
   add({{}, label, 0.5 + bytes / (1024.0 * MiB), bp, "bandwidth", kind, Precision::fp64,  // run_bandwidth's

@@ -93,3 +93,12 @@ TEST(DeviceWords, ReadFromALiveBackendsDescription) {
   EXPECT_EQ(device_words(d).label, "Vulkan GPU (Intel(R) Iris(R) Xe Graphics)");
   EXPECT_TRUE(device_words(d).is_gpu);
 }
+
+TEST(DeviceWords, AVulkanResultThatNamesNoDeviceIsNotCalledAGpu) {
+  // A note written before any device opened (or by an older gpulab) has no device in its provenance.
+  const DeviceWords w = device_words("vulkan", "", "");
+  EXPECT_EQ(w.device_class, DeviceClass::vulkan_unknown);
+  EXPECT_FALSE(w.is_gpu);
+  EXPECT_FALSE(saysGpuWithoutNot(w.noun));
+  EXPECT_FALSE(saysGpuWithoutNot(w.label));
+}
