@@ -1,6 +1,9 @@
 #include "pages/stack_page.h"
 
 #include "app_context.h"
+#include "gpulab/result_views.hpp"
+#include "models/stack_model.h"
+#include "pages/device_words.h"
 #include "pages/page_registry.h"
 #include "widgets/source_badge.h"
 #include "widgets/stack_diagram.h"
@@ -16,10 +19,26 @@ using namespace gpulab;
 namespace {
 constexpr int k_maxEntries = 40;
 
-QString backendWord(const std::string& b) { return b == "cuda" ? QObject::tr("GPU") : QObject::tr("CPU"); }
+// What ran it, in the class's words: a CPU-type Vulkan device is never called a GPU.
+QString backendWord(stack_model::Api api) {
+  switch (api) {
+    case stack_model::Api::cpu: return QObject::tr("CPU");
+    case stack_model::Api::vulkan: return QObject::tr("Vulkan GPU");
+    case stack_model::Api::vulkanCpu: return QObject::tr("Vulkan on the CPU (not a GPU)");
+    default: return QObject::tr("GPU");
+  }
+}
+
+StackDiagram::Api diagramApi(stack_model::Api api) {
+  switch (api) {
+    case stack_model::Api::vulkan: return StackDiagram::Api::vulkan;
+    case stack_model::Api::vulkanCpu: return StackDiagram::Api::vulkanCpu;
+    default: return StackDiagram::Api::cuda;
+  }
+}
 
 // The path in words, top to bottom, for the results strip.
-QString pathWords(unsigned mask) {
+QString pathWords(unsigned mask, StackDiagram::Api api) {
   QStringList parts;
   for (int l = 0; l < StackDiagram::LayerCount; ++l) {
     static const int order[] = {StackDiagram::Framework, StackDiagram::Library,  StackDiagram::CpuLibrary,
@@ -27,7 +46,7 @@ QString pathWords(unsigned mask) {
                                 StackDiagram::Hardware,  StackDiagram::CpuCores};
     const int layer = order[l];
     if (mask & (1u << layer)) {
-      QString name = StackDiagram::layerName(StackDiagram::Layer(layer));
+      QString name = StackDiagram::layerName(StackDiagram::Layer(layer), api);
       const int dot = name.indexOf(QStringLiteral("· "));
       if (dot >= 0) name = name.mid(dot + 2);
       parts << name;
@@ -79,6 +98,8 @@ StackPage::StackPage(AppContext& ctx) : Page(ctx) {
   m_refresh = makeRedrawTimer([this] { refreshList(); });
   connect(&m_ctx.results(), &ResultStore::resultAdded, this, [this] { m_refresh->start(); });
   connect(&m_ctx.results(), &ResultStore::cleared, this, [this] { m_refresh->start(); });
+  // The examples and the GPU column's names follow the chosen device (CUDA's layers or Vulkan's).
+  connect(&m_ctx, &AppContext::gpuChanged, this, [this] { refreshList(); });
 
   m_sticky = StackDiagram::Framework;
   showLayer(m_sticky);
@@ -91,16 +112,15 @@ QString StackPage::takeaway() const {
 }
 
 QString StackPage::describe(const Result& r) {
+  const stack_model::Description d = stack_model::describe(r);
   QString what;
-  if (r.experiment == "gemm") {
-    const auto m = qint64(r.param("m")), n = qint64(r.param("n")), k = qint64(r.param("k"));
-    what = tr("GEMM %1×%2×%3").arg(m).arg(n).arg(k);
-    what += QStringLiteral(" ") + QString::fromUtf8(display_name(r.precision).data(), int(display_name(r.precision).size()));
+  if (d.gemm) {
+    what = tr("GEMM %1×%2×%3").arg(d.m).arg(d.n).arg(d.k);
+    what += QStringLiteral(" ") + QString::fromUtf8(display_name(d.precision).data(), int(display_name(d.precision).size()));
   } else {
-    what = QString::fromStdString(r.experiment);
-    what.replace(QLatin1Char('_'), QLatin1Char(' '));
+    what = QString::fromStdString(d.what);
   }
-  return tr("%1 · %2 · %3").arg(what, QString::fromStdString(r.variant), backendWord(r.backend));
+  return tr("%1 · %2 · %3").arg(what, QString::fromStdString(d.variant), backendWord(d.api));
 }
 
 void StackPage::refreshList() {
@@ -115,16 +135,26 @@ void StackPage::refreshList() {
   m_examples = m_entries.isEmpty();
   if (m_examples) {
     // Nothing has run yet: three typical paths, marked as examples, so the diagram still teaches something.
-    auto example = [](const char* backend, const char* variant) {
+    // With a Vulkan device chosen, the examples take Vulkan's path (a CPU-type device's marked as such).
+    const device_label::Kind chosen = device_words::chosenKind(m_ctx);
+    const bool vulkan = chosen == device_label::Kind::vulkanGpu || chosen == device_label::Kind::vulkanCpu;
+    auto example = [](const char* backend, const char* variant, bool cpuType = false) {
       Result r;
       r.experiment = "gemm";
       r.backend = backend;
       r.variant = variant;
       r.params = {{"m", 1024}, {"n", 1024}, {"k", 1024}};
+      if (cpuType) r.provenance["device_type"] = "CPU (not a GPU)";  // as the Vulkan backend marks lavapipe
       return r;
     };
-    m_entries.push_back({example("cuda", "cublas"), tr("example")});
-    m_entries.push_back({example("cuda", "warptile"), tr("example")});
+    if (vulkan) {
+      const bool cpuType = chosen == device_label::Kind::vulkanCpu;
+      m_entries.push_back({example("vulkan", "vectorized", cpuType), tr("example")});
+      m_entries.push_back({example("vulkan", "naive", cpuType), tr("example")});
+    } else {
+      m_entries.push_back({example("cuda", "cublas"), tr("example")});
+      m_entries.push_back({example("cuda", "warptile"), tr("example")});
+    }
     m_entries.push_back({example("cpu", "blas"), tr("example")});
   }
   QSignalBlocker block(m_list);
@@ -151,17 +181,32 @@ void StackPage::selectExperiment(int row) {
   }
   const Entry& e = m_entries[row];
   const unsigned mask = StackDiagram::layersFor(e.result);
-  const auto dev = e.result.provenance.find("device");
-  m_diagram->setLit(mask, dev != e.result.provenance.end()
-                              ? tr("Lit: %1 on %2 (%3)").arg(describe(e.result), QString::fromStdString(dev->second), e.source)
-                              : tr("Lit: %1 (%2)").arg(describe(e.result), e.source));
+  const stack_model::Api api = stack_model::apiOf(e.result);
+  // The GPU column wears the names of the API the run went through; a CPU run leaves it as the chosen device's.
+  const device_label::Kind chosen = device_words::chosenKind(m_ctx);
+  const StackDiagram::Api column =
+      api != stack_model::Api::cpu ? diagramApi(api)
+      : chosen == device_label::Kind::vulkanGpu ? StackDiagram::Api::vulkan
+      : chosen == device_label::Kind::vulkanCpu ? StackDiagram::Api::vulkanCpu
+                                                : StackDiagram::Api::cuda;
+  m_diagram->setApi(column);
+  const QString device = QString::fromStdString(gpulab::result_header(e.result).device);
+  m_diagram->setLit(mask, !device.isEmpty() ? tr("Lit: %1 on %2 (%3)").arg(describe(e.result), device, e.source)
+                                            : tr("Lit: %1 (%2)").arg(describe(e.result), e.source));
+  const bool vulkan = api == stack_model::Api::vulkan || api == stack_model::Api::vulkanCpu;
   QString note;
   if (mask & StackDiagram::bit(StackDiagram::Library)) note = tr("A library call: cuBLAS chose and launched its own kernels.");
+  else if (api == stack_model::Api::vulkanCpu && (mask & StackDiagram::bit(StackDiagram::Kernels)))
+    note = tr("Our own compute shader through Vulkan, run on the CPU by llvmpipe: not a GPU.");
+  else if (vulkan && (mask & StackDiagram::bit(StackDiagram::Kernels)))
+    note = tr("Our own compute shader, dispatched through Vulkan: no library layer.");
   else if (mask & StackDiagram::bit(StackDiagram::Kernels)) note = tr("Our own kernel: launched directly, no library layer.");
   else if (mask & StackDiagram::bit(StackDiagram::CpuLibrary)) note = tr("OpenBLAS on the CPU: no CUDA runtime, no driver.");
   else if (mask & StackDiagram::bit(StackDiagram::CpuCode)) note = tr("Plain CPU loops: no library, no driver.");
+  else if (vulkan) note = tr("A copy: the Vulkan driver moves the data through a staging buffer; no shader runs.");
   else note = tr("A copy: the runtime drives the copy engines; no kernel runs.");
-  m_path->setText(tr("<b>%1</b> &nbsp;·&nbsp; %2").arg(pathWords(mask).toHtmlEscaped(), note.toHtmlEscaped()));
+  m_path->setText(
+      tr("<b>%1</b> &nbsp;·&nbsp; %2").arg(pathWords(mask, column).toHtmlEscaped(), note.toHtmlEscaped()));
   m_badge->set(e.source == tr("example") ? SourceBadge::Kind::Model
                                          : (e.source == m_ctx.results().sourceLabel(-1) ? SourceBadge::Kind::MeasuredHere
                                                                                         : SourceBadge::Kind::Recorded),
@@ -174,8 +219,9 @@ void StackPage::showLayer(int layer) {
     return;
   }
   const auto l = StackDiagram::Layer(layer);
-  m_explain->setText(QStringLiteral("<b>%1</b><br>%2").arg(StackDiagram::layerName(l).toHtmlEscaped(),
-                                                            StackDiagram::layerExplanation(l).toHtmlEscaped()));
+  const StackDiagram::Api api = m_diagram->api();
+  m_explain->setText(QStringLiteral("<b>%1</b><br>%2").arg(StackDiagram::layerName(l, api).toHtmlEscaped(),
+                                                            StackDiagram::layerExplanation(l, api).toHtmlEscaped()));
 }
 
 QString StackPage::explanationText() const { return m_explain->text(); }
@@ -194,31 +240,10 @@ QList<PlotExport> StackPage::plots() {
                                        .arg(QString::fromStdString(e.result.experiment),
                                             QString::fromStdString(e.result.backend),
                                             QString::fromStdString(e.result.variant), e.source,
-                                            pathWords(StackDiagram::layersFor(e.result)));
+                                            pathWords(StackDiagram::layersFor(e.result), m_diagram->api()));
                           return csv;
                         }});
   return out;
-}
-
-LessonContent StackPage::lesson() const {
-  LessonContent c;
-  c.intro = tr("Fast hardware is useless without software that keeps it busy. A call like model(x) in PyTorch goes "
-               "through several layers: the framework turns it into library calls (cuBLAS for matrix maths, cuDNN "
-               "for convolutions, normalisation and attention, NCCL for talking to other GPUs); each library call "
-               "launches kernels; the CUDA runtime and driver move the data and queue the launches; and the GPU's "
-               "SMs finally run thousands of threads. CUDA arrived in 2007, years before deep learning took off — "
-               "that head start and the libraries built on it are as much NVIDIA's advantage as the chips. Run "
-               "something on the matrix-multiply page, then come back to see which layers it used.");
-  c.questions.append({tr("The matrix-multiply page runs our own ladder of kernels and cuBLAS on the same GPU. Which "
-                         "layer of the stack does our own kernel skip, and why is cuBLAS usually faster anyway?"),
-                      tr("It skips the library layer: gpulab launches its kernel directly. cuBLAS is usually faster "
-                         "because its kernels have been tuned for years for each GPU generation (tiling, Tensor "
-                         "Cores, picking a kernel per shape) — the software moat the lesson talks about.")});
-  c.questions.append({tr("OpenBLAS on the CPU also does matrix maths. Which layers does it not need?"),
-                      tr("The CUDA runtime and the driver: there is no separate device to copy data to or launch "
-                         "kernels on. The library runs as ordinary threads on the CPU cores, scheduled by the "
-                         "operating system.")});
-  return c;
 }
 
 GPULAB_REGISTER_PAGE(100, StackPage);

@@ -1,6 +1,6 @@
 #include "widgets/stack_diagram.h"
 
-#include "gpulab/layer_chain_plan.hpp"
+#include "models/stack_model.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -9,13 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
-namespace {
-bool hasWord(const std::string& s, const char* w) {
-  std::string lower = s;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return lower.find(w) != std::string::npos;
-}
-}  // namespace
+static_assert(int(StackDiagram::Framework) == stack_model::Framework && int(StackDiagram::CpuCores) == stack_model::CpuCores &&
+              int(StackDiagram::LayerCount) == stack_model::LayerCount,
+              "the diagram's boxes are the model's layers");
 
 StackDiagram::StackDiagram(QWidget* parent) : QWidget(parent) {
   setMouseTracking(true);
@@ -24,23 +20,19 @@ StackDiagram::StackDiagram(QWidget* parent) : QWidget(parent) {
                 "used. Hover or click a layer to read what it does."));
 }
 
-unsigned StackDiagram::layersFor(const gpulab::Result& r) {
-  // The decode page's layer chain: cuBLAS on the GPU; on the CPU an own loop for small batches, OpenBLAS above.
-  const bool chain = r.experiment == "layer_chain";
-  const bool chainLibrary = chain && gpulab::layer_chain_uses_library(r.backend, std::llround(r.param("batch", 1)));
-  if (r.backend == "cuda") {
-    if (chainLibrary || hasWord(r.variant, "cublas") || hasWord(r.variant, "cudnn") || hasWord(r.variant, "nccl"))
-      return bit(Framework) | bit(Library) | bit(Kernels) | bit(Runtime) | bit(Hardware);
-    // cudaMemcpy between host and device runs on the copy engines: no kernel is launched.
-    if (r.experiment == "transfer" && r.variant != "d2d") return bit(Framework) | bit(Runtime) | bit(Hardware);
-    return bit(Framework) | bit(Kernels) | bit(Runtime) | bit(Hardware);
-  }
-  // The CPU: no CUDA runtime and no driver in between; the operating system just runs threads on the cores.
-  if (chain ? chainLibrary : hasWord(r.variant, "blas")) return bit(Framework) | bit(CpuLibrary) | bit(CpuCores);
-  return bit(Framework) | bit(CpuCode) | bit(CpuCores);
-}
+unsigned StackDiagram::layersFor(const gpulab::Result& r) { return stack_model::layersFor(r); }
 
-QString StackDiagram::layerName(Layer l) {
+QString StackDiagram::layerName(Layer l, Api api) {
+  if (api != Api::cuda) {
+    // Vulkan's layers: app → Vulkan compute → driver → the device.
+    switch (l) {
+      case Library: return tr("2 · Libraries (none)");
+      case Kernels: return tr("3 · Vulkan compute shaders");
+      case Runtime: return tr("4 · Vulkan loader and driver");
+      case Hardware: return api == Api::vulkanCpu ? tr("5 · GPU hardware (not used)") : tr("5 · GPU hardware");
+      default: break;
+    }
+  }
   switch (l) {
     case Framework: return tr("1 · Framework");
     case Library: return tr("2 · Libraries");
@@ -54,7 +46,18 @@ QString StackDiagram::layerName(Layer l) {
   }
 }
 
-QString StackDiagram::layerExamples(Layer l) {
+QString StackDiagram::layerExamples(Layer l, Api api) {
+  if (api != Api::cuda) {
+    switch (l) {
+      case Library: return tr("Vulkan has no cuBLAS: gpulab's shaders do the work");
+      case Kernels: return tr("GLSL → SPIR-V: naive → shared tiles → register blocks → vector loads");
+      case Runtime: return api == Api::vulkanCpu ? tr("llvmpipe (lavapipe): Mesa's driver that runs shaders on the CPU")
+                                                 : tr("buffers, command buffers, dispatches, copies");
+      case Hardware: return api == Api::vulkanCpu ? tr("the chosen Vulkan device is the CPU: not a GPU")
+                                                  : tr("the laptop's GPU: integrated (shared RAM) or its own VRAM");
+      default: break;
+    }
+  }
   switch (l) {
     case Framework: return tr("PyTorch · JAX · TensorFlow — here: gpulab itself");
     case Library: return tr("cuBLAS · cuDNN · NCCL");
@@ -68,7 +71,32 @@ QString StackDiagram::layerExamples(Layer l) {
   }
 }
 
-QString StackDiagram::layerExplanation(Layer l) {
+QString StackDiagram::layerExplanation(Layer l, Api api) {
+  if (api != Api::cuda) {
+    switch (l) {
+      case Library:
+        return tr("Vulkan is a graphics and compute API that every GPU maker supports, but it brings no tuned "
+                  "matrix library like cuBLAS. Here gpulab's own compute shaders are the whole compute layer, which "
+                  "is one reason CUDA's libraries are hard to beat.");
+      case Kernels:
+        return tr("Compute shaders are Vulkan's kernels: small GLSL programs, compiled to SPIR-V when gpulab is "
+                  "built, that thousands of GPU threads run at once. The ladder on the matrix-multiply page has the "
+                  "same steps as the CUDA one.");
+      case Runtime:
+        return api == Api::vulkanCpu
+                   ? tr("The Vulkan loader finds the driver; here it is Mesa's llvmpipe (lavapipe), which compiles the "
+                        "shaders for this computer's processor and runs them as CPU threads. Nothing here is a GPU.")
+                   : tr("The Vulkan loader finds the GPU maker's driver, which turns gpulab's recorded command "
+                        "buffers (copies, dispatches) into work for the chip. Copies go through a staging buffer.");
+      case Hardware:
+        return api == Api::vulkanCpu
+                   ? tr("No GPU took part: the chosen Vulkan device is the CPU (llvmpipe), so the path ends on the "
+                        "CPU's cores.")
+                   : tr("The GPU itself: an integrated one shares the CPU's RAM, a discrete one has its own memory "
+                        "across PCIe. Its many simple cores run the shader's threads.");
+      default: break;
+    }
+  }
   switch (l) {
     case Framework:
       return tr("The framework is where the model is written, in Python. Each operation it meets becomes a call "
@@ -108,6 +136,11 @@ QString StackDiagram::layerExplanation(Layer l) {
 void StackDiagram::setLit(unsigned mask, const QString& caption) {
   m_lit = mask;
   m_caption = caption;
+  update();
+}
+
+void StackDiagram::setApi(Api api) {
+  m_api = api;
   update();
 }
 
@@ -201,11 +234,12 @@ void StackDiagram::paintEvent(QPaintEvent*) {
     // Title and examples as one block, centred vertically in the box.
     const double blockH = both ? titleH * 1.15 + fs.height() * 2.2 : titleH;
     const double y0 = inner.top() + std::max(0.0, (inner.height() - blockH) / 2);
-    p.drawText(QRectF(inner.left(), y0, inner.width(), titleH * 1.15), Qt::AlignLeft | Qt::AlignVCenter, layerName(l));
+    p.drawText(QRectF(inner.left(), y0, inner.width(), titleH * 1.15), Qt::AlignLeft | Qt::AlignVCenter,
+               layerName(l, m_api));
     if (both) {
       p.setFont(subFont);
       p.drawText(QRectF(inner.left(), y0 + titleH * 1.15, inner.width(), inner.bottom() - y0 - titleH * 1.15),
-                 Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, layerExamples(l));
+                 Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, layerExamples(l, m_api));
     }
   };
   const QColor frameworkHue = t.accent.lighter(t.dark ? 100 : 160);

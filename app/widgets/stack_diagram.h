@@ -24,9 +24,14 @@ class StackDiagram : public QWidget {
   // gpulab's own kernels skip the library; a host↔device copy is the runtime and the copy engines only; on the
   // CPU, OpenBLAS is a library on the cores, the loops are gpulab's own code, and there is no driver between.
   static unsigned layersFor(const gpulab::Result& r);
-  static QString layerName(Layer l);
-  static QString layerExamples(Layer l);
-  static QString layerExplanation(Layer l);
+  // Whose names the GPU column wears: CUDA's (library, kernels, runtime) or Vulkan's (no library, compute
+  // shaders, loader and driver); vulkanCpu: a CPU-type Vulkan device, whose path ends on the CPU's cores.
+  enum class Api { cuda, vulkan, vulkanCpu };
+  static QString layerName(Layer l, Api api = Api::cuda);
+  static QString layerExamples(Layer l, Api api = Api::cuda);
+  static QString layerExplanation(Layer l, Api api = Api::cuda);
+  void setApi(Api api);
+  Api api() const { return m_api; }
 
   void setLit(unsigned mask, const QString& caption);
   unsigned lit() const { return m_lit; }
@@ -55,6 +60,7 @@ class StackDiagram : public QWidget {
   QRectF m_gpuColumn, m_cpuColumn, m_captionRect, m_noDriverRect;
   unsigned m_lit = 0;
   QString m_caption;
+  Api m_api = Api::cuda;
   int m_selected = -1;
   int m_hover = -1;
   double m_lane = 26;

@@ -106,3 +106,24 @@ TEST(StackPage, ClickingALayerExplainsIt) {
   EXPECT_TRUE(page.explanationText().contains(QStringLiteral("cuBLAS"))) << page.explanationText().toStdString();
   for (int l = 0; l < SD::LayerCount; ++l) EXPECT_FALSE(SD::layerExplanation(SD::Layer(l)).isEmpty());
 }
+
+TEST(StackPage, AVulkanResultShowsVulkansLayersAndIsNotCalledAGpuOnTheCpu) {
+  AppContext ctx(noGpu());
+  StackPage page(ctx);
+  page.initialize();
+  gpulab::Recording rec;
+  rec.context["date"] = "2026-12-01T10:00:00Z";
+  gpulab::Result r = result("vulkan", "vectorized");
+  r.provenance["device_type"] = "CPU (not a GPU)";
+  r.provenance["device"] = "Vulkan on the CPU (llvmpipe) — not a GPU";
+  rec.results.push_back(r);
+  ctx.results().addRecording(QStringLiteral("/tmp/lavapipe.json"), rec);
+  page.refreshList();
+  ASSERT_FALSE(page.showingExamples());
+  page.selectExperiment(0);
+  EXPECT_EQ(page.diagram()->api(), SD::Api::vulkanCpu);
+  EXPECT_TRUE(SD::layerName(SD::Kernels, page.diagram()->api()).contains(QStringLiteral("Vulkan")));
+  EXPECT_TRUE(page.diagram()->caption().contains(QStringLiteral("not a GPU"))) << page.diagram()->caption().toStdString();
+  EXPECT_FALSE(page.diagram()->lit() & SD::bit(SD::Hardware));
+  EXPECT_TRUE(StackPage::describe(r).contains(QStringLiteral("not a GPU")));
+}
