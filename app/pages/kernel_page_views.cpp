@@ -5,6 +5,7 @@
 #include "app_context.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
+#include "models/kernel_recorded.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/kernel_views.h"
@@ -217,29 +218,18 @@ void KernelPage::refreshShared() {
 }
 
 std::optional<KernelPage::RecordedStep> KernelPage::recordedSpeed(const std::string& step) const {
-  const std::string variant = gpulab::emu::module_variant_of(step);
-  if (variant.empty()) return std::nullopt;
-  std::optional<RecordedStep> best;
-  double bestSize = 0;
-  for (const StoredResult& sr : m_ctx.results().all()) {
-    const Result& r = sr.result;
-    if (sr.source < 0 || r.experiment != "gemm" || r.backend != "cuda" || r.variant != variant ||
-        r.precision != Precision::fp32 || !r.ok() || r.gflops <= 0)
-      continue;
-    const double m = r.param("m"), n = r.param("n"), k = r.param("k");
-    if (m * n * k <= bestSize) continue;  // the largest size: the one least held back by launch and tail effects
-    bestSize = m * n * k;
-    RecordedStep out;
-    out.flops = r.gflops * 1e9;
-    // Not tr("%1³"): QString::arg reads the superscript as part of the placeholder's number.
-    out.size = m == n && n == k ? QString::number(m, 'f', 0) + QStringLiteral("³")
-                                : tr("%1×%2×%3").arg(m).arg(n).arg(k);
-    out.source = m_ctx.results().sourceLabel(sr.source);
-    const auto dev = r.provenance.find("device");
-    out.device = dev != r.provenance.end() ? qs(dev->second) : QString();
-    best = out;
-  }
-  return best;
+  std::vector<kernel_recorded::Input> in;
+  for (const StoredResult& sr : m_ctx.results().all()) in.push_back({&sr.result, sr.source});
+  const auto speed = kernel_recorded::recordedSpeed(in, gpulab::emu::module_variant_of(step));
+  if (!speed) return std::nullopt;
+  RecordedStep out;
+  out.flops = speed->flops;
+  // Not tr("%1³"): QString::arg reads the superscript as part of the placeholder's number.
+  out.size = speed->m == speed->n && speed->n == speed->k ? QString::number(speed->m) + QStringLiteral("³")
+                                                           : tr("%1×%2×%3").arg(speed->m).arg(speed->n).arg(speed->k);
+  out.source = m_ctx.results().sourceLabel(speed->source);
+  out.device = qs(speed->device);
+  return out;
 }
 
 void KernelPage::refreshTotals() {
