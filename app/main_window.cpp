@@ -2,6 +2,7 @@
 
 #include "app_context.h"
 #include "export/export_actions.h"
+#include "models/device_words.h"
 #include "pages/page.h"
 #include "pages/page_registry.h"
 #include "settings.h"
@@ -78,9 +79,14 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   connect(&ctx.runner(), &ExperimentRunner::finished, this, [this](const QString&, bool cancelled) {
     statusBar()->showMessage(cancelled ? tr("Cancelled") : tr("Done"), 5000);
   });
-  statusBar()->showMessage(ctx.hasGpu() ? tr("GPU ready: %1").arg(QString::fromStdString(ctx.gpuInfo()->name))
-                                        : tr("No GPU here (%1): the CPU measures for real; GPU figures come from "
-                                             "recordings or the datasheet.").arg(ctx.gpuReasonShort()));
+  // The chosen device in device_words' words: a CPU-type Vulkan device (lavapipe) is never announced as a GPU.
+  const auto words = ctx.gpuInfo() ? gpulab::models::device_words(*ctx.gpuInfo()) : gpulab::models::DeviceWords{};
+  const QString chosen = QString::fromStdString(words.label);
+  statusBar()->showMessage(ctx.hasGpu() && words.is_gpu ? tr("GPU ready: %1").arg(chosen)
+                           : ctx.hasGpu() ? tr("No GPU here: measuring with %1; GPU figures come from recordings or "
+                                               "the datasheet.").arg(chosen)
+                                          : tr("No GPU here (%1): the CPU measures for real; GPU figures come from "
+                                               "recordings or the datasheet.").arg(ctx.gpuReasonShort()));
   qApp->installEventFilter(this);
 
   auto settings = appSettings();

@@ -2,6 +2,7 @@
 
 #include "app_context.h"
 #include "format.h"
+#include "models/device_words.h"
 #include "widgets/record_gpu_help.h"
 
 #include <QComboBox>
@@ -20,11 +21,13 @@ QString describeCpu(const gpulab::DeviceInfo& d) {
   if (d.memory_total_bytes > 0) s += QObject::tr(" · RAM %1").arg(fmtBytes(d.memory_total_bytes));
   return s;
 }
-// A Vulkan device: its type and driver, never "GPU" for a CPU-type one (its name already says "not a GPU").
+// A Vulkan device: its type and driver, in device_words' words — never "GPU" for a CPU-type one.
 QString describeVulkan(const gpulab::DeviceInfo& g) {
-  const bool onCpu = g.name.find("not a GPU") != std::string::npos;
-  QString s = (onCpu ? QStringLiteral("<b>%1</b><br>") : QObject::tr("<b>Vulkan GPU</b> %1<br>"))
-                  .arg(QString::fromStdString(g.name).toHtmlEscaped());
+  const auto words = gpulab::models::device_words(g);
+  const bool onCpu = !words.is_gpu;
+  QString s = (onCpu ? QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(words.label).toHtmlEscaped())
+                     : QObject::tr("<b>%1</b> %2<br>").arg(QString::fromStdString(words.noun).toHtmlEscaped(),
+                                                           QString::fromStdString(g.name).toHtmlEscaped()));
   QString type, memory;
   for (const auto& [k, v] : g.details) {
     if (k == "device type") type = QString::fromStdString(v);
@@ -71,8 +74,9 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
   m_choice->addItem(tr("CPU only"), QStringLiteral("cpu"));
   auto addGpu = [this](const QString& kind, gpulab::Backend* b, const QString& prefix, const QString& reason) {
     const QString name = b ? QString::fromStdString(b->device_info().name) : reason;
-    // A CPU-type Vulkan device's name already says "Vulkan on the CPU … not a GPU": no "GPU" prefix for it.
-    const QString text = b && name.contains(QLatin1String("not a GPU")) ? name : prefix + name;
+    // A device that is not a GPU (lavapipe) is listed by its device_words label, with no "GPU" prefix.
+    const auto words = b ? gpulab::models::device_words(b->device_info()) : gpulab::models::DeviceWords{};
+    const QString text = b && !words.is_gpu ? QString::fromStdString(words.label) : prefix + name;
     m_choice->addItem(text, kind);
     const int row = m_choice->count() - 1;
     m_choice->setItemData(row, b ? name : reason, Qt::ToolTipRole);
@@ -139,7 +143,15 @@ QString DevicePanel::detailsText() const {
   if (c.clock_mhz > 0) s += tr("  clock: %1 MHz\n").arg(c.clock_mhz, 0, 'f', 0);
   if (c.peak_gflops_fp32 > 0) s += tr("  FMA peak FP32 / FP64: %1 / %2\n").arg(fmtSi(c.peak_gflops_fp32 * 1e9, "FLOP/s"), fmtSi(c.peak_gflops_fp64 * 1e9, "FLOP/s"));
   s += detailLines(c);
-  if (const auto* g = m_ctx.gpuInfo()) {
+  if (const auto* g = m_ctx.gpuInfo(); g && g->kind == "vulkan") {
+    // Vulkan reports no compute capability, SMs or clock; free memory only through VK_EXT_memory_budget.
+    s += tr("\n%1\n  memory: %2 (free %3)\n  driver: %4\n  API: %5\n")
+             .arg(QString::fromStdString(gpulab::models::device_words(*g).label),
+                  fmtBytes(g->memory_total_bytes),
+                  g->memory_free_bytes > 0 ? fmtBytes(g->memory_free_bytes) : tr("unknown"),
+                  QString::fromStdString(g->driver_version), QString::fromStdString(g->runtime_version));
+    s += detailLines(*g);
+  } else if (const auto* g = m_ctx.gpuInfo()) {
     s += tr("\nGPU: %1\n  compute capability: %2\n  SMs: %3\n  clock: %4 MHz\n  memory: %5 (free %6)\n  driver: %7\n  runtime: %8\n")
              .arg(QString::fromStdString(g->name), QString::fromStdString(g->compute_capability))
              .arg(g->compute_units).arg(g->clock_mhz, 0, 'f', 0)
