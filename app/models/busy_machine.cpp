@@ -64,14 +64,17 @@ MachineSnapshot read_machine_snapshot() {
 BusyVerdict assess_busy(const MachineSnapshot& before, const MachineSnapshot& after,
                         const std::vector<double>& rel_spreads, const BusyLimits& limits) {
   BusyVerdict v;
+  bool judged = false;  // the window was long enough for the tick counts to speak
   if (before.valid && after.valid && after.total_ticks > before.total_ticks) {
     const double total = after.total_ticks - before.total_ticks;
     // The wall time of the window, in core-seconds per core: total ticks are summed over every core.
     const double wall_s = total / after.ticks_per_s / std::max(1, after.cores);
     const double machine_busy_s = (after.busy_ticks - before.busy_ticks) / after.ticks_per_s;
     const double own_s = std::max(0.0, after.own_cpu_s - before.own_cpu_s);
-    // Ticks are coarse (10 ms): a short run's figures are noise, so only windows of a quarter second count.
-    if (wall_s >= 0.25) {
+    // Ticks are coarse (10 ms on each core): below a tenth of a second (20 ticks on 2 cores) they are noise. The
+    // own CPU time is exact, so a window that long already tells a core's worth of other work from none.
+    if (wall_s >= 0.1) {
+      judged = true;
       v.others_cores = std::max(0.0, machine_busy_s - own_s) / wall_s;
       v.steal_share = (after.steal_ticks - before.steal_ticks) / total;
       if (v.others_cores >= limits.others_cores) {
@@ -84,6 +87,13 @@ BusyVerdict assess_busy(const MachineSnapshot& before, const MachineSnapshot& af
         v.reasons.push_back("the virtual machine's host took " + fixed(100 * v.steal_share, 0) + " % of the time");
       }
     }
+  }
+  // A run too short for the tick counts (a 60³ product takes microseconds): the load average says whether more
+  // threads wanted a core than there were cores over the last minute. Half a thread of slack, as the app's own
+  // earlier runs count in it too.
+  if (!judged && after.load1 >= after.cores + 0.5) {
+    v.busy = true;
+    v.reasons.push_back("the load average was " + fixed(after.load1, 1) + " on " + std::to_string(after.cores) + " cores");
   }
   for (double s : rel_spreads) v.worst_spread = std::max(v.worst_spread, s);
   if (v.worst_spread >= limits.rel_spread) {

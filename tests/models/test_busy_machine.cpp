@@ -65,8 +65,17 @@ TEST(BusyMachine, WideSpreadAloneIsBusyEvenWithoutProc) {
 }
 
 TEST(BusyMachine, AShortWindowIsNotJudgedByItsTicks) {
-  // 0.1 s of wall time: tick counts that coarse say nothing.
-  EXPECT_FALSE(assess_busy(snap(1000, 0, 5000, 10), snap(1020, 0, 5000, 10), {}).busy);
+  // 0.05 s of wall time (10 ticks on 2 cores), all busy and none of it ours: tick counts that coarse say nothing.
+  EXPECT_FALSE(assess_busy(snap(1000, 0, 5000, 10), snap(1010, 0, 5000, 10), {}).busy);
+  // ...unless the load average says more threads wanted a core than there were.
+  MachineSnapshot loaded = snap(1010, 0, 5000, 10);
+  loaded.load1 = 3.2;
+  EXPECT_TRUE(assess_busy(snap(1000, 0, 5000, 10), loaded, {}).busy);
+  EXPECT_NE(busy_warning(assess_busy(snap(1000, 0, 5000, 10), loaded, {})).find("load average was 3.2 on 2"), std::string::npos);
+  loaded.load1 = 2.2;  // the app's own two threads, lately: not evidence
+  EXPECT_FALSE(assess_busy(snap(1000, 0, 5000, 10), loaded, {}).busy);
+  // 0.15 s (an Amdahl run on a quiet laptop), another program on one core: judged.
+  EXPECT_TRUE(assess_busy(snap(1000, 0, 5000, 10), snap(1030, 0, 5000, 10.15), {}).busy);
 }
 
 TEST(BusyMachine, ReadsThisMachine) {
