@@ -73,6 +73,18 @@ VulkanLoadResult load_vulkan_backend_from(const std::string& path, const VulkanO
     out.reason = "Vulkan: the module at " + path + " is damaged (reinstall it): " + *problem;
     return out;
   }
+  // The Vulkan loader first: a computer without libvulkan.so.1 gets the plain reason, not the dynamic linker's
+  // words about the module. GPULAB_VULKAN_LOADER_LIB names another file to open instead — for the test of that
+  // case, since the real one cannot be hidden from the dynamic linker on a machine that has it. The handle stays
+  // open (the module needs the library for the life of the process anyway).
+  const char* loader_env = std::getenv("GPULAB_VULKAN_LOADER_LIB");
+  const std::string loader_lib = loader_env && *loader_env ? loader_env : "libvulkan.so.1";
+  ::dlerror();
+  if (!::dlopen(loader_lib.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+    out.reason = "Vulkan: the Vulkan loader (" + loader_lib + ") is not installed (Debian/Ubuntu: libvulkan1): " +
+                 loader::last_dlerror();
+    return out;
+  }
   ::dlerror();
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {

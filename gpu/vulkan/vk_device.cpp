@@ -28,10 +28,33 @@ Device::Device(std::shared_ptr<Instance> instance, const DeviceFacts& facts)
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &q;
+  // Enabled when offered so its budget query (memory_budget) is valid use of the device.
+  const char* budget_ext = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
+  if (m_facts.memory_budget) {
+    info.enabledExtensionCount = 1;
+    info.ppEnabledExtensionNames = &budget_ext;
+  }
   if (m_fp16) info.pNext = &f16;
   GPULAB_VK_CHECK(vkCreateDevice(m_facts.handle, &info, nullptr, &m_device));
   vkGetDeviceQueue(m_device, q.queueFamilyIndex, 0, &m_queue);
   vkGetPhysicalDeviceMemoryProperties(m_facts.handle, &m_memory);
+}
+
+std::optional<Device::Budget> Device::memory_budget() const {
+  if (!m_facts.memory_budget) return std::nullopt;
+  VkPhysicalDeviceMemoryBudgetPropertiesEXT budget{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+  VkPhysicalDeviceMemoryProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
+  props.pNext = &budget;
+  vkGetPhysicalDeviceMemoryProperties2(m_facts.handle, &props);
+  Budget b;
+  // Device-local heaps: what this process may still use of each (its budget less what it already uses).
+  for (std::uint32_t h = 0; h < props.memoryProperties.memoryHeapCount; ++h) {
+    if (!(props.memoryProperties.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)) continue;
+    b.total_bytes += static_cast<double>(props.memoryProperties.memoryHeaps[h].size);
+    const VkDeviceSize budget_h = budget.heapBudget[h], used = budget.heapUsage[h];
+    b.free_bytes += budget_h > used ? static_cast<double>(budget_h - used) : 0.0;
+  }
+  return b;
 }
 
 Device::~Device() {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -27,6 +28,11 @@ class Device {
   const DeviceFacts& facts() const { return m_facts; }
   const Instance& instance() const { return *m_instance; }
   bool fp16_enabled() const { return m_fp16; }
+  // Free and total device-local memory through VK_EXT_memory_budget; nullopt when the driver does not offer it.
+  struct Budget {
+    double total_bytes = 0, free_bytes = 0;
+  };
+  std::optional<Budget> memory_budget() const;
   // A memory type with all of `want`; -1 when none.
   int memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags want) const;
 

@@ -30,6 +30,26 @@ VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBits
   return VK_FALSE;  // never abort the call: the test counts, the run goes on
 }
 
+bool instance_extension_present(const char* name) {
+  std::uint32_t n = 0;
+  if (vkEnumerateInstanceExtensionProperties(nullptr, &n, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkExtensionProperties> all(n);
+  if (vkEnumerateInstanceExtensionProperties(nullptr, &n, all.data()) != VK_SUCCESS) return false;
+  for (const auto& e : all)
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  return false;
+}
+
+bool device_extension_present(VkPhysicalDevice pd, const char* name) {
+  std::uint32_t n = 0;
+  if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkExtensionProperties> all(n);
+  if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, all.data()) != VK_SUCCESS) return false;
+  for (const auto& e : all)
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  return false;
+}
+
 bool layer_present(const char* name) {
   std::uint32_t n = 0;
   GPULAB_VK_CHECK(vkEnumerateInstanceLayerProperties(&n, nullptr));
@@ -139,6 +159,8 @@ DeviceFacts describe(int index, VkPhysicalDevice pd) {
       every_local_type_host_visible = false;
   // Integrated GPUs and CPU devices use the computer's RAM; a discrete card with a small host-visible window
   // (resizable BAR) still has memory types that are device-local only.
+  // Free device memory is known only through VK_EXT_memory_budget; without it a heap's size is all there is.
+  f.memory_budget = device_extension_present(pd, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
   f.shared_memory = base.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU || f.is_cpu || every_local_type_host_visible;
   return f;
 }
@@ -169,6 +191,12 @@ Instance::Instance(const InstanceOptions& options) {
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   }
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  // On macOS the GPU is reached through MoltenVK, a "portability" driver the loader lists only when asked
+  // (VK_KHR_portability_enumeration, loader 1.3.216+); elsewhere the extension is absent and nothing changes.
+  if (instance_extension_present(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
+    info.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+  }
   info.pApplicationInfo = &app;
   info.enabledLayerCount = static_cast<std::uint32_t>(layers.size());
   info.ppEnabledLayerNames = layers.data();

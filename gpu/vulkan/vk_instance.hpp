@@ -60,6 +60,7 @@ struct DeviceFacts {
   std::uint32_t max_shared_bytes = 0, max_invocations = 0, subgroup_size = 0;
   std::uint32_t max_storage_buffer_range = 0;
   double max_allocation_bytes = 0;
+  bool memory_budget = false;  // VK_EXT_memory_budget offered: free memory can be read (Device::memory_budget)
   // The line a list shows: "Intel(R) UHD Graphics 620 — integrated GPU" or
   // "Vulkan on the CPU (llvmpipe) — not a GPU".
   std::string label() const;

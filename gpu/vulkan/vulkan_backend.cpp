@@ -46,6 +46,8 @@ class VulkanBackend final : public Backend {
         {"FP16 shaders", fp16 ? "yes (shaderFloat16 + 16-bit storage)" : "no (FP32 only)"},
         {"cooperative matrix (tensor cores)", "not built: the Vulkan 1.3.239 headers lack VK_KHR_cooperative_matrix"},
         {"peak FP32", "unknown (Vulkan reports neither clocks nor core counts)"},
+    {"free memory", f.memory_budget ? "read through VK_EXT_memory_budget"
+                                    : "unknown (the driver does not offer VK_EXT_memory_budget)"},
     };
 
     Provenance& p = m_prov;
@@ -59,6 +61,8 @@ class VulkanBackend final : public Backend {
     p["vulkan_api"] = f.api_version;
     p["memory_total_bytes"] = number_text(f.device_local_bytes, 15);
     p["memory"] = f.shared_memory ? "shared with the CPU" : "dedicated";
+    p["memory_free_reading"] = f.memory_budget ? "VK_EXT_memory_budget (heap budget less this process's use)"
+                                               : "unknown (no VK_EXT_memory_budget)";
     p["fp16"] = fp16 ? "shaderFloat16 + storageBuffer16BitAccess" : "not offered";
     p["timer"] = "Vulkan timestamp queries around the recorded work (" + number_text(f.timestamp_period_ns, 4) +
                  " ns per tick, " + std::to_string(f.timestamp_valid_bits) + " valid bits)";
@@ -104,9 +108,23 @@ class VulkanBackend final : public Backend {
   std::unique_ptr<TimedOp> make_layer_chain(const LayerChainSpec& spec) override {
     return make_layer_chain_op(m_ctx, spec);
   }
-  // Vulkan reports a heap's size, not what is free in it (that needs VK_EXT_memory_budget, not used here), so
-  // "free" is the heap size: callers that size work by it get the upper bound.
-  MemoryInfo memory_info() const override { return {m_ctx.facts().device_local_bytes, m_ctx.facts().device_local_bytes}; }
+  // Free memory through VK_EXT_memory_budget where the driver offers it; otherwise unknown (0): a heap's size is
+  // not what is free in it, so it is never passed off as such.
+  MemoryInfo memory_info() const override {
+    if (const auto b = m_ctx.device->memory_budget()) return {b->total_bytes, b->free_bytes};
+    return {m_ctx.facts().device_local_bytes, 0};
+  }
+  // Kernel launches: one tiny dispatch after another is not built for Vulkan (a command buffer records them all
+  // before any runs, so what CUDA's launch cost shows would need per-dispatch submits to mean the same).
+  Support supports(const LaunchOverheadSpec&) const override {
+    return Support::no("the launch-overhead run (many tiny kernels) is measured through CUDA only: on Vulkan the "
+                       "dispatches are recorded into one command buffer first, so it would measure something else");
+  }
+  // The memory page's live bars hold device memory in steps and read what is free at each: CUDA only.
+  std::unique_ptr<HeldMemory> hold_memory(double, double) override {
+    throw std::invalid_argument("holding memory for the memory page's live bars is measured through CUDA only "
+                                "(the Vulkan backend does not allocate memory to hold)");
+  }
 
  private:
   Ctx m_ctx;

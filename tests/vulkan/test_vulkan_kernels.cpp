@@ -9,6 +9,7 @@
 #include "vulkan_backend.hpp"
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace {
@@ -224,6 +225,35 @@ TEST(VulkanValidation, TheMessengerCountsAnInvalidCall) {
   if (r == VK_SUCCESS && buffer != VK_NULL_HANDLE) vkDestroyBuffer(device.get(), buffer, nullptr);
   EXPECT_GE(c.instance->validation_errors(), 1);
   EXPECT_NE(c.instance->last_validation_error().find("size"), std::string::npos) << c.instance->last_validation_error();
+}
+
+TEST_F(VulkanKernels, FreeMemoryIsReadOrSaidUnknownNeverTheHeapSize) {
+  const MemoryInfo m = backend().memory_info();
+  const DeviceInfo d = backend().device_info();
+  EXPECT_GT(m.total_bytes, 0);
+  std::string reading;
+  for (const auto& [k, v] : d.details)
+    if (k == "free memory") reading = v;
+  if (s_created->backend && reading.rfind("read through VK_EXT_memory_budget", 0) == 0) {
+    // A budget reading: something, and less than the heap once this process holds buffers of its own.
+    EXPECT_GT(m.free_bytes, 0);
+    EXPECT_LE(m.free_bytes, m.total_bytes);
+  } else {
+    EXPECT_EQ(reading, "unknown (the driver does not offer VK_EXT_memory_budget)");
+    EXPECT_EQ(m.free_bytes, 0) << "the heap size is not what is free";
+  }
+}
+
+TEST_F(VulkanKernels, LaunchOverheadAndHeldMemoryAreRefusedWithAReason) {
+  const Support launch = backend().supports(LaunchOverheadSpec{});
+  EXPECT_FALSE(launch.ok);
+  EXPECT_NE(launch.reason.find("CUDA only"), std::string::npos) << launch.reason;
+  try {
+    backend().hold_memory(1 << 20, 0);
+    ADD_FAILURE() << "holding memory on Vulkan should be refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA only"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
