@@ -24,7 +24,8 @@ const char* kUsageText =
     "usage: gpulab export --list\n"
     "       gpulab export --page ID [--plot ID] --out FILE [--format png|svg|pdf|csv]\n"
     "       gpulab export --all --out DIR [--page ID] [--format png,svg,pdf,csv|all] [--deck FILE.pdf]\n"
-    "       gpulab export --all --deck FILE.pdf     one PDF, a page per plot in the lesson's order\n"
+    "       gpulab export --all --format pdf --out FILE.pdf   one PDF deck, a page per plot in the lesson's order\n"
+    "       gpulab export --all --deck FILE.pdf     the same deck\n"
     "       gpulab export --format json --open REC.json --out FILE.json\n"
     "options:\n"
     "  --open REC.json   replay a recording first (give it twice for two side by side)\n"
@@ -36,6 +37,8 @@ const char* kUsageText =
     "  --caption         put the plot's title above it and its sources below it (\"measured on …; datasheet · …\");\n"
     "                    on by default with --all and in a deck; --no-caption turns it off (not in a deck)\n"
     "  --deck FILE.pdf   with --all: also one multi-page PDF, pages in the app's order, each with title and caption\n"
+    "--all --format pdf (or all) into a folder writes a PDF per plot and the deck DIR/gpulab-deck.pdf beside them;\n"
+    "with an --out that ends in .pdf it writes the deck alone.\n"
     "--format defaults to the --out file's extension (png for --all). Files are written atomically; each written\n"
     "path is printed on stdout. On-screen hints (\"press Run (Space)\") are never exported. A plot with nothing in it\n"
     "is not exported: --all skips it and lists it on stderr; alone it is refused with exit code 3.\n"
@@ -45,11 +48,14 @@ void say(const char* fmt, const QString& a = {}, const QString& b = {}) {
   std::fprintf(stderr, fmt, qPrintable(a), qPrintable(b));
 }
 
-// The offscreen platform reports each widget resized for an export ("does not support propagateSizeHints");
-// it is noise in a script's log, so that one message is dropped and everything else passes through.
+// The offscreen platform reports each widget resized for an export ("does not support propagateSizeHints"),
+// and Qt says where it put its runtime folder when a script's environment has none (XDG_RUNTIME_DIR, usual
+// under cron or CI); both are noise in a script's log, so those two messages are dropped and everything else
+// passes through.
 QtMessageHandler g_previousHandler = nullptr;
 void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QString& message) {
   if (message.contains(QLatin1String("propagateSizeHints"))) return;
+  if (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
   if (g_previousHandler) g_previousHandler(type, context, message);
   else std::fprintf(stderr, "%s\n", qPrintable(message));
 }
@@ -134,7 +140,7 @@ int runExportCli(int argc, char** argv) {
   QString error;
   const std::optional<Options> parsed = parseArgs(argc, argv, &error);
   if (!parsed) return usageError(error);
-  const Options& o = *parsed;
+  Options o = *parsed;
   if (o.help) {
     std::fputs(kUsageText, stdout);
     return kOk;
@@ -162,7 +168,9 @@ int runExportCli(int argc, char** argv) {
   QList<ExportFormat> formats;
   if (!wantJson && !o.list) {
     QString text = o.formatText;
-    if (text.isEmpty()) text = o.all ? (o.out.isEmpty() ? QStringLiteral("pdf") : QStringLiteral("png")) : QFileInfo(o.out).suffix();
+    const bool outIsPdf = QFileInfo(o.out).suffix().toLower() == QLatin1String("pdf");
+    if (text.isEmpty())
+      text = o.all ? (o.out.isEmpty() || outIsPdf ? QStringLiteral("pdf") : QStringLiteral("png")) : QFileInfo(o.out).suffix();
     if (text.isEmpty())
       return usageError(QStringLiteral("--format is required when --out has no extension (png, svg, pdf or csv)"));
     if (o.all && text.trimmed().toLower() == QLatin1String("all")) formats = allExportFormats();
@@ -175,6 +183,17 @@ int runExportCli(int argc, char** argv) {
     if (formats.isEmpty()) return usageError(QStringLiteral("--format is empty"));
     if (!o.all && formats.size() > 1) return usageError(QStringLiteral("one format for a single plot (or use --all)"));
   }
+  // A PDF export of the whole lesson is a deck: --out FILE.pdf is the deck itself (a folder named x.pdf is never
+  // what was meant), and a folder of PDFs gets the deck beside them, in the lesson's order.
+  if (o.all && !o.out.isEmpty() && QFileInfo(o.out).suffix().toLower() == QLatin1String("pdf") && !QFileInfo(o.out).isDir()) {
+    if (formats != QList<ExportFormat>{ExportFormat::Pdf})
+      return usageError(QStringLiteral("--all --out %1 writes one PDF deck: --format must be pdf (or give a folder)").arg(o.out));
+    if (!o.deck.isEmpty()) return usageError(QStringLiteral("--out %1 is already the deck; drop --deck").arg(o.out));
+    o.deck = o.out;
+    o.out.clear();
+  }
+  if (o.all && o.deck.isEmpty() && !o.out.isEmpty() && formats.contains(ExportFormat::Pdf))
+    o.deck = QDir(o.out).filePath(QStringLiteral("gpulab-deck.pdf"));
 
   ExportImageSpec spec;
   if (!o.sizeText.isEmpty()) {

@@ -31,7 +31,12 @@ bool isHintItem(QCPAbstractItem* item) {
 }  // namespace
 
 QString emptyPlotReason(const PlotExport& plot) {
-  if (!plot.plot) return plot.widget ? QString() : QObject::tr("there is neither a plot nor a widget to draw");
+  if (!plot.plot) {
+    if (!plot.widget) return QObject::tr("there is neither a plot nor a widget to draw");
+    // A custom-painted widget that would draw only its on-screen hint ("press Run …") says so.
+    return hasNothingToShow(plot.widget) ? QObject::tr("nothing to show yet: run the page's experiment, or open a recording")
+                                         : QString();
+  }
   QCustomPlot* p = plot.plot;
   for (int i = 0; i < p->plottableCount(); ++i)
     if (plottableHasData(p->plottable(i))) return {};
@@ -46,7 +51,7 @@ QString emptyPlotReason(const PlotExport& plot) {
 }
 
 ExportCleanScope::ExportCleanScope(const PlotExport& plot) : m_plot(plot.plot), m_widget(plot.widget) {
-  if (m_widget) m_widget->setProperty("gpulabExporting", true);  // custom-painted widgets may leave hints out
+  if (m_widget) m_widget->setProperty(kExportingProperty, true);  // custom-painted widgets leave hints out
   if (!m_plot) return;
   for (int i = 0; i < m_plot->itemCount(); ++i) {
     QCPAbstractItem* item = m_plot->item(i);
@@ -81,12 +86,14 @@ ExportCleanScope::ExportCleanScope(const PlotExport& plot) : m_plot(plot.plot), 
 }
 
 ExportCleanScope::~ExportCleanScope() {
-  if (m_widget) m_widget->setProperty("gpulabExporting", QVariant());
+  if (m_widget) m_widget->setProperty(kExportingProperty, QVariant());
   if (!m_plot) return;
   for (QCPAbstractItem* item : m_hidden)
     if (m_plot->hasItem(item)) item->setVisible(true);
   if (QCPLegend* legend = m_plot->legend; legend && !m_order.isEmpty()) {
-    for (QCPLayoutElement* el : m_order) legend->take(el);
+    // Only the entries shown during the export are in the legend now; the hidden ones were never put back.
+    for (QCPLayoutElement* el : m_order)
+      if (el->layout() == legend) legend->take(el);
     legend->simplify();
     for (const auto& [obj, visible] : m_hiddenLegendItems)
       if (auto* li = qobject_cast<QCPAbstractLegendItem*>(obj)) li->setVisible(visible);

@@ -303,7 +303,7 @@ void DecodePage::replot() {
     }
   }
   addPublishedDecodeBars(m_ceilingPlot, t, published, int(sources.size()), barW, groupW, &maxTok, &minTok);
-  for (const PublishedDecodeBar& b : published) m_ceilingRows.push_back({b.format, b.label, 0, b.tokensPerS});
+  for (const PublishedDecodeBar& b : published) m_ceilingRows.push_back({b.format, b.label, 0, 0, b.tokensPerS});
   for (int fi = 0; fi < int(formats.size()); ++fi)
     ticker->addTick(fi + 1, tr("%1\n%2 per token").arg(QString::fromStdString(formats[fi].name), fmtBytes(decode_bytes_per_token(params, formats[fi].bytes))));
   m_ceilingPlot->xAxis->setTicker(ticker);
@@ -450,9 +450,12 @@ void DecodePage::applyTheme(const Theme& theme) {
 }
 
 QString DecodePage::csvCeilings() const {
-  QString out = QStringLiteral("format,bandwidth_source,bandwidth_bytes_per_s,ceiling_tokens_per_s\n");
+  // A ceiling is computed from a bandwidth; a published figure was measured by someone on a real GPU: their
+  // own columns, each empty where it does not apply.
+  QString out = QStringLiteral("format,source,bandwidth_bytes_per_s,ceiling_tokens_per_s,published_measured_tokens_per_s\n");
+  auto num = [](double v) { return v > 0 ? QString::number(v, 'g', 6) : QString(); };
   for (const Row& r : m_ceilingRows)
-    out += QStringLiteral("%1,\"%2\",%3,%4\n").arg(r.group, r.series).arg(r.bandwidth, 0, 'g', 6).arg(r.tokens, 0, 'g', 6);
+    out += QStringLiteral("%1,\"%2\",%3,%4,%5\n").arg(r.group, r.series, num(r.bandwidth), num(r.tokens), num(r.publishedTokens));
   return out;
 }
 

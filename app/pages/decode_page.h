@@ -79,7 +79,8 @@ class DecodePage : public Page {
   QStringList m_barLabels;
   struct Row {
     QString group, series;
-    double bandwidth = 0, tokens = 0;
+    double bandwidth = 0, tokens = 0;  // a ceiling: bandwidth ÷ bytes per token
+    double publishedTokens = 0;         // a published measurement on a real GPU (then no bandwidth or ceiling)
   };
   QVector<Row> m_ceilingRows;
   gpulab::models::BusyWatch m_busy;  // was the CPU busy while the last run timed things?

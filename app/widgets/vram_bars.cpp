@@ -1,6 +1,7 @@
 #include "widgets/vram_bars.h"
 
 #include "format.h"
+#include "widgets/onscreen_hint.h"
 
 #include <QFontMetrics>
 #include <QHideEvent>
@@ -53,6 +54,7 @@ VramBars::VramBars(QWidget* parent) : QWidget(parent) {
   m_timer.setTimerType(Qt::PreciseTimer);
   connect(&m_timer, &QTimer::timeout, this, &VramBars::tick);
   setMinimumSize(minimumSizeHint());
+  setNothingToShow(this, true);  // no bars yet
 }
 
 double VramBars::progress() const {
@@ -98,6 +100,7 @@ void VramBars::setBars(const QVector<VramBar>& bars) {
   m_scaleFrom = m_scaleTo > 0 ? m_scaleFrom + (m_scaleTo - m_scaleFrom) * p : newScale;
   m_scaleTo = newScale;
   m_target = bars;
+  setNothingToShow(this, m_target.isEmpty());  // an export skips it then (widgets/onscreen_hint.h)
   m_from = from;
   // Nobody watches a hidden widget: land on the new sizes at once; animate only what a class can see.
   m_elapsedBeforePause = isVisible() ? 0 : m_durationMs;
@@ -195,6 +198,7 @@ void VramBars::paintEvent(QPaintEvent*) {
   }
 
   if (m_target.isEmpty()) {
+    if (isBeingExported(this)) return;  // "Press Run (Space) …" is for the screen, never a slide
     p.setFont(base);
     p.setPen(t.mutedText);
     p.drawText(rect().adjusted(16, top, -16, -16), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);

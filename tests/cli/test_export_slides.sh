@@ -38,8 +38,10 @@ skipped=$(sed -n 's/^gpulab export:   \([a-z0-9-]*\)\/\([a-z0-9-]*\):.*/\1_\2/p'
 for s in $skipped; do
   [[ ! -e "$SCRATCH/svg/$s.svg" ]] || fail "empty plot $s was written anyway"
 done
-# The decode page's batching plot has nothing before its chain is run.
+# The decode page's batching plot has nothing before its chain is run; the VRAM page's live bars (a custom-painted
+# widget) have only their "press Run" text without a GPU.
 echo "$skipped" | grep -qx "decode_decode-batching" || fail "decode/decode-batching (empty before a run) was not skipped"
+echo "$skipped" | grep -qx "vram_vram-live" || fail "vram/vram-live (only a hint without a GPU) was not skipped"
 # Hints never exported.
 if grep -l -i -E '\(Space\)|press Run' "$SCRATCH"/svg/*.svg >"$SCRATCH/hints" 2>/dev/null; then
   fail "on-screen hints in exports: $(tr '\n' ' ' <"$SCRATCH/hints")"
@@ -108,6 +110,36 @@ if [[ -f "$SCRATCH/deck.pdf" ]]; then
 else
   fail "--deck wrote no file"
 fi
+# `--all --format pdf` is the deck: into a folder, a PDF per plot and gpulab-deck.pdf beside them; with an --out
+# FILE.pdf, the deck alone.
+"$GPULAB" export --all --no-gpu --format pdf --size 640x360 --out "$SCRATCH/pdfs" >"$SCRATCH/pdfs.out" 2>"$SCRATCH/pdfs.err" \
+  || fail "--all --format pdf failed: $(head -c 300 "$SCRATCH/pdfs.err")"
+only_our_lines "$SCRATCH/pdfs.err" "--all --format pdf"
+n_pdf=$(ls "$SCRATCH/pdfs" 2>/dev/null | grep -v '^gpulab-deck.pdf$' | grep -c '\.pdf$')
+pages=$(grep -a -c -E '/Type */Page([^s]|$)' "$SCRATCH/pdfs/gpulab-deck.pdf" 2>/dev/null)
+[[ -n "$pages" && $pages -eq $n_pdf && $pages -ge 5 ]] || fail "--all --format pdf: deck has ${pages:-no} pages for $n_pdf plots"
+"$GPULAB" export --all --no-gpu --page roofline --format pdf --out "$SCRATCH/lesson.pdf" >/dev/null 2>&1 || fail "--all --out FILE.pdf failed"
+[[ -f "$SCRATCH/lesson.pdf" && ! -d "$SCRATCH/lesson.pdf" ]] || fail "--all --out FILE.pdf did not write a file"
+[[ $(grep -a -c -E '/Type */Page([^s]|$)' "$SCRATCH/lesson.pdf" 2>/dev/null) -eq 1 ]] || fail "--all --page roofline --out FILE.pdf is not a one-page deck"
+"$GPULAB" export --all --format png --out "$SCRATCH/y.pdf" >/dev/null 2>&1; [[ $? -eq 2 ]] || fail "--all --format png --out y.pdf is not a usage error"
+
+# The decode ceiling's CSV keeps a published measurement out of the ceiling column.
+"$GPULAB" export --no-gpu --page decode --plot decode-ceiling --out "$SCRATCH/decode.csv" >/dev/null 2>&1 || fail "decode CSV failed"
+if [[ -f "$SCRATCH/decode.csv" ]]; then
+  head -1 "$SCRATCH/decode.csv" | grep -q "published_measured_tokens_per_s" || fail "decode CSV has no column for published figures"
+  python3 - "$SCRATCH/decode.csv" <<'PY' || fail "decode CSV: a published row has a ceiling, or none has its figure"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+pub = [r for r in rows if r["source"].startswith("published: ")]
+assert pub, "no published rows"
+for r in pub:
+    assert r["ceiling_tokens_per_s"] == "" and float(r["published_measured_tokens_per_s"]) > 0, r
+for r in rows:
+    if r not in pub:
+        assert r["published_measured_tokens_per_s"] == "" and float(r["ceiling_tokens_per_s"]) > 0, r
+PY
+fi
+
 # The deck alone (no --out), and usage errors.
 "$GPULAB" export --all --no-gpu --page roofline --deck "$SCRATCH/one.pdf" >/dev/null 2>&1 || fail "--all --deck without --out failed"
 [[ $(grep -a -c -E '/Type */Page([^s]|$)' "$SCRATCH/one.pdf" 2>/dev/null) -eq 1 ]] || fail "a one-page deck does not have one page"
