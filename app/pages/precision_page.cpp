@@ -22,7 +22,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSlider>
-#include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
@@ -39,17 +38,13 @@ using precision_detail::qs;
 PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   m_rows = precision_model::initialRows();
 
-  m_views = new QTabWidget(this);
-  m_views->setObjectName(QStringLiteral("precisionViews"));
-  // The chart above, the table with every number and reason below; the teacher can drag the divider.
-  auto* summary = new QSplitter(Qt::Vertical, m_views);
-  summary->setChildrenCollapsible(true);
-  m_plot = new QCustomPlot(summary);
+  m_plot = new QCustomPlot(this);
   m_plot->setObjectName(QStringLiteral("precisionPlot"));
-  m_plot->setMinimumHeight(230);
-  m_table = new QTableWidget(0, 6, summary);
-  m_table->setHorizontalHeaderLabels({tr("Format"), tr("Throughput"), tr("Datasheet"), tr("Max abs error"),
-                                      tr("Rel. error"), tr("Status on this device")});
+  m_plot->setMinimumHeight(150);
+  m_table = new QTableWidget(0, 6, this);
+  m_table->setObjectName(QStringLiteral("precisionTable"));
+  m_table->setHorizontalHeaderLabels({tr("Format"), tr("Throughput"), tr("Datasheet"), tr("Max error"),
+                                      tr("Rel. error"), tr("Status here")});
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->horizontalHeader()->setStretchLastSection(true);
@@ -62,25 +57,14 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
                          "at the checked cells), the emulated GEMM's relative error, and why a format cannot "
                          "run here."));
   m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  summary->addWidget(m_plot);
-  summary->addWidget(m_table);
-  summary->setStretchFactor(0, 3);
-  summary->setStretchFactor(1, 2);
-  m_views->addTab(summary, tr("Speed · size · error"));
 
-  auto* under = new QWidget(m_views);
-  auto* ul = new QVBoxLayout(under);
-  ul->setContentsMargins(0, 0, 0, 0);
-  m_uplot = new QCustomPlot(under);
+  m_uplot = new QCustomPlot(this);
   m_uplot->setObjectName(QStringLiteral("underflowPlot"));
-  m_uplot->setMinimumHeight(230);
-  m_ulabel = new QLabel(under);
+  m_uplot->setMinimumHeight(150);
+  m_ulabel = new QLabel(this);
   m_ulabel->setWordWrap(true);
   m_ulabel->setTextFormat(Qt::RichText);
-  ul->addWidget(m_uplot, 1);
-  ul->addWidget(m_ulabel);
-  m_views->addTab(under, tr("FP16 underflow"));
-  m_views->setToolTip(tr("Two views: the formats side by side, and what FP16's range does to tiny gradients."));
+  buildViews();
   setVisual(m_views);
 
   m_badge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("speed"));
@@ -107,6 +91,7 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
       tr("Time a GEMM in every format this device runs, then compute each format's error against FP64 (Space)."));
 
   m_replot = makeRedrawTimer([this] { replot(); });
+  m_fitTimer = makeRedrawTimer([this] { updateCompact(); }, 0);
   m_underflowTimer = makeRedrawTimer([this] { recomputeUnderflow(); }, 120);  // the demo takes tens of ms: recompute once a slider rests
 
   refreshDatasheet();
@@ -333,11 +318,14 @@ void PrecisionPage::recordingsChanged() {
   scheduleReplot();
 }
 
-void PrecisionPage::scheduleReplot() { m_replot->start(); }
+void PrecisionPage::scheduleReplot() {
+  if (m_replot) m_replot->start();  // null while the constructor builds the views
+}
 
 void PrecisionPage::resizeEvent(QResizeEvent* e) {
   Page::resizeEvent(e);
-  scheduleReplot();  // the value labels go inside or past their bars by the panel's width
+  m_fitTimer->start();  // do the three panels and the table still fit together?
+  scheduleReplot();     // the value labels go inside or past their bars by the panel's width
 }
 
 void PrecisionPage::recomputeUnderflow() {
@@ -358,6 +346,7 @@ void PrecisionPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
   for (QLabel* l : {m_speedLabel, m_errorLabel, m_tf32Label, m_ulabel, m_reasons})
     l->setStyleSheet(QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt));
+  updateCompact();  // the fonts decide what fits
   replot();
   replotUnderflow();
 }
@@ -368,6 +357,11 @@ QList<PlotExport> PrecisionPage::plots() {
   a.title = tr("Number formats: throughput, bytes per parameter, error vs FP64");
   a.plot = m_plot;
   a.csv = [this] { return csvSummary(); };
+  // A slide always has all three panels, whichever tab the screen shows.
+  a.layoutFor = [this](const QSize& size) {
+    m_exportSize = size;
+    replot();
+  };
   PlotExport b;
   b.id = QStringLiteral("underflow");
   b.title = tr("FP16 underflow: updates lost per method");

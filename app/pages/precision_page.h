@@ -11,6 +11,7 @@
 
 #include <QVector>
 
+#include <array>
 #include <vector>
 
 namespace gpulab::models {
@@ -22,6 +23,7 @@ class QSlider;
 class QTableWidget;
 class QTabWidget;
 class QTimer;
+class QCPAxisRect;
 
 class PrecisionPage : public Page {
   Q_OBJECT
@@ -69,6 +71,14 @@ class PrecisionPage : public Page {
   QCustomPlot* summaryPlot() const { return m_plot; }
   QCustomPlot* underflowPlot() const { return m_uplot; }
   QTabWidget* views() const { return m_views; }
+  // The chart's views take turns behind tabs (Speed, Bytes, Error, Numbers) when the three panels and the table do
+  // not fit side by side and one above the other at the theme's font sizes (a projector at 1366×768); otherwise
+  // one tab shows them all. Decided from the views' size after each resize and theme change.
+  bool compactViews() const { return m_compact; }
+  enum class View { all, speed, bytes, error, numbers, underflow };
+  enum class Panel { speed, bytes, error };  // the formats chart's three panels
+  View currentView() const;
+  void showView(View v);  // a view that the current layout lacks maps to the one that shows it
 
  protected:
   void onResult(const gpulab::Result& r) override;
@@ -77,6 +87,14 @@ class PrecisionPage : public Page {
 
  private:
   void buildControls();
+  void buildViews();
+  void setCompact(bool compact);
+  void updateCompact();           // from the views' size and the theme's fonts
+  void placeSharedWidgets();      // the chart and the table into the current tab
+  QVector<Panel> shownPanels() const;
+  void drawSpeedPanel(QCPAxisRect* r, int width);
+  void drawBytesPanel(QCPAxisRect* r);
+  void drawErrorPanel(QCPAxisRect* r);
   gpulab::Backend& backend();
   void refreshSupport();
   void refreshDatasheet();
@@ -88,6 +106,11 @@ class PrecisionPage : public Page {
   QString csvUnderflow() const;
 
   QTabWidget* m_views = nullptr;
+  std::array<QWidget*, 6> m_viewPages{};  // by View: the tabs' pages (the chart and the table move between them)
+  bool m_compact = false;
+  Panel m_lastPanel = Panel::speed;       // shown on the chart when a compact layout's tab has no panel of its own
+  QSize m_exportSize;                      // the export's layout size while one is drawn (all three panels)
+  QTimer* m_fitTimer = nullptr;
   QCustomPlot* m_plot = nullptr;
   QCustomPlot* m_uplot = nullptr;
   QTableWidget* m_table = nullptr;

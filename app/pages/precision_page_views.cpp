@@ -8,6 +8,7 @@
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/vram_model.hpp"
 #include "qcustomplot.h"
+#include "widgets/onscreen_hint.h"
 #include "widgets/plot_style.h"
 
 #include <QHeaderView>
@@ -130,188 +131,90 @@ void PrecisionPage::replotUnderflow() {
   m_ulabel->setText(underflowSummary());
 }
 
+namespace {
+
+QFont valueFontOf(const Theme& theme) {
+  QFont f(QStringLiteral("DejaVu Sans"));
+  f.setPointSize(std::max(8, theme.plotFontPt - 1));
+  return f;
+}
+
+// A text item on one panel, clipped to it.
+QCPItemText* panelLabel(QCPAxisRect* r, double x, double y, const QString& text, const QColor& color, Qt::Alignment a,
+                        const QFont& font) {
+  auto* t = new QCPItemText(r->parentPlot());
+  t->setClipAxisRect(r);
+  t->setClipToAxisRect(true);
+  t->position->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+  t->position->setCoords(x, y);
+  t->setPositionAlignment(a | Qt::AlignVCenter);
+  t->setPadding(QMargins(4, 0, 4, 0));
+  t->setText(text);
+  t->setFont(font);
+  t->setColor(color);
+  return t;
+}
+
+double panelStretch(PrecisionPage::Panel p) {
+  switch (p) {
+    case PrecisionPage::Panel::speed: return 1.6;
+    case PrecisionPage::Panel::bytes: return 0.8;
+    case PrecisionPage::Panel::error: return 1.0;
+  }
+  return 1.0;
+}
+
+}  // namespace
+
 void PrecisionPage::replot() {
   const Theme& theme = m_ctx.theme();
   QCustomPlot* p = m_plot;
   p->clearPlottables();
   p->clearItems();
-  // Three panels in one row share the format rows: throughput, bytes per parameter, error.
-  if (p->plotLayout()->columnCount() < 3) {
-    p->plotLayout()->addElement(0, 1, new QCPAxisRect(p));
-    p->plotLayout()->addElement(0, 2, new QCPAxisRect(p));
-    p->plotLayout()->setColumnStretchFactors({1.6, 0.8, 1.0});
+  // The panels are made afresh each time: one on a compact layout's tab, three side by side otherwise and on
+  // every slide. They share the format rows: FP64 on top, the smallest formats at the bottom.
+  p->plotLayout()->clear();
+  const QVector<Panel> panels = shownPanels();
+  QList<QCPAxisRect*> rects;
+  QList<double> stretch;
+  for (int i = 0; i < panels.size(); ++i) {
+    auto* r = new QCPAxisRect(p);
+    p->plotLayout()->addElement(0, i, r);
+    rects << r;
+    stretch << panelStretch(panels[i]);
   }
-  auto* rThr = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 0));
-  auto* rBytes = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 1));
-  auto* rErr = qobject_cast<QCPAxisRect*>(p->plotLayout()->element(0, 2));
+  p->plotLayout()->setColumnStretchFactors(stretch);
   stylePlot(p, theme);
-  p->legend->setVisible(false);
+  if (p->legend) p->legend->setVisible(false);
 
   const int n = int(m_rows.size());
   QSharedPointer<QCPAxisTickerText> rowsTicker(new QCPAxisTickerText);
   for (int i = 0; i < n; ++i) rowsTicker->addTick(i, precName(m_rows[i].precision));
   QSharedPointer<QCPAxisTickerText> blank(new QCPAxisTickerText);
   for (int i = 0; i < n; ++i) blank->addTick(i, QString());
-  for (QCPAxisRect* r : {rThr, rBytes, rErr}) {
+  for (QCPAxisRect* r : rects) {
     QCPAxis* y = r->axis(QCPAxis::atLeft);
-    y->setTicker(r == rThr ? rowsTicker : blank);
+    y->setTicker(r == rects.front() ? rowsTicker : blank);  // the row names once, on the left
     y->setRange(-0.6, n - 0.4);
-    y->setRangeReversed(true);  // FP64 on top, the smallest formats at the bottom
+    y->setRangeReversed(true);
     y->grid()->setVisible(false);
     y->setSubTicks(false);
   }
-  QFont valueFont(QStringLiteral("DejaVu Sans"));
-  valueFont.setPointSize(std::max(8, theme.plotFontPt - 1));
-  auto label = [&](QCPAxisRect* r, double x, double y, const QString& text, const QColor& color, Qt::Alignment a) {
-    auto* t = new QCPItemText(p);
-    t->setClipAxisRect(r);
-    t->setClipToAxisRect(true);
-    t->position->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
-    t->position->setCoords(x, y);
-    t->setPositionAlignment(a | Qt::AlignVCenter);
-    t->setPadding(QMargins(4, 0, 4, 0));
-    t->setText(text);
-    t->setFont(valueFont);
-    t->setColor(color);
-  };
-  const bool anyRecorded = std::any_of(m_rows.begin(), m_rows.end(), [](const Row& r) { return r.recordedFlops > 0; });
-  const QColor hw = m_ranOnGpu ? theme.gpu : theme.cpu;
-
-  int thrWidth = 0;
-  // 1. Throughput (log), one slot per source in each format's row: the chosen card's datasheet (dashed) on top,
-  // measured here (solid) below it, recorded (hollow) last when a recording is open.
-  m_throughputLabels.clear();
-  {
-    QCPAxis* x = rThr->axis(QCPAxis::atBottom);
-    QCPAxis* y = rThr->axis(QCPAxis::atLeft);
-    useLogAxis(x);  // a narrow panel: "100 G", "1 P" with the unit in the title
-    x->ticker().dynamicCast<QCPAxisTickerLog>()->setSubTickCount(0);
-    x->setLabel(tr("FLOP/s (INT8: OP/s)"));
-    double lo = 1e300, hi = 0;
-    for (const Row& r : m_rows)
-      for (double v : {r.flopsPerS, r.recordedFlops, r.datasheetFlops})
-        if (v > 0) {
-          lo = std::min(lo, v);
-          hi = std::max(hi, v);
-        }
-    if (hi <= 0) {
-      lo = 1e9;
-      hi = m_ctx.cpuInfo().peak_gflops_fp32 > 0 ? m_ctx.cpuInfo().peak_gflops_fp32 * 1e9 : 1e11;
-    }
-    const double xlo = lo / 10, xhi = hi * 4;
-    x->setRange(xlo, xhi);
-    const double slot = anyRecorded ? 0.29 : 0.2;  // distance between slots' centres
-    const double w = anyRecorded ? 0.26 : 0.36;
-    const double ySheet = -slot, yHere = anyRecorded ? 0.0 : slot, yRec = slot;
-    auto* sheet = new QCPBars(y, x);
-    auto* here = new QCPBars(y, x);
-    auto* rec = new QCPBars(y, x);
-    for (QCPBars* b : {sheet, here, rec}) {
-      b->setBaseValue(xlo);
-      b->setWidth(w);
-    }
-    QColor sheetFill = theme.gpu;
-    sheetFill.setAlpha(45);
-    sheet->setPen(QPen(theme.gpu, 2, Qt::DashLine));
-    sheet->setBrush(sheetFill);
-    here->setPen(QPen(hw.darker(120), 1));
-    here->setBrush(hw);
-    rec->setPen(QPen(theme.gpu, 2));
-    rec->setBrush(Qt::NoBrush);
-    sheet->setName(tr("datasheet: %1").arg(datasheetCard()));
-    here->setName(tr("measured here"));
-    rec->setName(tr("recorded"));
-    const QFontMetrics fm(valueFont);
-    // The panel's width as last laid out (replot() lays out again, and redraws once more if it changed).
-    thrWidth = rThr->width();
-    const int room = std::max(60, thrWidth - 12);
-    // A value's label sits past the end of its bar, or inside it where the text would be cut at the panel's edge.
-    auto valueLabel = [&](double v, double yy, const QString& text, const QColor& outside, const QColor& fill) {
-      const double reach = std::log(v / xlo) / std::log(xhi / xlo);
-      const bool inside = fm.horizontalAdvance(text) + 10 > (1 - reach) * thrWidth;
-      const QColor in = fill.alpha() < 128 || fill.lightness() > 150 ? theme.text : QColor(Qt::white);
-      label(rThr, v, yy, text, inside ? in : outside, inside ? Qt::AlignRight : Qt::AlignLeft);
-      m_throughputLabels << text;
-    };
-    for (int i = 0; i < n; ++i) {
-      const Row& r = m_rows[i];
-      const char* unit = r.precision == Precision::int8 ? "OP/s" : "FLOP/s";
-      if (r.datasheetFlops > 0) {
-        sheet->addData(i + ySheet, r.datasheetFlops);
-        // The value only: the dashed outline and the badge above say "datasheet" (the text would not fit).
-        valueLabel(r.datasheetFlops, i + ySheet, fmtSi(r.datasheetFlops, unit), theme.text, sheetFill);
-      } else {
-        const QString none = fm.elidedText(tr("datasheet: no %1 path on the %2").arg(precName(r.precision), datasheetCard()),
-                                           Qt::ElideRight, room);
-        label(rThr, xlo, i + ySheet, none, theme.mutedText, Qt::AlignLeft);
-        m_throughputLabels << none;
-      }
-      if (r.flopsPerS > 0) {
-        here->addData(i + yHere, r.flopsPerS);
-        valueLabel(r.flopsPerS, i + yHere, fmtSi(r.flopsPerS, unit), theme.text, hw);
-      } else {
-        // The backend's reason, cut to what fits: the table below (and the tooltip) has it whole.
-        const QString text = fm.elidedText(r.supported ? tr("runs here: press Run") : tr("not here: %1").arg(qs(r.reason)),
-                                           Qt::ElideRight, room);
-        label(rThr, xlo, i + yHere, text, theme.mutedText, Qt::AlignLeft);
-        m_throughputLabels << text;
-      }
-      if (r.recordedFlops > 0) {
-        rec->addData(i + yRec, r.recordedFlops);
-        valueLabel(r.recordedFlops, i + yRec, fmtSi(r.recordedFlops, unit), theme.gpu.darker(130), QColor(0, 0, 0, 0));
-      }
-    }
-  }
-  // 2. Bytes per parameter, with what a 7B model's weights then take (the lesson's table).
-  {
-    QCPAxis* x = rBytes->axis(QCPAxis::atBottom);
-    QCPAxis* y = rBytes->axis(QCPAxis::atLeft);
-    x->setScaleType(QCPAxis::stLinear);
-    useSiAxis(x);
-    x->setLabel(tr("Bytes each · 7B model"));
-    x->setRange(0, 28);
-    x->ticker()->setTickCount(4);
-    for (int i = 0; i < n; ++i) {
-      const Row& r = m_rows[i];
-      const double b = gpulab::bytes_per_element(r.precision);
-      auto* bar = new QCPBars(y, x);
-      bar->setWidth(0.6);
-      const QColor c = theme.precision(r.precision);
-      bar->setPen(QPen(c.darker(120), 1));
-      bar->setBrush(r.supported ? c : QColor(c.red(), c.green(), c.blue(), 90));
-      bar->addData(i, b);
-      label(rBytes, b, i,
-            tr("%1 B · %2").arg(fmtFixed(b, 0), fmtBytes(gpulab::models::weight_bytes(7e9, gpulab::models::format_of(r.precision)))),
-            theme.text, Qt::AlignLeft);
-    }
-  }
-  // 3. Error against FP64 (log): longer is worse.
-  {
-    QCPAxis* x = rErr->axis(QCPAxis::atBottom);
-    QCPAxis* y = rErr->axis(QCPAxis::atLeft);
-    useDigitsLogAxis(x);  // 1e-7 relative error: about 7 correct digits
-    x->setLabel(tr("Correct digits vs FP64"));
-    const double xlo = 1e-18, xhi = 1e4;  // room right of the worst bar for its label
-    x->setRange(xlo, xhi);
-    for (int i = 0; i < n; ++i) {
-      const Row& r = m_rows[i];
-      if (!(r.relFro >= 0)) {
-        if (i == 0) label(rErr, xlo, i, tr("press Run"), theme.mutedText, Qt::AlignLeft);
-        continue;
-      }
-      const double v = std::max(r.relFro, 2e-18);
-      auto* bar = new QCPBars(y, x);
-      bar->setBaseValue(xlo);
-      bar->setWidth(0.6);
-      const QColor c = theme.precision(r.precision);
-      bar->setPen(QPen(c.darker(120), 1));
-      bar->setBrush(r.supported ? c : QColor(c.red(), c.green(), c.blue(), 110));
-      bar->addData(i, v);
-      label(rErr, v, i, sci(r.relFro), theme.text, Qt::AlignLeft);
+  // Each panel's width as it will be laid out (the items are placed before the layout runs): its share of the
+  // plot, less the row names on the first.
+  const int plotW = m_exportSize.isEmpty() ? p->width() : m_exportSize.width();
+  double total = 0;
+  for (double s : stretch) total += s;
+  const QFontMetrics tickFm(p->axisRects().front()->axis(QCPAxis::atLeft)->tickLabelFont());
+  for (int i = 0; i < panels.size(); ++i) {
+    const int width = int(plotW * stretch[i] / total) - (i == 0 ? tickFm.horizontalAdvance(QStringLiteral("FP64")) + 30 : 20);
+    switch (panels[i]) {
+      case Panel::speed: drawSpeedPanel(rects[i], width); break;
+      case Panel::bytes: drawBytesPanel(rects[i]); break;
+      case Panel::error: drawErrorPanel(rects[i]); break;
     }
   }
   p->replot();
-  if (rThr->width() != thrWidth) scheduleReplot();  // labels were placed for another width
   fillTable();
 
   // Strip: the fastest format against FP32 (the model's verdict), and the error spread.
@@ -359,6 +262,155 @@ void PrecisionPage::replot() {
     m_errorLabel->setText(tr("Errors appear after a run (emulated for all seven formats)."));
 }
 
+// 1. Throughput (log), one slot per source in each format's row: the chosen card's datasheet (dashed) on top,
+// measured here (solid) below it, recorded (hollow) last when a recording is open. One line of text per slot at
+// most, short ("not here"): the reasons are in the controls column and the table.
+void PrecisionPage::drawSpeedPanel(QCPAxisRect* r, int width) {
+  const Theme& theme = m_ctx.theme();
+  const QFont valueFont = valueFontOf(theme);
+  const QFontMetrics fm(valueFont);
+  const bool anyRecorded = std::any_of(m_rows.begin(), m_rows.end(), [](const Row& row) { return row.recordedFlops > 0; });
+  const QColor hw = m_ranOnGpu ? theme.gpu : theme.cpu;
+  m_throughputLabels.clear();
+  QCPAxis* x = r->axis(QCPAxis::atBottom);
+  QCPAxis* y = r->axis(QCPAxis::atLeft);
+  useLogAxis(x);  // "100 G", "1 P" with the unit in the title
+  x->ticker().dynamicCast<QCPAxisTickerLog>()->setSubTickCount(0);
+  x->setLabel(tr("FLOP/s (INT8: OP/s)"));
+  double lo = 1e300, hi = 0;
+  for (const Row& row : m_rows)
+    for (double v : {row.flopsPerS, row.recordedFlops, row.datasheetFlops})
+      if (v > 0) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+  if (hi <= 0) {
+    lo = 1e9;
+    hi = m_ctx.cpuInfo().peak_gflops_fp32 > 0 ? m_ctx.cpuInfo().peak_gflops_fp32 * 1e9 : 1e11;
+  }
+  const double xlo = lo / 10, xhi = hi * 4;
+  x->setRange(xlo, xhi);
+  const double slot = anyRecorded ? 0.29 : 0.2;  // distance between slots' centres
+  const double w = anyRecorded ? 0.26 : 0.36;
+  const double ySheet = -slot, yHere = anyRecorded ? 0.0 : slot, yRec = slot;
+  auto* sheet = new QCPBars(y, x);
+  auto* here = new QCPBars(y, x);
+  auto* rec = new QCPBars(y, x);
+  for (QCPBars* b : {sheet, here, rec}) {
+    b->setBaseValue(xlo);
+    b->setWidth(w);
+  }
+  QColor sheetFill = theme.gpu;
+  sheetFill.setAlpha(45);
+  sheet->setPen(QPen(theme.gpu, 2, Qt::DashLine));
+  sheet->setBrush(sheetFill);
+  here->setPen(QPen(hw.darker(120), 1));
+  here->setBrush(hw);
+  rec->setPen(QPen(theme.gpu, 2));
+  rec->setBrush(Qt::NoBrush);
+  sheet->setName(tr("datasheet: %1").arg(datasheetCard()));
+  here->setName(tr("measured here"));
+  rec->setName(tr("recorded"));
+  const int room = std::max(60, width - 12);
+  auto text = [&](double xx, double yy, const QString& t, const QColor& c, Qt::Alignment a) {
+    panelLabel(r, xx, yy, t, c, a, valueFont);
+    m_throughputLabels << t;
+  };
+  // A value's label sits past the end of its bar, or inside it where the text would be cut at the panel's edge.
+  auto valueLabel = [&](double v, double yy, const QString& t, const QColor& outside, const QColor& fill) {
+    const double reach = std::log(v / xlo) / std::log(xhi / xlo);
+    const bool inside = fm.horizontalAdvance(t) + 10 > (1 - reach) * width;
+    const QColor in = fill.alpha() < 128 || fill.lightness() > 150 ? theme.text : QColor(Qt::white);
+    text(v, yy, t, inside ? in : outside, inside ? Qt::AlignRight : Qt::AlignLeft);
+  };
+  for (int i = 0; i < int(m_rows.size()); ++i) {
+    const Row& row = m_rows[i];
+    const char* unit = row.precision == Precision::int8 ? "OP/s" : "FLOP/s";
+    const QString noSheet = tr("datasheet: no %1 path on the %2").arg(precName(row.precision), datasheetCard());
+    if (row.datasheetFlops <= 0 && !row.supported) {
+      // Neither: one line in the middle of the row, not two on top of each other.
+      text(xlo, i, fm.elidedText(tr("%1 · not here").arg(noSheet), Qt::ElideMiddle, room), theme.mutedText, Qt::AlignLeft);
+      continue;
+    }
+    if (row.datasheetFlops > 0) {
+      sheet->addData(i + ySheet, row.datasheetFlops);
+      // The value only: the dashed outline and the badge above say "datasheet".
+      valueLabel(row.datasheetFlops, i + ySheet, fmtSi(row.datasheetFlops, unit), theme.text, sheetFill);
+    } else {
+      text(xlo, i + ySheet, fm.elidedText(noSheet, Qt::ElideRight, room), theme.mutedText, Qt::AlignLeft);
+    }
+    if (row.flopsPerS > 0) {
+      here->addData(i + yHere, row.flopsPerS);
+      valueLabel(row.flopsPerS, i + yHere, fmtSi(row.flopsPerS, unit), theme.text, hw);
+    } else if (!row.supported) {
+      text(xlo, i + yHere, tr("not here"), theme.mutedText, Qt::AlignLeft);  // why: the controls column and the table
+    }
+    if (row.recordedFlops > 0) {
+      rec->addData(i + yRec, row.recordedFlops);
+      valueLabel(row.recordedFlops, i + yRec, fmtSi(row.recordedFlops, unit), theme.gpu.darker(130), QColor(0, 0, 0, 0));
+    }
+  }
+}
+
+// 2. Bytes per value, with what a 7B model's weights then take (the lesson's table).
+void PrecisionPage::drawBytesPanel(QCPAxisRect* r) {
+  const Theme& theme = m_ctx.theme();
+  const QFont valueFont = valueFontOf(theme);
+  QCPAxis* x = r->axis(QCPAxis::atBottom);
+  QCPAxis* y = r->axis(QCPAxis::atLeft);
+  x->setScaleType(QCPAxis::stLinear);
+  useSiAxis(x);
+  x->setLabel(tr("Bytes · 7B model"));
+  x->setRange(0, 28);
+  x->ticker()->setTickCount(4);
+  for (int i = 0; i < int(m_rows.size()); ++i) {
+    const Row& row = m_rows[i];
+    const double b = gpulab::bytes_per_element(row.precision);
+    auto* bar = new QCPBars(y, x);
+    bar->setWidth(0.6);
+    const QColor c = theme.precision(row.precision);
+    bar->setPen(QPen(c.darker(120), 1));
+    bar->setBrush(row.supported ? c : QColor(c.red(), c.green(), c.blue(), 90));
+    bar->addData(i, b);
+    panelLabel(r, b, i,
+               tr("%1 B · %2").arg(fmtFixed(b, 0), fmtBytes(gpulab::models::weight_bytes(7e9, gpulab::models::format_of(row.precision)))),
+               theme.text, Qt::AlignLeft, valueFont);
+  }
+}
+
+// 3. Error against FP64 (log): longer is worse.
+void PrecisionPage::drawErrorPanel(QCPAxisRect* r) {
+  const Theme& theme = m_ctx.theme();
+  const QFont valueFont = valueFontOf(theme);
+  QCPAxis* x = r->axis(QCPAxis::atBottom);
+  QCPAxis* y = r->axis(QCPAxis::atLeft);
+  useDigitsLogAxis(x);  // 1e-7 relative error: about 7 correct digits
+  x->setLabel(tr("Correct digits"));
+  const double xlo = 1e-18, xhi = 1e4;  // room right of the worst bar for its label
+  x->setRange(xlo, xhi);
+  bool any = false;
+  for (int i = 0; i < int(m_rows.size()); ++i) {
+    const Row& row = m_rows[i];
+    if (!(row.relFro >= 0)) continue;
+    any = true;
+    const double v = std::max(row.relFro, 2e-18);
+    auto* bar = new QCPBars(y, x);
+    bar->setBaseValue(xlo);
+    bar->setWidth(0.6);
+    const QColor c = theme.precision(row.precision);
+    bar->setPen(QPen(c.darker(120), 1));
+    bar->setBrush(row.supported ? c : QColor(c.red(), c.green(), c.blue(), 110));
+    bar->addData(i, v);
+    panelLabel(r, v, i, sci(row.relFro), theme.text, Qt::AlignLeft, valueFont);
+  }
+  if (!any) {
+    // Said on the screen only: a slide of this panel before a run simply has no bars.
+    auto* hint = panelLabel(r, xlo, (int(m_rows.size()) - 1) / 2.0, tr("errors appear after a run"), theme.mutedText,
+                            Qt::AlignLeft, valueFont);
+    markOnScreenHint(hint);
+  }
+}
+
 void PrecisionPage::fillTable() {
   const Theme& theme = m_ctx.theme();
   m_table->setRowCount(int(m_rows.size()));
@@ -367,9 +419,10 @@ void PrecisionPage::fillTable() {
     const QString unit = r.precision == Precision::int8 ? QStringLiteral("OP/s") : QStringLiteral("FLOP/s");
     QString status;
     switch (precision_model::statusOf(r)) {
-      case precision_model::Status::notHere: status = tr("not here (why: at the right)"); break;
-      case precision_model::Status::ran: status = tr("ran (%1), checked against FP64").arg(qs(r.variant)); break;
-      case precision_model::Status::runsHere: status = tr("runs here through %1").arg(qs(r.variant)); break;
+      // Short, so the table fits a projector: the whole reason is the row's tooltip and in the controls column.
+      case precision_model::Status::notHere: status = tr("not here"); break;
+      case precision_model::Status::ran: status = tr("ran: %1, checked").arg(qs(r.variant)); break;
+      case precision_model::Status::runsHere: status = tr("runs: %1").arg(qs(r.variant)); break;
     }
     if (r.precision == Precision::fp32 && r.supported) status += tr("; TF32 off");
     const QStringList cells{precName(r.precision),

@@ -9,6 +9,8 @@
 #include "qcustomplot.h"
 
 #include <QEvent>
+#include <QFontMetrics>
+#include <QTabBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -41,10 +43,13 @@ PublishedLadderPlot::PublishedLadderPlot(AppContext& ctx, QWidget* parent) : QWi
   m_plot->setToolTip(tr("A GPU's SGEMM ladder as published by others (not measured here): each step keeps what the "
                         "last did and adds one idea; the share is of cuBLAS on the same card"));
   lay->addWidget(m_plot);
-  connect(&m_ctx.results(), &ResultStore::recordingsChanged, this, [this] { updateVisibility(); });
-  connect(&m_ctx, &AppContext::themeChanged, this, [this] { rebuild(); });
+  m_plot->setMinimumHeight(120);
+  connect(&m_ctx.results(), &ResultStore::recordingsChanged, this, [this] { emit wantedChanged(); });
+  connect(&m_ctx, &AppContext::themeChanged, this, [this] {
+    rebuild();
+    emit wantedChanged();  // the fonts decide whether it fits under the chart
+  });
   rebuild();
-  updateVisibility();
 }
 
 QString PublishedLadderPlot::title() const {
@@ -55,7 +60,14 @@ QString PublishedLadderPlot::title() const {
 
 int PublishedLadderPlot::barCount() const { return int(ladder().size()); }
 
-void PublishedLadderPlot::updateVisibility() { setVisible(showPublished(m_ctx) && barCount() > 0); }
+bool PublishedLadderPlot::wanted() const { return showPublished(m_ctx) && barCount() > 0; }
+
+int PublishedLadderPlot::neededHeight() const {
+  QFont f(QStringLiteral("DejaVu Sans"), m_ctx.theme().plotFontPt);
+  const int line = QFontMetrics(f).height();
+  // Nine rows a little more than a line apart, the title above, tick labels and the axis title below.
+  return int(std::lround(barCount() * line * 1.25)) + 4 * line + 24;
+}
 
 void PublishedLadderPlot::rebuild() {
   const Theme& th = m_ctx.theme();
@@ -78,15 +90,15 @@ void PublishedLadderPlot::rebuild() {
   m_plot->yAxis->setSubTicks(false);
   m_plot->yAxis->grid()->setVisible(false);
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-  QFont rowFont(QStringLiteral("DejaVu Sans"), std::max(9, th.plotFontPt - 2));
-  m_plot->yAxis->setTickLabelFont(rowFont);
+  // The rows at the plot's own size: the step names are what the class reads.
+  m_plot->yAxis->setTickLabelFont(QFont(QStringLiteral("DejaVu Sans"), th.plotFontPt));
   for (int i = 0; i < int(steps.size()); ++i) ticker->addTick(i, stepName(steps[i].variant));
   m_plot->yAxis->setTicker(ticker);
   m_plot->yAxis->setRange(-0.6, double(steps.size()) - 0.4);
   // Log GFLOP/s: the naive kernel and cuBLAS are 75× apart; room on the right for the labels.
   useLogAxis(m_plot->xAxis, QStringLiteral("FLOP/s"), 1e9);
-  m_plot->xAxis->setLabel(tr("published speed (longer is faster)"));
-  const double lo = 100, hi = 23250 * 30;
+  m_plot->xAxis->setLabel(tr("published speed · % of cuBLAS on the same card"));
+  const double lo = 100, hi = 23250 * 60;  // room right of the fastest bar for its label
   m_plot->xAxis->setRange(lo, hi);
   const QColor c = publishedColour(th);
   auto* bars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
@@ -105,9 +117,10 @@ void PublishedLadderPlot::rebuild() {
     t->position->setCoords(v, i);
     t->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     t->setPadding(QMargins(8, 0, 0, 0));
+    // Short, so a projector's font fits: what the percentage is of says the axis title.
     t->setText(steps[i].variant == "cublas"
                    ? fmtSi(v * 1e9, "FLOP/s")
-                   : tr("%1 · %2 % of cuBLAS").arg(fmtSi(v * 1e9, "FLOP/s"), fmtFixed(100 * steps[i].share(), steps[i].share() < 0.1 ? 1 : 0)));
+                   : tr("%1 · %2 %").arg(fmtSi(v * 1e9, "FLOP/s"), fmtFixed(100 * steps[i].share(), steps[i].share() < 0.1 ? 1 : 0)));
   }
   m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -126,19 +139,60 @@ QString PublishedLadderPlot::csv() const {
   return out;
 }
 
-QWidget* withPublishedLadder(QWidget* chart, AppContext& ctx) {
-  auto* box = new QWidget;
-  auto* lay = new QVBoxLayout(box);
-  lay->setContentsMargins(0, 0, 0, 0);
-  lay->setSpacing(4);
-  lay->addWidget(chart, 3);
-  lay->addWidget(new PublishedLadderPlot(ctx, box), 2);
-  return box;
-}
+namespace {
+
+// The chart and the ladder one above the other, or behind two tabs when that would squeeze either.
+class PublishedLadderStack : public QWidget {
+ public:
+  PublishedLadderStack(QWidget* chart, AppContext& ctx) : m_chart(chart) {
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->setSpacing(4);
+    m_tabs = new QTabBar(this);
+    m_tabs->addTab(tr("This machine"));
+    m_tabs->addTab(tr("Published GPU"));
+    m_tabs->setTabToolTip(0, tr("What ran here, or in an open recording"));
+    m_tabs->setTabToolTip(1, tr("An SGEMM ladder on a real GPU as others published it (not measured here)"));
+    m_tabs->setDrawBase(false);
+    m_tabs->setExpanding(false);
+    m_ladder = new PublishedLadderPlot(ctx, this);
+    lay->addWidget(m_tabs);
+    lay->addWidget(chart, 3);
+    lay->addWidget(m_ladder, 2);
+    connect(m_tabs, &QTabBar::currentChanged, this, [this] { arrange(); });
+    connect(m_ladder, &PublishedLadderPlot::wantedChanged, this, [this] { arrange(); });
+    arrange();
+  }
+
+ protected:
+  void resizeEvent(QResizeEvent* e) override {
+    QWidget::resizeEvent(e);
+    arrange();
+  }
+
+ private:
+  void arrange() {
+    const bool wanted = m_ladder->wanted();
+    // The chart above needs about as much as the ladder: both fit when twice the ladder's height does.
+    const bool tabbed = wanted && height() > 0 && height() < 2 * m_ladder->neededHeight();
+    m_tabs->setVisible(tabbed);
+    const bool ladderTab = tabbed && m_tabs->currentIndex() == 1;
+    m_chart->setVisible(!ladderTab);
+    m_ladder->setVisible(wanted && (!tabbed || ladderTab));
+  }
+
+  QWidget* m_chart;
+  QTabBar* m_tabs = nullptr;
+  PublishedLadderPlot* m_ladder = nullptr;
+};
+
+}  // namespace
+
+QWidget* withPublishedLadder(QWidget* chart, AppContext& ctx) { return new PublishedLadderStack(chart, ctx); }
 
 QList<PlotExport> publishedLadderExports(const QWidget* page) {
   const auto* ladder = page ? page->findChild<PublishedLadderPlot*>() : nullptr;
-  if (!ladder || !ladder->isVisibleTo(page)) return {};
+  if (!ladder || !ladder->wanted()) return {};  // behind its tab it is still the page's plot
   PlotExport e;
   e.id = QStringLiteral("published-ladder");
   e.title = ladder->title();

@@ -21,16 +21,23 @@ class PublishedLadderPlot : public QWidget {
   QString csv() const;         // step, device, GFLOP/s, share of cuBLAS, source
   int barCount() const;        // steps drawn
   void rebuild();              // after a theme change
+  // Shown where no GPU is here and no recording is open (the page's container decides where it goes).
+  bool wanted() const;
+  // The height at which its nine rows, title and axis read at the theme's fonts.
+  int neededHeight() const;
+
+ signals:
+  void wantedChanged();
 
  private:
-  void updateVisibility();
   AppContext& m_ctx;
   QCustomPlot* m_plot = nullptr;
   QCPTextElement* m_title = nullptr;
 };
 
-// The page's chart with the published ladder under it (the ladder hides itself while a GPU or recording is
-// here). Returns the container to pass to Page::setVisual.
+// The page's chart with the published ladder under it, or the two taking turns behind tabs ("This machine",
+// "Published GPU") when both do not fit one above the other at the theme's fonts (a projector); the ladder and
+// its tab go away while a GPU or recording is here. Returns the container to pass to Page::setVisual.
 QWidget* withPublishedLadder(QWidget* chart, AppContext& ctx);
-// The ladder's export (id "published-ladder") when it is shown on `page`; empty otherwise.
+// The ladder's export (id "published-ladder") when the page shows it (on screen or behind its tab); empty otherwise.
 QList<PlotExport> publishedLadderExports(const QWidget* page);
