@@ -121,6 +121,24 @@ else
   [[ ! -f "$CUDA_DEB" ]] || fail "no module is built, yet cpack made $CUDA_DEB"
 fi
 
+# ---- gpulab-vulkan: only when the Vulkan module is built; gpulab itself never Depends on Vulkan -------------------
+VULKAN_DEB="$SCRATCH/pkg/gpulab-vulkan_${VERSION}_${ARCH}.deb"
+hasnt "$APP_DEPENDS" "vulkan" "gpulab Depends (the app runs without Vulkan)"
+if [[ -f "$BIN_DIR/libgpulab_vulkan.so" ]]; then
+  [[ -f "$VULKAN_DEB" ]] || fail "the Vulkan module is built but cpack made no $VULKAN_DEB"
+  VK_DEPENDS=$(field "$VULKAN_DEB" Depends)
+  has "$VK_DEPENDS" "gpulab (= $VERSION)" "gpulab-vulkan Depends"
+  has "$VK_DEPENDS" "libvulkan1" "gpulab-vulkan Depends (shlibdeps)"
+  has "$(field "$SCRATCH/pkg/gpulab_${VERSION}_${ARCH}.deb" Recommends)" "gpulab-vulkan" "gpulab Recommends"
+  VK_FILES=$(dpkg-deb -c "$VULKAN_DEB" | awk '{print $NF}')
+  grep -qE '^\./usr/lib/([a-z0-9_]+-linux-gnu[a-z0-9_]*/)?gpulab/libgpulab_vulkan\.so$' <<<"$VK_FILES" ||
+    fail "gpulab-vulkan.deb lacks usr/lib[/<multiarch>]/gpulab/libgpulab_vulkan.so: $VK_FILES"
+  hasnt "$APP_FILES" "libgpulab_vulkan" "gpulab.deb file list"
+else
+  echo "SKIP (part): the Vulkan module is not built here: gpulab-vulkan is not checked"
+  [[ ! -f "$VULKAN_DEB" ]] || fail "no Vulkan module is built, yet cpack made $VULKAN_DEB"
+fi
+
 # ---- cmake --install into a prefix, and the installed app ------------------------------------------------------
 PREFIX="$SCRATCH/prefix"
 if ! cmake --install "$BUILD_DIR" --prefix "$PREFIX" >"$SCRATCH/install.log" 2>&1; then
