@@ -748,7 +748,9 @@ void MatmulPage::replot() {
         // Two short lines read better on a projector than one long one: the rate and speed-up, then the shares.
         const models::RateRange range = models::gflops_range(*res);
         const QString spread = QString::fromStdString(models::spread_text(range));
-        QStringList parts{fmtSi(res->gflops * 1e9, "FLOP/s") + (spread.isEmpty() ? QString() : QLatin1Char(' ') + spread)}, shares;
+        // The spread opens the second line: the first (rate, speed-up) is the one that must fit beside the bar.
+        QStringList parts{fmtSi(res->gflops * 1e9, "FLOP/s")}, shares{spread};
+        shares.removeAll(QString());
         if (row.backend == "cpu" && row.variant == "naive") parts << tr("the professor");
         else if (naiveRef > 0)
           parts << tr("%1%2× the professor").arg(naive > 0 ? QString() : QStringLiteral("≈"), fmtSi(res->gflops / naiveRef, "", 3).trimmed());

@@ -31,7 +31,7 @@ TEST(MatmulPage, TinySizeRunsEveryCpuVariantWithAPassedCheck) {
   EXPECT_TRUE(page.summaryText().contains(QStringLiteral("faster"))) << page.summaryText().toStdString();
 
   const auto plots = page.plots();
-  ASSERT_EQ(plots.size(), 1);
+  ASSERT_GE(plots.size(), 1);  // the bars measured here first; published ladders follow
   ASSERT_NE(plots[0].plot, nullptr);
   const QString csv = plots[0].csv();
   EXPECT_EQ(csv.count(QStringLiteral(",pass,")), 4) << csv.toStdString();
