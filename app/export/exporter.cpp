@@ -91,14 +91,14 @@ bool paintExport(const PlotExport& plot, QCPPainter& painter, const ExportImageS
   const SlideBands bands = slideBands(text, layout);
   const QSize plotSize = bands.plot.size().toSize();
   if (text && !text->isEmpty()) painter.fillRect(QRectF(QPointF(0, 0), QSizeF(layout)), backgroundOf(plot));
+  // The export's own layout first (a page may rebuild its items for it), then the hints are hidden from that.
+  if (plot.plot && plot.layoutFor) plot.layoutFor(plotSize);
   {
     ExportCleanScope clean(plot);
     painter.save();
     painter.translate(bands.plot.topLeft());
     if (plot.plot) {
-      if (plot.layoutFor) plot.layoutFor(plotSize);
       plot.plot->toPainter(&painter, plotSize.width(), plotSize.height());
-      if (plot.layoutFor) plot.layoutFor(QSize());
     } else {
       QWidget* w = plot.widget;
       const QRect saved = w->geometry();
@@ -110,6 +110,7 @@ bool paintExport(const PlotExport& plot, QCPPainter& painter, const ExportImageS
     }
     painter.restore();
   }
+  if (plot.plot && plot.layoutFor) plot.layoutFor(QSize());
   if (text && !text->title.isEmpty()) {
     painter.setFont(bands.titleFont);
     painter.setPen(text->text);

@@ -46,6 +46,13 @@ echo "$skipped" | grep -qx "vram_vram-live" || fail "vram/vram-live (only a hint
 if grep -l -i -E '\(Space\)|press Run' "$SCRATCH"/svg/*.svg >"$SCRATCH/hints" 2>/dev/null; then
   fail "on-screen hints in exports: $(tr '\n' ' ' <"$SCRATCH/hints")"
 fi
+# A hint marked as one (markOnScreenHint) stays off the slide even when the page rebuilds its items for the export
+# (the precision chart draws all three panels afresh for a slide).
+if [[ -f "$SCRATCH/svg/precision_precision.svg" ]]; then
+  grep -q "errors appear after a run" "$SCRATCH/svg/precision_precision.svg" && fail "the precision slide shows its on-screen hint"
+else
+  fail "no precision SVG"
+fi
 # Captions: the title and the sources are on the slide.
 svg_text() { python3 - "$1" <<'PY'
 import sys, xml.dom.minidom
