@@ -13,10 +13,12 @@
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/stacked_or_tabbed.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -29,79 +31,11 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
 using namespace gpulab::models;
-
-namespace {
-
-// The picture above the link chart when the page is tall enough for both at the theme's fonts; otherwise (a
-// projector at 1366×768) one at a time behind two tabs, each with the whole height, rather than both squashed
-// and the chart's bottom rows cut off.
-class PictureOrChart : public QWidget {
- public:
-  PictureOrChart(QWidget* picture, QWidget* chart, const QString& pictureName, const QString& chartName)
-      : m_picture(picture), m_chart(chart) {
-    m_tabs = new QTabBar(this);
-    m_tabs->addTab(pictureName);
-    m_tabs->addTab(chartName);
-    m_tabs->setExpanding(false);
-    m_tabs->setToolTip(QObject::tr("On a small screen the picture and the link chart take turns: each gets the "
-                                   "whole height"));
-    m_tabs->hide();
-    picture->setParent(this);
-    chart->setParent(this);
-    QObject::connect(m_tabs, &QTabBar::currentChanged, this, [this] { relayout(); });
-  }
-  bool tabbed() const { return m_tabbed; }
-  QTabBar* tabs() const { return m_tabs; }
-  QSize minimumSizeHint() const override {
-    const int w = std::max(m_picture->minimumSizeHint().width(), m_chart->minimumWidth());
-    return {w, m_tabs->sizeHint().height() + std::max(pictureMin(), chartMin())};
-  }
-  QSize sizeHint() const override { return {760, pictureMin() + chartMin() + kGap + 120}; }
-  void relayout() {
-    const int W = width(), H = height(), p = pictureMin(), c = chartMin();
-    m_tabbed = H < p + c + kGap;
-    m_tabs->setVisible(m_tabbed);
-    if (!m_tabbed) {
-      // Three parts picture to two parts chart, as before, each at least its minimum.
-      int hp = std::max(p, (H - kGap) * 3 / 5);
-      int hc = H - kGap - hp;
-      if (hc < c) {
-        hc = c;
-        hp = H - kGap - hc;
-      }
-      m_picture->setGeometry(0, 0, W, hp);
-      m_chart->setGeometry(0, hp + kGap, W, hc);
-      m_picture->show();
-      m_chart->show();
-      return;
-    }
-    const int th = m_tabs->sizeHint().height();
-    m_tabs->setGeometry(0, 0, W, th);
-    const bool chart = m_tabs->currentIndex() == 1;
-    QWidget* on = chart ? m_chart : m_picture;
-    (chart ? m_picture : m_chart)->hide();
-    on->setGeometry(0, th, W, std::max(0, H - th));
-    on->show();
-  }
-
- protected:
-  void resizeEvent(QResizeEvent*) override { relayout(); }
-
- private:
-  static constexpr int kGap = 6;
-  int pictureMin() const { return std::max(m_picture->minimumSizeHint().height(), m_picture->minimumHeight()); }
-  int chartMin() const { return m_chart->minimumHeight(); }
-  QWidget* m_picture;
-  QWidget* m_chart;
-  QTabBar* m_tabs = nullptr;
-  bool m_tabbed = false;
-};
-
-}  // namespace
 
 QVector<MultiGpuPage::Link> MultiGpuPage::catalogueLinks() {
   // GPU-to-GPU links ("NVLink4 900 GB/s") with the cards that have them, then the PCIe host links. Every figure
@@ -140,7 +74,7 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
                             "compare with PCIe's per-direction figure. GPU-to-GPU links in green, PCIe host links "
                             "in blue."));
   m_linkPlot->setMinimumHeight(150);
-  m_visual = new PictureOrChart(m_view, m_linkPlot, tr("Picture"), tr("Link speeds"));
+  m_visual = new StackedOrTabbed(m_view, m_linkPlot, tr("Picture"), tr("Link speeds"));
   setVisual(m_visual);
 
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("link figures"));
@@ -406,17 +340,16 @@ void MultiGpuPage::applyTheme(const Theme& t) {
   m_view->setTheme(t);
   rebuildLinkPlot(t);
   // The minimum heights follow the theme: both stacked, or taking turns when the page is too short for both.
-  auto* column = static_cast<PictureOrChart*>(m_visual);
+  auto* column = static_cast<StackedOrTabbed*>(m_visual);
   column->updateGeometry();
   column->relayout();
 }
 
-bool MultiGpuPage::visualTabbed() const { return static_cast<PictureOrChart*>(m_visual)->tabbed(); }
+bool MultiGpuPage::visualTabbed() const { return static_cast<StackedOrTabbed*>(m_visual)->tabbed(); }
 
 void MultiGpuPage::showLinkChart(bool chart) {
-  auto* column = static_cast<PictureOrChart*>(m_visual);
-  column->tabs()->setCurrentIndex(chart ? 1 : 0);
-  column->relayout();
+  auto* column = static_cast<StackedOrTabbed*>(m_visual);
+  column->showBottom(chart);
 }
 
 void MultiGpuPage::rebuildLinkPlot(const Theme& t) {
@@ -473,7 +406,10 @@ void MultiGpuPage::rebuildLinkPlot(const Theme& t) {
   m_linkPlot->yAxis->setTicker(ticker);
   // Nine named rows at the theme's plot font: the plot is tall enough for them (minimum height below).
   const int copyRows = row - int(m_links.size());
-  m_linkPlot->setMinimumHeight(t.isProjector() ? 330 + 32 * copyRows : 150 + 14 * copyRows);
+  // Each row needs a line of tick-label text and a little air (the fit test's rule), plus the x axis below.
+  const int lineH = QFontMetrics(m_linkPlot->yAxis->tickLabelFont()).height();
+  const int rowsNeed = int(std::ceil(row * lineH * 1.1)) + 3 * lineH + 20;
+  m_linkPlot->setMinimumHeight(std::max(rowsNeed, t.isProjector() ? 330 + 32 * copyRows : 150 + 14 * copyRows));
   m_linkPlot->yAxis->setRange(0.4, row + 0.6);
   m_linkPlot->xAxis->setRange(0, 500);
   m_linkPlot->xAxis->setLabel(best.isEmpty() ? tr("GB/s each way (datasheet)")

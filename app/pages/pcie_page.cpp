@@ -12,6 +12,7 @@
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/stacked_or_tabbed.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -60,10 +61,7 @@ QColor seriesColour(const Theme& t, Series s) {
 PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   for (std::size_t b : gpulab::transfer_sweep_bytes()) m_sizes.push_back(double(b));
 
-  auto* visual = new QWidget;
-  auto* col = new QVBoxLayout(visual);
-  col->setContentsMargins(0, 0, 0, 0);
-  m_plot = new QCustomPlot(visual);
+  m_plot = new QCustomPlot;
   m_plot->setToolTip(tr("Bandwidth of each kind of copy against its size (both axes logarithmic). Solid marks: "
                         "measured here; hollow: recorded; dashed: the chosen card's datasheet link and memory."));
   useLogAxis(m_plot, true, QStringLiteral("B"));
@@ -80,15 +78,15 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   m_note->position->setCoords(0.02, 0.02);
   m_note->setPadding(QMargins(6, 4, 6, 4));
   m_note->setTextAlignment(Qt::AlignLeft);
-  col->addWidget(m_plot, 3);
 
-  m_tokenPlot = new QCustomPlot(visual);
+  m_tokenPlot = new QCustomPlot;
   m_tokenPlot->setToolTip(tr("Seconds per generated token for the chosen model, format and card: all weights in "
                              "the card's memory (HBM or GDDR, as the card has) versus the part that does not fit streamed over PCIe every token"));
   useLogAxis(m_tokenPlot, true, QStringLiteral("s"));
   m_tokenPlot->xAxis->setLabel(tr("time per token (log)"));
-  col->addWidget(m_tokenPlot, 2);
-  setVisual(visual);
+  // Stacked when the page is tall enough for both at the theme's fonts, else taking turns (a projector at 1366×768).
+  m_visual = new StackedOrTabbed(m_plot, m_tokenPlot, tr("Bandwidth"), tr("One token over PCIe"));
+  setVisual(m_visual);
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("transfers (solid)"));
   addBadge(m_measuredBadge);
@@ -385,6 +383,22 @@ void PciePage::updateToken() {
   m_tokenPlot->xAxis->setRange(1e-3, std::max(1.0, maxS * 200));
   stylePlot(m_tokenPlot, t);
   m_tokenPlot->replot();
+  // The bar's text must end inside the plot: with the projector's fonts (or a narrow plot) widen the log axis by
+  // the decades the longest text overflows.
+  double overflowPx = 0;
+  for (int i = 0; i < m_tokenPlot->itemCount(); ++i)
+    if (auto* txt = qobject_cast<QCPItemText*>(m_tokenPlot->item(i)))
+      overflowPx = std::max(overflowPx, txt->right->pixelPosition().x() - m_tokenPlot->axisRect()->right());
+  const QCPRange range = m_tokenPlot->xAxis->range();
+  const double pxPerDecade = m_tokenPlot->axisRect()->width() / std::log10(range.upper / range.lower);
+  if (overflowPx > 0 && pxPerDecade > 0) {
+    // Widening squeezes every decade, so ask for the overflow at the squeezed scale, plus a margin.
+    const double decades = std::log10(range.upper / range.lower);
+    const double textDecades = overflowPx / pxPerDecade;
+    const double grow = textDecades * decades / std::max(1.0, decades - textDecades) * 1.15;
+    m_tokenPlot->xAxis->setRange(range.lower, range.upper * std::pow(10.0, grow));
+    m_tokenPlot->replot();
+  }
 
   const QString model = m_model->currentText() + QStringLiteral(" ") + m_format->currentText();
   if (sheet.streamed_bytes > 0)
@@ -405,6 +419,11 @@ QString PciePage::summaryText() const { return m_summary->text() + QLatin1Char('
 
 void PciePage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
+  // Room for the bandwidth plot's decades and the token plot's two-line row labels at the theme's fonts.
+  m_plot->setMinimumHeight(theme.isProjector() ? 340 : 220);
+  m_tokenPlot->setMinimumHeight(theme.isProjector() ? 230 : 130);
+  m_visual->updateGeometry();
+  m_visual->relayout();
   const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);
   for (QLabel* l : {m_summary, m_h2h, m_token}) l->setStyleSheet(css);
   replot();

@@ -12,6 +12,7 @@ class QComboBox;
 class QCPItemText;
 class QLabel;
 class QTimer;
+class StackedOrTabbed;
 
 class PciePage : public Page {
   Q_OBJECT
@@ -34,6 +35,7 @@ class PciePage : public Page {
   // For tests.
   QCustomPlot* bandwidthPlot() const { return m_plot; }
   QCustomPlot* tokenPlot() const { return m_tokenPlot; }
+  StackedOrTabbed* visualColumn() const { return m_visual; }
   int measuredPointCount() const;
   QString noteText() const;      // the plot's note (no PCIe hop here, ...)
   QString tokenText() const;     // the token-cost line
@@ -63,6 +65,7 @@ class PciePage : public Page {
 
   QCustomPlot* m_plot = nullptr;
   QCustomPlot* m_tokenPlot = nullptr;
+  StackedOrTabbed* m_visual = nullptr;
   QCPItemText* m_note = nullptr;
   QComboBox* m_card = nullptr;
   QComboBox* m_model = nullptr;

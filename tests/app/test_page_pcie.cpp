@@ -2,6 +2,7 @@
 // whose weights stream over the datasheet link.
 #include "app_test_support.h"
 #include "pages/pcie_page.h"
+#include "widgets/stacked_or_tabbed.h"
 
 #include "qcustomplot.h"
 
@@ -65,4 +66,25 @@ TEST(PciePage, DefaultPlanIsTheBenchSuite) {
   fromPage.clear();
   for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
   EXPECT_NE(fromPage, fromSuite);
+}
+
+TEST(StackedOrTabbed, TabsOnlyWhenBothViewsDoNotFit) {
+  auto* top = new QWidget;
+  auto* bottom = new QWidget;
+  top->setMinimumHeight(200);
+  bottom->setMinimumHeight(100);
+  StackedOrTabbed column(top, bottom, QStringLiteral("top"), QStringLiteral("bottom"));
+  column.resize(800, 400);
+  column.relayout();
+  EXPECT_FALSE(column.tabbed());
+  EXPECT_GE(bottom->height(), 100);
+  EXPECT_GE(top->height(), 200);
+  EXPECT_LE(bottom->geometry().bottom(), 400);
+  column.resize(800, 250);
+  column.relayout();
+  EXPECT_TRUE(column.tabbed());
+  column.showBottom(true);
+  EXPECT_TRUE(bottom->isVisibleTo(&column));
+  EXPECT_FALSE(top->isVisibleTo(&column));
+  EXPECT_GT(bottom->height(), 200);  // the whole height under the tabs
 }

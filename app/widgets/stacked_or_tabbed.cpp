@@ -1,0 +1,57 @@
+#include "widgets/stacked_or_tabbed.h"
+
+#include <QTabBar>
+
+#include <algorithm>
+
+StackedOrTabbed::StackedOrTabbed(QWidget* top, QWidget* bottom, const QString& topName, const QString& bottomName,
+                                 int topShare, int bottomShare, QWidget* parent)
+    : QWidget(parent), m_top(top), m_bottom(bottom), m_topShare(topShare), m_bottomShare(bottomShare) {
+  m_tabs = new QTabBar(this);
+  m_tabs->addTab(topName);
+  m_tabs->addTab(bottomName);
+  m_tabs->setExpanding(false);
+  m_tabs->setToolTip(tr("On a small screen the two views take turns: each gets the whole height"));
+  m_tabs->hide();
+  top->setParent(this);
+  bottom->setParent(this);
+  connect(m_tabs, &QTabBar::currentChanged, this, [this] { relayout(); });
+}
+
+int StackedOrTabbed::topMin() const { return std::max(m_top->minimumSizeHint().height(), m_top->minimumHeight()); }
+int StackedOrTabbed::bottomMin() const { return m_bottom->minimumHeight(); }
+
+QSize StackedOrTabbed::minimumSizeHint() const {
+  const int w = std::max(m_top->minimumSizeHint().width(), m_bottom->minimumWidth());
+  return {w, m_tabs->sizeHint().height() + std::max(topMin(), bottomMin())};
+}
+
+QSize StackedOrTabbed::sizeHint() const { return {760, topMin() + bottomMin() + kGap + 120}; }
+
+void StackedOrTabbed::showBottom(bool bottom) { m_tabs->setCurrentIndex(bottom ? 1 : 0); }
+
+void StackedOrTabbed::relayout() {
+  const int W = width(), H = height(), t = topMin(), b = bottomMin();
+  m_tabbed = H < t + b + kGap;
+  m_tabs->setVisible(m_tabbed);
+  if (!m_tabbed) {
+    int ht = std::max(t, (H - kGap) * m_topShare / (m_topShare + m_bottomShare));
+    int hb = H - kGap - ht;
+    if (hb < b) {
+      hb = b;
+      ht = H - kGap - hb;
+    }
+    m_top->setGeometry(0, 0, W, ht);
+    m_bottom->setGeometry(0, ht + kGap, W, hb);
+    m_top->show();
+    m_bottom->show();
+    return;
+  }
+  const int th = m_tabs->sizeHint().height();
+  m_tabs->setGeometry(0, 0, W, th);
+  const bool bottom = m_tabs->currentIndex() == 1;
+  QWidget* on = bottom ? m_bottom : m_top;
+  (bottom ? m_top : m_bottom)->hide();
+  on->setGeometry(0, th, W, std::max(0, H - th));
+  on->show();
+}

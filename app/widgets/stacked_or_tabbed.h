@@ -1,0 +1,35 @@
+#pragma once
+// Two views of a page, one above the other when the page is tall enough for both at their minimum heights;
+// otherwise (a projector at 1366×768) one at a time behind two tabs, each with the whole height, rather than both
+// squashed with their labels written over each other. Used by the PCIe and many-GPUs pages.
+#include <QWidget>
+
+class QTabBar;
+
+class StackedOrTabbed : public QWidget {
+  Q_OBJECT
+ public:
+  // `topShare`:`bottomShare` splits the height when both are shown (each at least its minimum height).
+  StackedOrTabbed(QWidget* top, QWidget* bottom, const QString& topName, const QString& bottomName,
+                  int topShare = 3, int bottomShare = 2, QWidget* parent = nullptr);
+  bool tabbed() const { return m_tabbed; }
+  QTabBar* tabs() const { return m_tabs; }
+  // When tabbed: shows the bottom view (true) or the top one.
+  void showBottom(bool bottom);
+  QSize minimumSizeHint() const override;
+  QSize sizeHint() const override;
+  void relayout();
+
+ protected:
+  void resizeEvent(QResizeEvent*) override { relayout(); }
+
+ private:
+  static constexpr int kGap = 6;
+  int topMin() const;
+  int bottomMin() const;
+  QWidget* m_top;
+  QWidget* m_bottom;
+  QTabBar* m_tabs = nullptr;
+  int m_topShare, m_bottomShare;
+  bool m_tabbed = false;
+};
