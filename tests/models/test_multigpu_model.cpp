@@ -27,6 +27,7 @@ TEST(MultiGpuModel, AGpuToGpuCopyIsARate) {
   EXPECT_DOUBLE_EQ(c->gbs, 360);
   EXPECT_DOUBLE_EQ(c->bytes, 256.0 * 1048576);
   EXPECT_TRUE(peerCopy(copy("p2p", 300, "")));  // a recording from before plans: drawn as before
+  EXPECT_TRUE(peerCopy(copy("p2p", 300, gpulab::plan_name::transfer)));  // the transfer suite made them before
 }
 
 TEST(MultiGpuModel, AnotherPlansResultIsNotDrawn) {
