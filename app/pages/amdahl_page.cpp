@@ -666,12 +666,11 @@ QList<PlotExport> AmdahlPage::plots() {
   out.append(PlotExport{QStringLiteral("amdahl_measured"), tr("Measured thread scaling"), m_scalePlot, nullptr,
                         [this] { return plotSeriesCsv(m_scalePlot, QStringLiteral("threads"), QStringLiteral("speedup_x")); }});
   out.append(PlotExport{QStringLiteral("data_loading"), tr("Data loading vs a faster GPU"), m_barPlot, nullptr,
-                        [this] {
+                        [this] {  // the lesson's example, computed: each bar's parts by the legend's names
                           const double L = loadingShare(), k = gpuFactor();
-                          return QStringLiteral("bar,loading_share,gpu_share\nbefore,%1,%2\nafter,%1,%3\n")
-                              .arg(L)
-                              .arg(1 - L)
-                              .arg((1 - L) / k);
+                          return QStringLiteral("bar,series,source,share_of_old_job\nbefore,%1,model,%3\nbefore,%2,model,"
+                                                "%4\nafter,%1,model,%3\nafter,%2,model,%5\n")
+                              .arg(tr("loading data (CPU)"), tr("GPU maths")).arg(L).arg(1 - L).arg((1 - L) / k);
                         }});
   return out;
 }

@@ -124,3 +124,21 @@ TEST(TrustNumbers, HostMemcpyHeadlineComesFromTheDramSizedCopy) {
   EXPECT_TRUE(text.contains(QStringLiteral("9.5"))) << text.toStdString();
   EXPECT_FALSE(text.contains(QStringLiteral("122"))) << text.toStdString();
 }
+
+TEST(TrustNumbers, EveryPlotsCsvHoldsEverySeriesItDraws) {
+  AppContext ctx(noGpu());
+  MatmulPage matmul(ctx);
+  BatchPage batch(ctx);
+  DecodePage decode(ctx);
+  AmdahlPage amdahl(ctx);
+  const std::initializer_list<Page*> pages{&matmul, &batch, &decode, &amdahl};
+  for (Page* p : pages) p->initialize();
+  openBundled(ctx);
+  for (Page* p : pages)
+    for (const PlotExport& e : p->plots()) {
+      if (!e.plot || !e.csv) continue;
+      const QStringList missing = seriesMissingFromCsv(e.plot, e.csv());
+      EXPECT_TRUE(missing.isEmpty()) << p->pageId().toStdString() << "/" << e.id.toStdString() << " leaves out: "
+                                     << missing.join(QStringLiteral(" | ")).toStdString();
+    }
+}
