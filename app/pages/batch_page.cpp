@@ -565,11 +565,12 @@ void BatchPage::replot() {
       rp.flops = s.flopsPerS;
       rp.color = hw;
       rp.group = tr("B sweep");
-      rp.tooltip = tr("B = %1, %2×%3 %4 on %5\n%6 at %7 FLOP/B\nmeasured here")
+      rp.tooltip = tr("B = %1, %2×%3 %4 on %5\n%6 (samples %8 – %9) at %7 FLOP/B\nmeasured here")
                        .arg(fmtCount(s.batch))
                        .arg(int(di))
                        .arg(int(dout))
-                       .arg(precName(p), m_sweepDevice, fmtSi(s.flopsPerS, "FLOP/s"), fmtFixed(s.intensity, 2));
+                       .arg(precName(p), m_sweepDevice, fmtSi(s.flopsPerS, "FLOP/s"), fmtFixed(s.intensity, 2),
+                            fmtSi(s.lowFlopsPerS, "FLOP/s"), fmtSi(s.highFlopsPerS, "FLOP/s"));
       roofPts << rp;
     }
     QCPGraph* g = m_plot->addGraph();
