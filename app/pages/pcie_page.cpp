@@ -6,7 +6,7 @@
 #include "gpulab/models/transfer_model.hpp"
 #include "gpulab/models/vram_model.hpp"
 #include "gpulab/page_plans.hpp"
-#include "pages/device_words.h"
+#include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
@@ -98,14 +98,10 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   m_token = addResultLabel();
 
   m_replot = makeRedrawTimer([this] { replot(); });
+  connect(&m_ctx, &AppContext::gpuChanged, this, [this] { scheduleReplot(); });  // the note names the device
 
   buildControls();
   runBar()->setRunText(tr("Measure transfers"));
-  runBar()->runButton()->setToolTip(m_ctx.hasGpu()
-                                        ? tr("Time host→device, device→host (pinned and pageable), device→device on "
-                                             "%1 and host memcpy at sizes from 64 KiB to 1 GiB")
-                                              .arg(device_words::chosenName(m_ctx))
-                                        : tr("No GPU here: times host memcpy at sizes from 64 KiB to 1 GiB"));
   replot();
 }
 
@@ -188,7 +184,7 @@ void PciePage::run() {
   policy.min_samples = 3;
   policy.max_samples = 30;
   policy.time_budget_s = 0.4;
-  startPlan(m_ctx.hasGpu() ? tr("Transfer sweep on %1").arg(device_words::chosenName(m_ctx)) : tr("Host memcpy sweep"),
+  startPlan(m_ctx.hasGpu() ? tr("Transfer sweep on %1").arg(chosen_device::name(m_ctx)) : tr("Host memcpy sweep"),
             plan(), policy);
 }
 
@@ -282,18 +278,23 @@ void PciePage::replot() {
       note += sum.gpuIsCpuDevice ? tr("\nHollow marks: a CPU-type Vulkan device's copies from the open recording "
                                       "(not a GPU: RAM to RAM).")
                                  : tr("\nHollow marks: GPU transfers from the open recording.");
-  } else if (device_words::chosenKind(m_ctx) == device_label::Kind::vulkanCpu) {
+  } else if (chosen_device::kind(m_ctx) == gpulab::DeviceClass::vulkan_on_cpu) {
     note = tr("%1: its \"device\" memory is this computer's RAM,\nso host↔device copies cross no PCIe link.\n"
               "Dashed: the card's datasheet link and memory.")
-               .arg(device_words::chosenName(m_ctx));
+               .arg(chosen_device::name(m_ctx));
   } else {
     note = tr("Pinned memory lets the copy engine read host RAM directly; pageable memory is first copied into a "
               "pinned staging buffer.");
-    if (device_words::chosenKind(m_ctx) == device_label::Kind::vulkanGpu)
+    if (chosen_device::kind(m_ctx) == gpulab::DeviceClass::vulkan_gpu)
       note += tr("\nMeasured through Vulkan on %1; an integrated GPU shares the CPU's RAM (no PCIe hop).")
-                  .arg(device_words::chosenName(m_ctx));
+                  .arg(chosen_device::name(m_ctx));
   }
   m_note->setText(note);
+  runBar()->runButton()->setToolTip(m_ctx.hasGpu()
+                                        ? tr("Time host→device, device→host (pinned and pageable), device→device on "
+                                             "%1 and host memcpy at sizes from 64 KiB to 1 GiB")
+                                              .arg(chosen_device::name(m_ctx))
+                                        : tr("No GPU here: times host memcpy at sizes from 64 KiB to 1 GiB"));
   // The note sits at the top of the plot, above the highest line: legend-sized, with decades of room above
   // the HBM line (more on a projector, where the text is taller).
   m_note->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));

@@ -3,7 +3,7 @@
 #include "app_context.h"
 #include "gpulab/result_views.hpp"
 #include "models/stack_model.h"
-#include "pages/device_words.h"
+#include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "widgets/source_badge.h"
 #include "widgets/stack_diagram.h"
@@ -136,8 +136,8 @@ void StackPage::refreshList() {
   if (m_examples) {
     // Nothing has run yet: three typical paths, marked as examples, so the diagram still teaches something.
     // With a Vulkan device chosen, the examples take Vulkan's path (a CPU-type device's marked as such).
-    const device_label::Kind chosen = device_words::chosenKind(m_ctx);
-    const bool vulkan = chosen == device_label::Kind::vulkanGpu || chosen == device_label::Kind::vulkanCpu;
+    const gpulab::DeviceClass chosen = chosen_device::kind(m_ctx);
+    const bool vulkan = chosen == gpulab::DeviceClass::vulkan_gpu || chosen == gpulab::DeviceClass::vulkan_on_cpu;
     auto example = [](const char* backend, const char* variant, bool cpuType = false) {
       Result r;
       r.experiment = "gemm";
@@ -148,7 +148,7 @@ void StackPage::refreshList() {
       return r;
     };
     if (vulkan) {
-      const bool cpuType = chosen == device_label::Kind::vulkanCpu;
+      const bool cpuType = chosen == gpulab::DeviceClass::vulkan_on_cpu;
       m_entries.push_back({example("vulkan", "vectorized", cpuType), tr("example")});
       m_entries.push_back({example("vulkan", "naive", cpuType), tr("example")});
     } else {
@@ -183,11 +183,11 @@ void StackPage::selectExperiment(int row) {
   const unsigned mask = StackDiagram::layersFor(e.result);
   const stack_model::Api api = stack_model::apiOf(e.result);
   // The GPU column wears the names of the API the run went through; a CPU run leaves it as the chosen device's.
-  const device_label::Kind chosen = device_words::chosenKind(m_ctx);
+  const gpulab::DeviceClass chosen = chosen_device::kind(m_ctx);
   const StackDiagram::Api column =
       api != stack_model::Api::cpu ? diagramApi(api)
-      : chosen == device_label::Kind::vulkanGpu ? StackDiagram::Api::vulkan
-      : chosen == device_label::Kind::vulkanCpu ? StackDiagram::Api::vulkanCpu
+      : chosen == gpulab::DeviceClass::vulkan_gpu ? StackDiagram::Api::vulkan
+      : chosen == gpulab::DeviceClass::vulkan_on_cpu ? StackDiagram::Api::vulkanCpu
                                                 : StackDiagram::Api::cuda;
   m_diagram->setApi(column);
   const QString device = QString::fromStdString(gpulab::result_header(e.result).device);

@@ -6,7 +6,7 @@
 #include "gpulab/models/rounds_model.hpp"
 #include "gpulab/page_plans.hpp"
 #include "models/stadium_model.h"
-#include "pages/device_words.h"
+#include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -90,13 +90,18 @@ StadiumPage::StadiumPage(AppContext& ctx) : Page(ctx) {
 
   buildControls();
   runBar()->setRunText(tr("Measure the pace"));
+  updateRunTip();
+  connect(&m_ctx, &AppContext::gpuChanged, this, [this] { updateRunTip(); });
+  rebuildSources();
+}
+
+void StadiumPage::updateRunTip() {
   runBar()->runButton()->setToolTip(
       m_ctx.hasGpu() ? tr("Time the naive loop (the professor) and BLAS on all cores at 512³ on the CPU, and the "
                           "best GEMM of %1 (the stadium), then race at those rates (Space)")
-                           .arg(device_words::chosenName(m_ctx))
+                           .arg(chosen_device::name(m_ctx))
                      : tr("Time the naive loop (the professor) and BLAS on all cores (the stadium) at 512³ on this "
                           "CPU, a few seconds, then race at those rates (Space)"));
-  rebuildSources();
 }
 
 void StadiumPage::buildControls() {

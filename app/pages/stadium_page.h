@@ -80,6 +80,7 @@ class StadiumPage : public Page {
 
  private:
   void buildControls();
+  void updateRunTip();  // names the chosen device
   void rebuildSources();
   void applySource();
   void pushParams();  // settings -> view, restarting the race

@@ -5,7 +5,7 @@
 #include "gpulab/memory_hold.hpp"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/page_plans.hpp"
-#include "pages/device_words.h"
+#include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "pages/running_example.h"
 #include "widgets/run_bar.h"
@@ -61,6 +61,11 @@ VramPage::VramPage(AppContext& ctx) : Page(ctx) {
   liveCol->setContentsMargins(0, 0, 0, 0);
   m_live = new VramBars(liveBox);
   m_live->setTitle(tr("Real: this GPU's memory"));
+  // Another device chosen in the device panel: the live side says what it can do there.
+  connect(&m_ctx, &AppContext::gpuChanged, this, [this] {
+    m_haveLive = false;
+    recordingsChanged();
+  });
   m_live->setToolTip(tr("Run (Space) holds the selected estimate's bytes on the GPU, in steps, and reads "
                         "cudaMemGetInfo before and after. A request that cannot fit is refused with the numbers."));
   liveCol->addWidget(m_live, 1);
@@ -394,7 +399,7 @@ void VramPage::run() {
   }
   m_liveError.clear();
   m_haveLive = false;
-  startPlan(tr("Holding %1 on %2").arg(gb(budget().total), device_words::chosenName(m_ctx)), plan());
+  startPlan(tr("Holding %1 on %2").arg(gb(budget().total), chosen_device::name(m_ctx)), plan());
 }
 
 void VramPage::onResult(const gpulab::Result& r) {
@@ -463,9 +468,9 @@ void VramPage::showLiveAbsent() {
     m_live->setEmptyText(tr("Holding memory is not offered on %1.\n\nThe estimate on the left needs no GPU. The "
                             "live bars need CUDA, which reports how much memory is free; Vulkan reports only a "
                             "heap's size.")
-                             .arg(device_words::chosenName(m_ctx)));
+                             .arg(chosen_device::name(m_ctx)));
     m_live->setToolTip(notOffered);
-    m_liveStatus->setText(tr("Not offered on Vulkan: %1").arg(notOffered.section(QStringLiteral(": "), 1).toHtmlEscaped()));
+    m_liveStatus->setText(tr("Not offered on Vulkan: it reports no free-memory figure, so the bars would not be real."));
     m_liveStatus->setToolTip(notOffered);
     m_liveBadge->set(SourceBadge::Kind::Unavailable, tr("Vulkan: live bars not offered"));
     return;
@@ -482,11 +487,15 @@ void VramPage::showLiveAbsent() {
 }
 
 void VramPage::recordingsChanged() {
+  // A CPU-type Vulkan device is no GPU: the panel names it for what it is.
+  m_live->setTitle(chosen_device::kind(m_ctx) == gpulab::DeviceClass::vulkan_on_cpu
+                       ? tr("Real: the chosen device's memory (not a GPU)")
+                       : tr("Real: this GPU's memory"));
   if (m_ctx.hasGpu() && holdUnavailable().isEmpty()) {
     if (!m_haveLive) {
       m_live->setBars({});
       m_live->setEmptyText(tr("Press Run (Space) to hold the selected estimate on %1 and watch its free memory fall.")
-                               .arg(device_words::chosenName(m_ctx)));
+                               .arg(chosen_device::name(m_ctx)));
       m_liveStatus->setText(tr("Nothing held yet."));
     }
     m_liveBadge->set(SourceBadge::Kind::MeasuredHere, tr("live bars"));

@@ -287,7 +287,17 @@ void StackDiagram::paintEvent(QPaintEvent*) {
       const bool cpu = l >= CpuLibrary;
       p.setPen(arrowPen);
       p.setBrush(Qt::NoBrush);
-      if (rowOf(l) == rowOf(prev) + 1) {
+      const bool crossColumns = prev != Framework && (prev >= CpuLibrary) != cpu;
+      if (crossColumns) {
+        // A CPU-type Vulkan device: from its driver across to the CPU's cores, down the gap between the columns.
+        const double gapX = (a.right() + b.left()) / 2;
+        const double y = b.center().y();
+        QPolygonF line;
+        line << QPointF(a.right() + 1, a.center().y()) << QPointF(gapX, a.center().y()) << QPointF(gapX, y)
+             << QPointF(b.left() - h + 2, y);
+        p.drawPolyline(line);
+        head(QPointF(b.left() - 1, y), QPointF(1, 0));
+      } else if (rowOf(l) == rowOf(prev) + 1) {
         const double x = b.left() + b.width() * 0.78;
         p.drawLine(QPointF(x, a.bottom() + 1), QPointF(x, b.top() - h + 2));
         head(QPointF(x, b.top() - 1), QPointF(0, 1));

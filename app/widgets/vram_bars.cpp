@@ -49,6 +49,14 @@ double stackTotal(const VramBar& b) {
 }
 }  // namespace
 
+namespace {
+// A bar's label may break after a slash ("FP16/" "BF16") when its slot is too narrow for it on one line.
+QString wrappableLabel(const QString& label) {
+  QString out = label;
+  return out.replace(QLatin1Char('/'), QStringLiteral("/\u200B"));
+}
+}  // namespace
+
 VramBars::VramBars(QWidget* parent) : QWidget(parent) {
   m_timer.setInterval(16);  // ~60 Hz
   m_timer.setTimerType(Qt::PreciseTimer);
@@ -242,7 +250,20 @@ void VramBars::paintEvent(QPaintEvent*) {
   int axisW = fm.horizontalAdvance(QStringLiteral("00 GB"));
   for (double v = 0; v <= scale * 1.0001; v += step) axisW = std::max(axisW, fm.horizontalAdvance(tickText(v)));
   axisW += 16;
-  const int bottomText = fmb.height() + 2 * fms.height() + 10;
+  // Room under the bars for the longest label and caption as they wrap in a bar's slot (a narrow slot on a small
+  // screen wraps "short by 7.4 GB" into three lines, and "FP16/BF16" after its slash).
+  const int nBars = std::max<int>(1, int(m_target.size()));
+  const double slotW = double(width() - axisW - 10) / nBars;
+  const int wrapW = int(std::max(20.0, slotW - 12));
+  int labelH = fmb.height(), captionH = 2 * fms.height();
+  for (const VramBar& bar : m_target) {
+    const QString label = wrappableLabel(bar.label);
+    const QFontMetrics& lf = fmb.horizontalAdvance(bar.label) > wrapW ? fms : fmb;
+    labelH = std::max(labelH, lf.boundingRect(QRect(0, 0, wrapW, 1000), Qt::AlignHCenter | Qt::TextWordWrap, label).height());
+    captionH = std::max(captionH, fms.boundingRect(QRect(0, 0, wrapW, 1000), Qt::AlignHCenter | Qt::TextWordWrap,
+                                                   bar.caption).height());
+  }
+  const int bottomText = labelH + captionH + 10;
   const QRect plot(axisW, top + fm.height(), width() - axisW - 10, height() - top - fm.height() - bottomText - 4);
   if (plot.height() < 40 || plot.width() < 40) return;
   auto yOf = [&](double bytes) { return plot.bottom() - bytes / scale * plot.height(); };
@@ -314,12 +335,12 @@ void VramBars::paintEvent(QPaintEvent*) {
     // A gap between neighbours' texts: narrow bars wrap their caption ("fits," / "14 GB left") rather than
     // running into the next one.
     const double textW = std::max(20.0, slot - 12);
-    if (fmb.horizontalAdvance(bar.label) > textW) p.setFont(small);  // "FP16/BF16" on a narrow bar
-    p.drawText(QRectF(cx - textW / 2, plot.bottom() + 4, textW, fmb.height()), Qt::AlignCenter,
-               QFontMetrics(p.font()).elidedText(bar.label, Qt::ElideRight, int(textW)));
+    if (fmb.horizontalAdvance(bar.label) > textW) p.setFont(small);  // "FP16/BF16" on a narrow bar: smaller, wrapped
+    p.drawText(QRectF(cx - textW / 2, plot.bottom() + 4, textW, labelH), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+               wrappableLabel(bar.label));
     p.setFont(small);
     p.setPen(bar.good ? t.good : t.bad);
-    p.drawText(QRectF(cx - textW / 2, plot.bottom() + 4 + fmb.height(), textW, 2 * fms.height() + 4),
+    p.drawText(QRectF(cx - textW / 2, plot.bottom() + 4 + labelH, textW, captionH + 4),
                Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, bar.caption);
   }
 

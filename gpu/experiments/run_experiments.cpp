@@ -1,5 +1,6 @@
 // The three primitive experiments: GEMM, streaming bandwidth, transfers. Each builds a self-describing Result:
 // what ran, on what, the check, every sample, and where the number came from.
+#include "gpulab/device_words.hpp"
 #include "gpulab/result_views.hpp"
 #include "gpulab/experiments.hpp"
 #include "gpulab/units.hpp"
@@ -223,8 +224,9 @@ ResultHeader result_header(const Result& r) {
   h.backend = r.backend;
   h.on_gpu = r.on_gpu();
   if (const auto d = r.provenance.find("device"); d != r.provenance.end()) h.device = d->second;
-  // The Vulkan backend writes "CPU (not a GPU)" for a CPU-type device (vulkan_backend.cpp).
-  if (const auto t = r.provenance.find("device_type"); t != r.provenance.end()) h.cpu_device = t->second.rfind("CPU", 0) == 0;
+  // A CPU-type device behind a GPU API (lavapipe) or the CUDA emulator: device_words names it, never as a GPU.
+  const DeviceClass dc = device_words(r).device_class;
+  h.cpu_device = dc == DeviceClass::vulkan_on_cpu || dc == DeviceClass::emulator;
   h.variant = r.variant;
   h.precision = r.precision;
   h.ok = r.ok();

@@ -19,7 +19,7 @@ struct ResultHeader {
   std::string backend;   // "cpu", "cuda", …
   bool on_gpu = false;   // any backend but the CPU
   std::string device;    // the device's name as the backend gave it (provenance "device"); "" when not recorded
-  bool cpu_device = false;  // a CPU-type device behind a GPU API (Vulkan on lavapipe): on_gpu, yet never "a GPU"
+  bool cpu_device = false;  // on_gpu, yet not a GPU: a CPU-type Vulkan device (lavapipe) or the CUDA emulator (device_words)
   std::string variant;   // for labels and CSV only: pages never branch on it
   Precision precision = Precision::fp32;
   bool ok = false;       // ran and passed its check

@@ -1,0 +1,85 @@
+// With lavapipe (Vulkan on the CPU) chosen as the GPU slot's device, the PCIe, memory, stadium and software-stack
+// pages name it for what it is and never call it a GPU; the memory page says holding memory is not offered on
+// Vulkan instead of trying. Skips where no CPU-type Vulkan device is available.
+#include "app_test_support.h"
+#include "models/device_words.h"
+#include "pages/pcie_page.h"
+#include "pages/stack_page.h"
+#include "pages/stadium_page.h"
+#include "pages/vram_page.h"
+#include "widgets/run_bar.h"
+#include "widgets/stack_diagram.h"
+
+#include <QComboBox>
+#include <QPushButton>
+#include <QTest>
+#include <gtest/gtest.h>
+
+#include <memory>
+
+namespace {
+std::unique_ptr<AppContext> lavapipe() {
+  qputenv("GPULAB_VULKAN_ALLOW_CPU", "1");
+  AppContext::Options o;
+  o.device = QStringLiteral("vulkan");
+  auto ctx = std::make_unique<AppContext>(o);
+  qunsetenv("GPULAB_VULKAN_ALLOW_CPU");
+  if (!ctx->hasGpu() || gpulab::device_words(*ctx->gpuInfo()).device_class != gpulab::DeviceClass::vulkan_on_cpu)
+    return nullptr;
+  return ctx;
+}
+#define NEED_LAVAPIPE(ctx)                                                         \
+  auto ctx = lavapipe();                                                           \
+  if (!ctx) GTEST_SKIP() << "no CPU-type Vulkan device (lavapipe) here";
+}  // namespace
+
+TEST(PagesOnLavapipe, StadiumRacesItAsVulkanOnTheCpuNotAGpu) {
+  NEED_LAVAPIPE(ctx);
+  StadiumPage page(*ctx);
+  page.initialize();
+  EXPECT_TRUE(page.plan().jobs.size() == 3u) << "naive, BLAS and the Vulkan device's best GEMM";
+  page.run();
+  ASSERT_TRUE(ctx->runner().waitForIdle(180000));
+  QCoreApplication::processEvents();
+  QTest::qWait(50);
+  QStringList items;
+  for (int i = 0; i < page.rateSource()->count(); ++i) items << page.rateSource()->itemText(i);
+  const QString all = items.join(QLatin1Char('\n'));
+  EXPECT_TRUE(all.contains(QStringLiteral("Vulkan on the CPU (not a GPU)"))) << all.toStdString();
+  EXPECT_FALSE(all.contains(QStringLiteral("GPU cuBLAS"))) << all.toStdString();
+  EXPECT_FALSE(page.rates().model);
+  auto* bar = page.findChild<RunBar*>();
+  ASSERT_TRUE(bar);
+  EXPECT_TRUE(bar->runButton()->toolTip().contains(QStringLiteral("not a GPU"))) << bar->runButton()->toolTip().toStdString();
+}
+
+TEST(PagesOnLavapipe, MemoryPageSaysHoldingIsNotOfferedAndDoesNotTry) {
+  NEED_LAVAPIPE(ctx);
+  VramPage page(*ctx);
+  page.initialize();
+  EXPECT_TRUE(page.liveText().contains(QStringLiteral("Not offered on Vulkan"))) << page.liveText().toStdString();
+  ASSERT_EQ(page.plan().jobs.size(), 1u);  // one note saying why, nothing held
+  page.run();
+  EXPECT_FALSE(page.isRunning());
+  EXPECT_TRUE(page.liveText().contains(QStringLiteral("Not offered on Vulkan")));
+}
+
+TEST(PagesOnLavapipe, PcieNoteSaysNoPcieHopOnTheCpuDevice) {
+  NEED_LAVAPIPE(ctx);
+  PciePage page(*ctx);
+  page.initialize();
+  EXPECT_TRUE(page.noteText().contains(QStringLiteral("not a GPU"))) << page.noteText().toStdString();
+  EXPECT_TRUE(page.noteText().contains(QStringLiteral("no PCIe"))) << page.noteText().toStdString();
+}
+
+TEST(PagesOnLavapipe, StackExamplesTakeVulkansPathEndingOnTheCpu) {
+  NEED_LAVAPIPE(ctx);
+  StackPage page(*ctx);
+  page.initialize();
+  ASSERT_TRUE(page.showingExamples());
+  page.selectExperiment(0);
+  EXPECT_EQ(page.diagram()->api(), StackDiagram::Api::vulkanCpu);
+  EXPECT_TRUE(page.diagram()->lit() & StackDiagram::bit(StackDiagram::Kernels));
+  EXPECT_FALSE(page.diagram()->lit() & StackDiagram::bit(StackDiagram::Hardware));
+  EXPECT_TRUE(page.diagram()->caption().contains(QStringLiteral("not a GPU"))) << page.diagram()->caption().toStdString();
+}
