@@ -37,6 +37,7 @@
 #include <QTabWidget>
 #include <QStatusBar>
 #include <QTextEdit>
+#include <QTimer>
 #include <QVBoxLayout>
 
 MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), m_ctx(ctx) {
@@ -262,6 +263,8 @@ void MainWindow::nextPage() { showPageIndex(std::min(int(m_pages.size()) - 1, m_
 void MainWindow::previousPage() { showPageIndex(std::max(0, m_stack->currentIndex() - 1)); }
 
 void MainWindow::setProjectorMode(bool on, bool remember) {
+  // The window as the teacher left it, taken before the projector theme's larger fonts can grow it.
+  if (on && !m_projector) m_normalGeometry = geometry();
   m_projector = on;
   if (m_projectorAction) m_projectorAction->setChecked(on);
   if (!on && m_blank) m_blank->hide();
@@ -271,14 +274,20 @@ void MainWindow::setProjectorMode(bool on, bool remember) {
   statusBar()->setVisible(!on);
   m_ctx.setTheme(on ? Theme::projector(m_projectorDark) : Theme::normal());
   if (on) {
-    m_normalGeometry = geometry();
     showFullScreen();
     // Without a window manager (a bare X server, some kiosks) full-screen is only a hint nobody acts on:
     // cover the screen ourselves.
     if (const QScreen* s = screen()) setGeometry(s->geometry());
   } else {
     showNormal();
-    if (m_normalGeometry.isValid()) setGeometry(m_normalGeometry);
+    if (m_normalGeometry.isValid()) {
+      setGeometry(m_normalGeometry);
+      // Again once the normal theme's smaller fonts have reached every widget: until then the layout still asks
+      // for the projector's minimum height and the window would come back a few pixels taller.
+      QTimer::singleShot(0, this, [this] {
+        if (!m_projector && m_normalGeometry.isValid()) setGeometry(m_normalGeometry);
+      });
+    }
   }
   if (remember) appSettings()->setValue(QStringLiteral("projector/on"), on);
 }

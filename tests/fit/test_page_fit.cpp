@@ -220,9 +220,10 @@ TEST(ProjectorMode, LeavingRestoresWindowAndSideColumn) {
   const int sideColumn = page->sideTabs()->width();
 
   // Each widget's minimum width before, to name the one that keeps its projector size if the window grows.
-  QHash<QWidget*, int> minWidths;
+  auto minSize = [](QWidget* c) { return c->minimumSizeHint().expandedTo(c->minimumSize()); };
+  QHash<QWidget*, QSize> minSizes;
   for (QWidget* c : w.findChildren<QWidget*>())
-    if (c->isVisibleTo(&w)) minWidths[c] = std::max(c->minimumSizeHint().width(), c->minimumWidth());
+    if (c->isVisibleTo(&w)) minSizes[c] = minSize(c);
 
   w.setProjectorMode(true, false);
   settle();
@@ -230,13 +231,16 @@ TEST(ProjectorMode, LeavingRestoresWindowAndSideColumn) {
   settle();
   QStringList grown;
   for (QWidget* c : w.findChildren<QWidget*>())
-    if (minWidths.contains(c) && std::max(c->minimumSizeHint().width(), c->minimumWidth()) > minWidths[c] + 20 &&
-        grown.size() < 8)
-      grown << QStringLiteral("%1 %2: %3 -> %4 px")
+    if (minSizes.contains(c) && c->isVisibleTo(&w) &&
+        (minSize(c).width() > minSizes[c].width() + 4 || minSize(c).height() > minSizes[c].height() + 4) &&
+        grown.size() < 12)
+      grown << QStringLiteral("%1 %2: %3×%4 -> %5×%6")
                    .arg(QString::fromLatin1(c->metaObject()->className()), c->objectName())
-                   .arg(minWidths[c])
-                   .arg(std::max(c->minimumSizeHint().width(), c->minimumWidth()));
-  EXPECT_EQ(w.geometry(), before) << "minimum widths that grew: " << grown.join(QStringLiteral("; ")).toStdString();
+                   .arg(minSizes[c].width())
+                   .arg(minSizes[c].height())
+                   .arg(minSize(c).width())
+                   .arg(minSize(c).height());
+  EXPECT_EQ(w.geometry(), before) << "minimum sizes that grew: " << grown.join(QStringLiteral("; ")).toStdString();
   EXPECT_EQ(sidebar->width(), sidebarWidth);
   EXPECT_EQ(page->sideTabs()->width(), sideColumn);
   EXPECT_LE(w.frameGeometry().height(), g_screen.height());
