@@ -8,11 +8,11 @@
 #include "settings.h"
 #include "shell/class_plan_runner.h"
 #include "shell/presenter_keys.h"
-#include "widgets/device_panel.h"
+#include "shell/device_panel.h"
 #include "widgets/glossary_dialog.h"
-#include "widgets/presenter_view.h"
+#include "shell/presenter_view.h"
 #include "widgets/record_gpu_help.h"
-#include "widgets/recordings_dialog.h"
+#include "shell/recordings_dialog.h"
 
 #include <QAbstractButton>
 #include <QAbstractSlider>
@@ -151,13 +151,13 @@ void MainWindow::buildMenus() {
   auto* save = file->addAction(tr("&Save this session as a recording…"), this, &MainWindow::saveSessionRecording);
   save->setShortcut(QKeySequence::Save);
   file->addSeparator();
-  auto* exportPlot = file->addAction(tr("&Export current plot…"), this, [this] { exportCurrentPlotInteractive(*this, m_ctx); });
+  auto* exportPlot = file->addAction(tr("&Export current plot…"), this, [this] { exportCurrentPlotInteractive(*this, currentPage(), m_ctx); });
   exportPlot->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
   exportPlot->setShortcutContext(Qt::ApplicationShortcut);
   exportPlot->setToolTip(tr("This page's plot as PNG, SVG or PDF for slides, in a theme of your choice"));
-  file->addAction(tr("Export &all plots…"), this, [this] { exportAllPlotsInteractive(*this, m_ctx); })
+  file->addAction(tr("Export &all plots…"), this, [this] { exportAllPlotsInteractive(*this, m_pages, m_ctx); })
       ->setToolTip(tr("Every page's plots into one folder, named page-id_plot-id.ext"));
-  file->addAction(tr("Export &data (CSV)…"), this, [this] { exportCurrentPlotInteractive(*this, m_ctx, ExportFormat::Csv); })
+  file->addAction(tr("Export &data (CSV)…"), this, [this] { exportCurrentPlotInteractive(*this, currentPage(), m_ctx, ExportFormat::Csv); })
       ->setToolTip(tr("The numbers behind this page's plot, as CSV with units in the header"));
   file->addSeparator();
   auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);

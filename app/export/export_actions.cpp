@@ -3,17 +3,16 @@
 #include "app_context.h"
 #include "export/export_cleanup.h"
 #include "export/export_dialog.h"
-#include "main_window.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QStatusBar>
 
 #include <optional>
 
-void exportCurrentPlotInteractive(MainWindow& window, AppContext& ctx, std::optional<ExportFormat> preset) {
-  Page* page = window.currentPage();
+void exportCurrentPlotInteractive(QMainWindow& window, Page* page, AppContext& ctx, std::optional<ExportFormat> preset) {
   const QList<PlotExport> plots = page ? page->plots() : QList<PlotExport>{};
   if (plots.isEmpty()) {
     QMessageBox::information(&window, QObject::tr("Nothing to export"),
@@ -63,7 +62,7 @@ void exportCurrentPlotInteractive(MainWindow& window, AppContext& ctx, std::opti
   window.statusBar()->showMessage(QObject::tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
 }
 
-void exportAllPlotsInteractive(MainWindow& window, AppContext& ctx) {
+void exportAllPlotsInteractive(QMainWindow& window, const QVector<Page*>& pages, AppContext& ctx) {
   ExportDialog dialog(ExportDialog::Mode::AllPlots, QString(), {}, &window);
   if (dialog.exec() != QDialog::Accepted) return;
   const QString dir = dialog.path();
@@ -71,7 +70,7 @@ void exportAllPlotsInteractive(MainWindow& window, AppContext& ctx) {
   QApplication::setOverrideCursor(Qt::WaitCursor);
   std::optional<PdfDeck> deck;
   if (dialog.withDeck()) deck.emplace(dialog.imageSpec());
-  ExportAllReport report = exportAllPlots(ctx, window.pages(), dir, dialog.formats(), dialog.imageSpec(),
+  ExportAllReport report = exportAllPlots(ctx, pages, dir, dialog.formats(), dialog.imageSpec(),
                                           Theme::byName(dialog.themeName()), dialog.withCaption(), deck ? &*deck : nullptr);
   if (deck) {
     const QString deckPath = QDir(dir).filePath(QStringLiteral("gpulab-deck.pdf"));

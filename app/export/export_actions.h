@@ -5,10 +5,16 @@
 
 #include <optional>
 
-class AppContext;
-class MainWindow;
+#include <QVector>
 
+class AppContext;
+class Page;
+class QMainWindow;
+
+// These take the window only as the dialogs' parent and the status bar's owner, not the main window's class:
+// the main window includes this file, and this file must not include it back.
 // File → Export current plot… (Ctrl+E); with a format preset: File → Export data (CSV)….
-void exportCurrentPlotInteractive(MainWindow& window, AppContext& ctx, std::optional<ExportFormat> preset = {});
+void exportCurrentPlotInteractive(QMainWindow& window, Page* page, AppContext& ctx,
+                                  std::optional<ExportFormat> preset = {});
 // File → Export all plots…: every page's plots into one folder.
-void exportAllPlotsInteractive(MainWindow& window, AppContext& ctx);
+void exportAllPlotsInteractive(QMainWindow& window, const QVector<Page*>& pages, AppContext& ctx);

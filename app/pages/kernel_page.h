@@ -5,7 +5,7 @@
 // elements and the 32-byte sectors or banks they needed), shared memory (reuse, bank conflicts), what it adds up to
 // (bytes per FLOP per step, each step's intensity on a catalogue card's datasheet roofline), the per-step table, and
 // block 0's k-loop animated. Counts are exact for the emulated run; no time is shown (the emulator's are not a GPU's).
-#include "pages/kernel_view_model.h"
+#include "models/kernel_view_model.h"
 #include "pages/page.h"
 
 #include <QHash>

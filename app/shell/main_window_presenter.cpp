@@ -4,7 +4,7 @@
 #include "main_window.h"
 #include "pages/page.h"
 #include "shell/class_plan_runner.h"
-#include "widgets/presenter_view.h"
+#include "shell/presenter_view.h"
 
 #include <QFileDialog>
 #include <QGuiApplication>

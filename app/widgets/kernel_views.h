@@ -1,6 +1,6 @@
 #pragma once
 // The pictures of "Inside the kernel" (pages/kernel_page.h), drawn with QPainter from a traced ladder step
-// (pages/kernel_view_model.h does the arithmetic, without Qt):
+// (models/kernel_view_model.h does the arithmetic, without Qt):
 //  - OwnerView: C coloured by the block that computed each cell, shaded by warp; hovering names block, warp, lane.
 //  - WarpLoadView: one warp request laid over its matrix (or a shared array, one column per bank): the lanes'
 //    elements, the 32-byte sectors they cost, the banks they hit.
@@ -8,7 +8,7 @@
 //    barriers, the C cells it accumulates. 60 Hz timer on elapsed time, paused when hidden, nothing allocated per
 //    frame (the frames are computed when the trace arrives; the pictures are images updated in place).
 // Every picture says where its numbers come from: traced on the CPU emulator, counts exact, times not a GPU's.
-#include "pages/kernel_view_model.h"
+#include "models/kernel_view_model.h"
 #include "theme.h"
 
 #include <QElapsedTimer>

@@ -9,7 +9,7 @@
 #include "pages/page.h"
 #include "pages/page_registry.h"
 #include "shell/class_plan_runner.h"
-#include "widgets/presenter_view.h"
+#include "shell/presenter_view.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -2,7 +2,7 @@
 #include "app_context.h"
 #include "main_window.h"
 #include "pages/page.h"
-#include "widgets/device_panel.h"
+#include "shell/device_panel.h"
 
 #include <QApplication>
 #include <QListWidget>

@@ -4,7 +4,7 @@
 #include "app_context.h"
 #include "main_window.h"
 #include "pages/page.h"
-#include "widgets/device_panel.h"
+#include "shell/device_panel.h"
 #include "widgets/plot_style.h"
 #include "widgets/record_gpu_help.h"
 #include "widgets/roofline_plot.h"

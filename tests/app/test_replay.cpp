@@ -4,7 +4,7 @@
 #include "app_context.h"
 #include "main_window.h"
 #include "pages/page.h"
-#include "widgets/recordings_dialog.h"
+#include "shell/recordings_dialog.h"
 
 #include "gpulab/experiments.hpp"
 #include "gpulab/recording.hpp"

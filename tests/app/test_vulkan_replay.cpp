@@ -7,7 +7,7 @@
 #include "main_window.h"
 #include "models/device_words.h"
 #include "pages/page.h"
-#include "widgets/device_panel.h"
+#include "shell/device_panel.h"
 #include "widgets/source_badge.h"
 
 #include <QApplication>

@@ -1,4 +1,4 @@
-#include "widgets/presenter_view.h"
+#include "shell/presenter_view.h"
 
 #include "shell/class_plan_runner.h"
 

@@ -1,4 +1,4 @@
-#include "pages/kernel_view_model.h"
+#include "models/kernel_view_model.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "widgets/device_panel.h"
+#include "shell/device_panel.h"
 
 #include "app_context.h"
 #include "format.h"

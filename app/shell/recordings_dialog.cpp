@@ -1,4 +1,4 @@
-#include "widgets/recordings_dialog.h"
+#include "shell/recordings_dialog.h"
 
 #include "app_context.h"
 #include "export/exporter.h"
