@@ -6,6 +6,8 @@
 #include "gpulab/plan.hpp"
 #include "gpulab/results.hpp"
 #include "theme.h"
+#include "widgets/lesson_content.h"
+#include "widgets/plot_export.h"
 
 #include <QList>
 #include <QPair>
@@ -26,44 +28,6 @@ class QTabWidget;
 class QTimer;
 class RunBar;
 class SourceBadge;
-
-// Something on a page that can be exported for slides: a QCustomPlot, or any widget (an animation) rendered.
-struct PlotExport {
-  QString id;          // short, file-name safe: "gflops", "roofline"
-  QString title;       // shown in menus and written into the export
-  QCustomPlot* plot = nullptr;  // preferred: exported as vector SVG/PDF
-  QWidget* widget = nullptr;    // otherwise: rendered (PNG; SVG/PDF through QSvgGenerator / QPdfWriter)
-  std::function<QString()> csv;  // the data behind it, as CSV with a header row and units; may be empty
-  // Optional: lay the plot out for an export of this size before it is drawn (ranges that depend on the
-  // width, such as room for bar labels), and for the screen again when called with an empty size.
-  std::function<void(const QSize&)> layoutFor = {};
-};
-
-// The lesson's teaching layer for a page (shown by the lesson panel).
-struct LessonQuestion {
-  QString question;
-  QString answer;
-};
-struct LessonExercise {
-  QString prompt;                // "Set cells = 1 × 4096. How many rounds for 8 workers?"
-  QString unit;                  // "rounds"
-  std::function<double()> compute;  // the app's answer (from a model or a measurement); may run quickly only
-  QString explanation;           // shown with the answer
-  double tolerance = 0.05;       // relative: a prediction within this counts as right; 0 = exact
-  // compute() times something on this machine (or reads what was timed): its answer is kept for later guesses,
-  // and the panel offers "Measure again" to take a fresh one.
-  bool measured = false;
-  // Shown instead of an answer while compute() has none (NaN): what to run first ("Measure the ceilings first").
-  QString unavailable = {};
-};
-struct LessonContent {
-  QString intro;  // a short text in the app's own words
-  // The lesson's running example (the shop's 7B chatbot) as it meets this page: shown in a box above the intro.
-  // Empty on pages the story does not pass through. See pages/running_example.h.
-  QString runningExample;
-  QList<LessonQuestion> questions;
-  QList<LessonExercise> exercises;
-};
 
 class Page : public QWidget {
   Q_OBJECT
@@ -126,6 +90,11 @@ class Page : public QWidget {
   // A word-wrapped label in the results strip taking `stretch` shares of its width.
   QLabel* addResultLabel(int stretch = 1, Qt::TextFormat format = Qt::AutoText);
 
+  // Runs the page's plan (its controls through a plan builder, gpulab/page_plans.hpp) on the shared runner under
+  // this page's name; each result reaches onResult() through the store. False when another run is going.
+  bool startPlan(const QString& label, gpulab::Plan plan, gpulab::MeasurePolicy policy = {});
+  // The backends a plan builder plans for: this app's CPU, and its GPU when there is one.
+  gpulab::Backends planBackends();
   // Starts a job on the shared runner under this page's name. Each result is stored (measured here) and
   // passed to onResult() on the GUI thread. Returns false when another page's experiment is running.
   bool startJob(const QString& label, std::function<void(const gpulab::RunContext&)> job,
@@ -137,11 +106,6 @@ class Page : public QWidget {
   AppContext& m_ctx;
 
  private:
-  // Runs the page's plan (its controls through a plan builder, gpulab/page_plans.hpp) on the shared runner under
-  // this page's name; each result reaches onResult() through the store. False when another run is going.
-  bool startPlan(const QString& label, gpulab::Plan plan, gpulab::MeasurePolicy policy = {});
-  // The backends a plan builder plans for: this app's CPU, and its GPU when there is one.
-  gpulab::Backends planBackends();
   QLabel* m_title = nullptr;
   QLabel* m_takeaway = nullptr;
   QHBoxLayout* m_badges = nullptr;

@@ -2,7 +2,8 @@
 // The "Lesson" tab of every page: the page's intro in the app's own words, the lesson's "pause and think"
 // questions (each answer hidden until the student asks for it), and its "now change it" exercises as
 // predict-then-check: the student types a number, the app computes the answer and says how close it was.
-#include "pages/page.h"
+#include "theme.h"
+#include "widgets/lesson_content.h"
 
 #include <QVector>
 #include <QWidget>

@@ -3,7 +3,7 @@
 // one horizontal bar per step, from the naive kernel to cuBLAS, each with its GFLOP/s and its share of cuBLAS
 // on the same card. Shown under the page's own chart where no GPU is here and no recording is open, with the
 // source in the chart's title; its own exportable plot, never rows of the page's measured chart.
-#include "pages/page.h"
+#include "widgets/plot_export.h"
 #include "theme.h"
 
 #include <QWidget>
