@@ -15,7 +15,7 @@ std::optional<Speed> recordedSpeed(const std::vector<Input>& results, const std:
     if (!g || g->head.backend != "cuda" || g->head.variant != variant || g->head.precision != gpulab::Precision::fp32 ||
         !g->head.ok || !(g->gflops > 0))
       continue;
-    if (g->head.plan != gpulab::plan_name::matmul && !g->head.plan.empty()) continue;
+    if (!gpulab::is_matmul_page_plan(g->head.plan)) continue;  // the matmul page's plans (or from before plans)
     const double size = double(g->m) * double(g->n) * double(g->k);
     if (size <= bestSize) continue;
     bestSize = size;

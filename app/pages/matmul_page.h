@@ -6,7 +6,9 @@
 // the kernel ladder and cuBLAS — each checked against a reference before it is timed. Results arrive live as
 // horizontal GFLOP/s bars with the speed-up over the professor, the share of BLAS / cuBLAS and of the device's
 // peak; a wrong answer is shown in red instead of a bar. Recorded runs (an opened recording) are hollow bars.
+#include "gpulab/page_plans.hpp"
 #include "models/busy_machine.h"
+#include "models/matmul_model.h"
 #include "models/simd_lanes.h"
 #include "pages/page.h"
 #include "widgets/published_ladder.h"
@@ -42,14 +44,12 @@ class MatmulPage : public Page {
   void applyTheme(const Theme& theme) override;
   void recordingsChanged() override;
 
-  // One bar of the chart: a way to compute the product.
+  // One bar of the chart: a way to compute the product (matmul_model::Row), with its name on the axis.
   struct Row {
-    QString key;          // "cpu/naive/-1", "cpu/blas/1", "cuda/cublas/-1"
-    QString name;         // the label on the axis
-    std::string backend;  // "cpu" | "cuda"
-    std::string variant;
-    int threads = -1;     // CPU BLAS: 1 or 0 (all); -1: not a choice for this variant
-    bool live = true;     // can run here (false: only in a recording)
+    QString key;   // "cpu/naive/-1", "cpu/blas/1", "cuda/cublas/-1", "vulkan/smem/-1"
+    QString name;  // the label on the axis: a GPU slot's row names its device (device_words)
+    bool live = true;  // can run here (false: only in a recording)
+    matmul_model::Row model;
   };
 
   // The naive loop's single-run time at m×k×n at `gflops`, and whether a run (check + one timed run) would
@@ -62,7 +62,7 @@ class MatmulPage : public Page {
   static bool naiveTooLong(long long m, long long k, long long n, double gflops, double limitS = 10.0);
   // What the page assumes for the naive loop before it has measured one (the reference 2-vCPU machines'
   // ijk loop at n = 512).
-  static constexpr double kAssumedNaiveGflops = 0.65;
+  static constexpr double kAssumedNaiveGflops = gpulab::matmul_assumed_naive_gflops;
   // The naive rate the estimate uses and where it came from: measured here at this k×n (each row of C sweeps all of
   // B, so only k and n decide how the caches fare), else a probe timed just now on a few rows of this very product,
   // else assumed (and a probe is scheduled). Never a rate from another size: in cache (60³) the loop can run ten
@@ -96,6 +96,12 @@ class MatmulPage : public Page {
   QString rowNote(const QString& key) const { return m_notes.value(key); }
   // Tests and scripts: answer the too-long question without a dialog (0 = ask, 1 = run anyway, 2 = skip naive).
   void setTooLongAnswer(int answer) { m_tooLongAnswer = answer; }
+  // The plan Run executes for the current controls (a fresh page's is `bench --suite matmul`).
+  gpulab::MatmulControls runControls() const;
+  gpulab::Plan plan();
+  // The lesson's n = 60 ratio (BLAS on all cores ÷ the naive loop) from what was measured here; when nothing was,
+  // starts the practice plan on the runner (never timed on the GUI thread) and returns NaN until it is done.
+  double practiceRatio();
 
  protected:
   void showEvent(QShowEvent* e) override;
@@ -105,15 +111,21 @@ class MatmulPage : public Page {
  private:
   void buildControls();
   void buildRows();
+  QString rowName(const matmul_model::Row& row) const;  // matmul_page_views.cpp
+  QString rowTip(const matmul_model::Row& row) const;
+  void updateGpuNote();
   void scheduleReplot();
-  void replot();
+  void replot();  // matmul_page_views.cpp
+  void updateSummary(const matmul_model::Refs& refs, double naiveRef);
   void updateEstimate();
+  // The store's results, for the model (pointers valid until the store changes).
+  std::vector<matmul_model::Input> inputs() const;
+  std::vector<matmul_model::Row> rowModels() const;
+  matmul_model::Shape currentShape() const { return {m_m, m_k, m_n}; }
   const gpulab::Result* measuredFor(const Row& row) const;
   const gpulab::Result* recordedFor(const Row& row, int* source) const;
-  bool matchesSize(const gpulab::Result& r) const;
   void updateRecordedSizes();
   QString csv() const;
-  double quickRatioAt60() const;
 
   QCustomPlot* m_plot = nullptr;
   QTimer* m_replot = nullptr;
@@ -128,12 +140,12 @@ class MatmulPage : public Page {
   QLabel* m_check = nullptr;
   QLabel* m_shapeInfo = nullptr;
   QLabel* m_recordedSizes = nullptr;  // links to the sizes the opened recordings have, when this one has none
+  QLabel* m_gpuNote = nullptr;        // what the GPU slot holds (or that there is no GPU), in device_words
   SourceBadge* m_measuredBadge = nullptr;
   SourceBadge* m_recordedBadge = nullptr;
   QVector<Row> m_rows;
   QVector<QCheckBox*> m_rowChecks;
   QSet<QString> m_pending;  // rows the running job has yet to report
-  QString m_runningKey;
   QHash<QString, QString> m_notes;  // per row: "skipped: …" for the current size
   long long m_m = 60, m_k = 60, m_n = 60;
   long long m_runM = 0, m_runK = 0, m_runN = 0;  // the size of the job in flight

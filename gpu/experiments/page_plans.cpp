@@ -282,8 +282,98 @@ Plan estimate_plan(const Backends& backends) {
   return plan.take();
 }
 
-Plan matmul_plan(const Backends& backends) {
-  PlanBuilder plan(plan_name::matmul);
+// ==== The matrix-multiply page (matmul) ==========================================================================
+
+std::string matmul_way_key(const MatmulWay& way) {
+  return way.backend + "/" + way.variant + "/" + std::to_string(way.threads);
+}
+
+MatmulWay matmul_way_of(const std::string& backend, const std::string& variant, int threads, bool library) {
+  MatmulWay w;
+  w.backend = backend;
+  w.variant = variant;
+  if (backend == "cpu") {
+    // CPU BLAS splits into one thread and all of them (0, or any count a recording used).
+    w.kind = variant == "naive"       ? MatmulWayKind::cpu_naive
+             : variant == "reordered" ? MatmulWayKind::cpu_reordered
+             : threads == 1           ? MatmulWayKind::cpu_blas_one
+                                      : MatmulWayKind::cpu_blas_all;
+    w.threads = variant == "blas" ? (threads == 1 ? 1 : 0) : -1;
+  } else {
+    w.kind = library ? MatmulWayKind::gpu_library : MatmulWayKind::gpu_step;
+  }
+  return w;
+}
+
+std::vector<MatmulWay> matmul_ways(const Backends& backends) {
+  std::vector<MatmulWay> ways{matmul_way_of("cpu", "naive", -1, false), matmul_way_of("cpu", "reordered", -1, false),
+                              matmul_way_of("cpu", "blas", 1, true), matmul_way_of("cpu", "blas", 0, true)};
+  if (backends.cuda) {
+    int step = 0;
+    for (const auto& v : backends.cuda->gemm_variants()) {
+      const bool library = v == "cublas" || v == "cublaslt";  // a vendor's, not one of gpulab's steps
+      MatmulWay w = matmul_way_of(backends.cuda->kind(), v, -1, library);
+      w.step = library ? 0 : ++step;
+      ways.push_back(w);
+    }
+  }
+  return ways;
+}
+
+namespace {
+// A rough single-run rate for ways not measured yet, only to decide which jobs a big size runs once.
+double matmul_guess_gflops(const MatmulWay& w, double naive_gflops) {
+  switch (w.kind) {
+    case MatmulWayKind::cpu_naive: return naive_gflops > 0 ? naive_gflops : matmul_assumed_naive_gflops;
+    case MatmulWayKind::cpu_reordered: return 8;
+    case MatmulWayKind::cpu_blas_one:
+    case MatmulWayKind::cpu_blas_all: return 30;
+    case MatmulWayKind::gpu_step: return w.step <= 2 ? 300 : 5000;
+    case MatmulWayKind::gpu_library: return 5000;
+  }
+  return matmul_assumed_naive_gflops;
+}
+}  // namespace
+
+Plan matmul_plan(const Backends& backends, const MatmulControls& c) {
+  PlanBuilder builder(plan_name::matmul);
+  const double flops = 2.0 * double(c.m) * double(c.n) * double(c.k);
+  std::vector<bool> once;  // per job: a big size, checked once and timed once
+  for (const MatmulWay& w : matmul_ways(backends)) {
+    if (std::find(c.left_out.begin(), c.left_out.end(), matmul_way_key(w)) != c.left_out.end()) continue;
+    Backend& b = w.backend == "cpu" ? *backends.cpu : *backends.cuda;
+    builder.gemm(b, c.m, c.n, c.k, w.variant, Precision::fp32, w.threads < 0 ? 0 : w.threads);
+    once.push_back(flops / (matmul_guess_gflops(w, c.naive_gflops) * 1e9) > c.single_run_s);
+  }
+  Plan plan = builder.take();
+  for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
+    if (!once[i]) continue;
+    // A second sample would double minutes of waiting for little.
+    plan.jobs[i].run = [run = std::move(plan.jobs[i].run)](const RunContext& ctx) {
+      RunContext single = ctx;
+      single.policy.warmup_runs = 0;
+      single.policy.min_samples = 1;
+      single.policy.max_samples = 1;
+      return run(single);
+    };
+  }
+  return plan;
+}
+
+Plan matmul_practice_plan(const Backends& backends) {
+  MatmulControls c;  // 60³
+  for (const MatmulWay& w : matmul_ways(backends))
+    if (w.kind != MatmulWayKind::cpu_naive && w.kind != MatmulWayKind::cpu_blas_all)
+      c.left_out.push_back(matmul_way_key(w));
+  return matmul_plan(backends, c);
+}
+
+bool is_matmul_page_plan(const std::string& plan) {
+  return plan.empty() || plan == plan_name::matmul || plan == plan_name::matmul_sizes;
+}
+
+Plan matmul_sizes_plan(const Backends& backends) {
+  PlanBuilder plan(plan_name::matmul_sizes);
   Backend& cpu = *backends.cpu;
   for (long long n : {64, 128, 256, 512, 1024, 2048, 4096}) {
     for (const auto& v : cpu.gemm_variants()) {
@@ -323,6 +413,8 @@ Plan matmul_plan(const Backends& backends) {
   }
   return plan.take();
 }
+
+// ==== end of the matrix-multiply page ============================================================================
 
 Plan bandwidth_plan(const Backends& backends) {
   PlanBuilder plan(plan_name::bandwidth);
@@ -428,7 +520,9 @@ Plan suite_plan(const std::string& name, const Backends& b) {
     if (!every) all.name = p.name;
     all.append(std::move(p));
   };
-  take(plan_name::matmul, [&] { return matmul_plan(b); });
+  // The matmul page's default (60³) alone; "all" takes its sizes instead, which include 60³.
+  if (!every) take(plan_name::matmul, [&] { return matmul_plan(b); });
+  take(plan_name::matmul_sizes, [&] { return matmul_sizes_plan(b); });
   take(plan_name::bandwidth, [&] { return bandwidth_plan(b); });
   take(plan_name::transfer, [&] { return transfer_plan(b); });
   take(plan_name::batch, [&] { return batch_plan(b); });

@@ -18,7 +18,8 @@ namespace {
 
 const std::vector<SuiteInfo> suite_table{
     {"quick", "CPU GEMM naive/reordered/BLAS at 512³ with a direct-BLAS control, and memory bandwidth (about a minute)"},
-    {"matmul", "GEMM from 64³ to 4096³: every CPU variant, and on a GPU the kernel ladder and cuBLAS"},
+    {"matmul", "the matrix-multiply page's default: every way at the lesson's n = 60 (the CPU's naive loop, reordered loop, BLAS on 1 and all threads; on a GPU its kernel ladder and cuBLAS)"},
+    {"matmul-sizes", "the matrix-multiply page's ways from 64³ to 4096³ and at the lesson's shapes (60³, 32×4096·4096), for a recording; in all instead of matmul"},
     {"bandwidth", "copy and triad from cache-sized to DRAM-sized arrays (CPU, and GPU when present)"},
     {"transfer", "the PCIe page's sweep, 64 KiB to 1 GiB: host memcpy; on a GPU host→device, device→host (pinned and pageable), device→device"},
     {"batch", "Y = X·W with d = 4096 and batch 1…1024: memory-bound to compute-bound"},

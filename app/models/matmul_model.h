@@ -1,0 +1,100 @@
+#pragma once
+// What the matrix-multiply page shows, without Qt: its rows (the ways of computing C = A·B, from the plan
+// builder's list, plus a recording's GPU ways this machine lacks), the newest measured and the best recorded GEMM of
+// each row at the current size, the reference rates the shares are taken against, the sizes a recording offers, and
+// the lesson's n = 60 ratio. Reads typed GEMM views (gpulab/result_views.hpp) of the matmul page's plans only
+// (gpulab::is_matmul_page_plan), so a recording's batch sweep or stadium never becomes a bar here.
+#include "gpulab/device_words.hpp"
+#include "gpulab/page_plans.hpp"
+#include "gpulab/result_views.hpp"
+#include "gpulab/results.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace matmul_model {
+
+// A result from the store: `source` -1 = measured here, else the recording's index.
+struct Input {
+  const gpulab::Result* result = nullptr;
+  int source = -1;
+};
+
+struct Shape {
+  long long m = 60, k = 60, n = 60;
+  bool operator==(const Shape&) const = default;
+  bool square() const { return m == k && k == n; }
+  double flops() const { return 2.0 * double(m) * double(k) * double(n); }
+};
+
+// A step of a GPU ladder, for the page's words ("smem tiles"): the CUDA ladder's numbered order.
+enum class GpuStep { naive, coalesced, smem, blocktile1d, blocktile2d, vectorized, warptile, cublas, other };
+
+struct Row {
+  std::string key;  // gpulab::matmul_way_key: "cpu/naive/-1", "cuda/cublas/-1", "vulkan/smem/-1"
+  gpulab::MatmulWay way;
+  GpuStep step = GpuStep::other;
+  int number = 0;              // its place on the ladder, from 1 (0: a library, or unknown for a recorded step)
+  std::string variant;         // shown as is only for a step the page has no words for
+  bool gpu_side = false;       // any backend but the CPU
+  gpulab::DeviceWords device;  // gpu_side: who ran it (device_words) — lavapipe is "Vulkan on the CPU", not a GPU
+  bool live = true;            // can run here (false: only in a recording)
+};
+
+// The GEMM results the page may draw: FP32, of the matmul page's plans.
+const gpulab::Result* gemmOf(const Input& in, gpulab::GemmPoint* point = nullptr);
+// The row key a result belongs to ("" when it is not one of the page's).
+std::string rowKeyOf(const gpulab::Result& r);
+
+// The CPU's ways and the live GPU's (matmul_ways, named with `liveGpu`'s words), then each GPU way a recording
+// brings that is not there yet (named with the recording's device).
+std::vector<Row> buildRows(const gpulab::Backends& backends, const gpulab::DeviceWords& liveGpu,
+                           const std::vector<Input>& results);
+int rowIndex(const std::vector<Row>& rows, const std::string& key);
+
+// The newest result measured here for the row at `shape` (any outcome), or null.
+const gpulab::Result* measuredFor(const std::vector<Input>& results, const Row& row, const Shape& shape);
+// The fastest passed result of a recording for the row at `shape`, or null; *source gets its recording.
+const gpulab::Result* recordedFor(const std::vector<Input>& results, const Row& row, const Shape& shape,
+                                  int* source = nullptr);
+
+struct Counts {
+  int measuredBars = 0, passed = 0, wrong = 0, recordedBars = 0;
+};
+Counts counts(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape);
+
+// The rates the bars' shares are taken against, measured here at `shape` (0: none).
+struct Refs {
+  double naive = 0;     // the professor
+  double blasAll = 0;   // BLAS on every core
+  double blasBest = 0;  // the faster BLAS run ("% of BLAS": on a busy machine all threads can lose to one)
+  double gpuLib = 0;    // the GPU's library (cuBLAS)
+};
+Refs refs(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape);
+
+// A measured row's share of its library (BLAS or cuBLAS) and of the peak.
+struct Shares {
+  double ofLibrary = 0;  // 0: no library rate, or the row is the library
+  bool libraryIsGpu = false;
+  double ofPeak = 0;      // 0: no peak known
+  bool abovePeak = false;  // above the peak by over 2 %: the peak itself was measured low
+};
+Shares shares(const Row& row, double gflops, const Refs& refs, double cpuPeak, double gpuPeak);
+// A recorded row's share of the same recording's library run (the CPU: the faster of its two BLAS runs); 0: none.
+double recordedLibraryShare(const std::vector<Input>& results, const std::vector<Row>& rows, const Row& row,
+                            const Shape& shape, int source, double gflops);
+
+// The m×k×n sizes the opened recordings have passed FP32 GEMMs at, smallest first.
+std::vector<Shape> recordedSizes(const std::vector<Input>& results);
+// The size with the most recorded bars (ties: the smaller, where the naive loop is more likely to be).
+Shape busiestRecordedSize(const std::vector<Input>& results);
+
+// The newest naive-loop rate measured here at this k×n (the caches see only k and n), or null.
+const gpulab::Result* naiveMeasuredAt(const std::vector<Input>& results, long long k, long long n);
+
+// The lesson's exercise: BLAS on all cores against the naive loop at 60³, from the fastest sample of each (at this
+// size a run lasts microseconds; the minimum is the least disturbed). 0 when either has not been measured here.
+double practiceRatio(const std::vector<Input>& results);
+
+}  // namespace matmul_model

@@ -1,0 +1,407 @@
+// The matrix-multiply page's drawing: the bars (measured solid, recorded hollow, a wrong answer as a red note),
+// the peak lines, the badges and the results strip, from matmul_model; and the rows' words.
+#include "app_context.h"
+#include "format.h"
+#include "models/guarded_conclusions.h"
+#include "models/measured_spread.h"
+#include "pages/matmul_page.h"
+#include "pages/matmul_page_detail.h"
+#include "qcustomplot.h"
+#include "widgets/plot_style.h"
+#include "widgets/source_badge.h"
+#include "widgets/spread_marks.h"
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QMap>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace gpulab;
+using matmul_detail::shape;
+
+QString MatmulPage::rowName(const matmul_model::Row& row) const {
+  using Kind = MatmulWayKind;
+  switch (row.way.kind) {
+    case Kind::cpu_naive: return tr("CPU naive loop (professor)");
+    case Kind::cpu_reordered: return tr("CPU reordered loop");
+    case Kind::cpu_blas_one: return tr("CPU BLAS, 1 thread");
+    case Kind::cpu_blas_all: {
+      const int threads = std::max(1, m_ctx.cpuInfo().threads > 0 ? m_ctx.cpuInfo().threads : m_ctx.cpuInfo().compute_units);
+      return tr("CPU BLAS, %1 threads").arg(threads);
+    }
+    default: break;
+  }
+  QString step;
+  switch (row.step) {
+    case matmul_model::GpuStep::naive: step = tr("naive"); break;
+    case matmul_model::GpuStep::coalesced: step = tr("coalesced"); break;
+    case matmul_model::GpuStep::smem: step = tr("smem tiles"); break;
+    case matmul_model::GpuStep::blocktile1d: step = tr("1D blocking"); break;
+    case matmul_model::GpuStep::blocktile2d: step = tr("2D blocking"); break;
+    case matmul_model::GpuStep::vectorized: step = tr("vectorised"); break;
+    case matmul_model::GpuStep::warptile: step = tr("warp tiles"); break;
+    case matmul_model::GpuStep::cublas: step = tr("cuBLAS"); break;
+    case matmul_model::GpuStep::other: step = QString::fromStdString(row.variant); break;
+  }
+  if (row.number > 0) step = QString::number(row.number) + QLatin1Char(' ') + step;
+  // Who ran it, in device_words' short words: "GPU", "Vulkan GPU", "Vulkan on the CPU" (lavapipe is no GPU).
+  const QString noun = QString::fromStdString(row.device.noun);
+  if (row.device.device_class == DeviceClass::cuda_gpu) return noun + QLatin1Char(' ') + step;  // "GPU 1 naive"
+  return tr("%1: %2").arg(noun, step);
+}
+
+QString MatmulPage::rowTip(const matmul_model::Row& row) const {
+  using Kind = MatmulWayKind;
+  switch (row.way.kind) {
+    case Kind::cpu_naive: return tr("Three nested loops, one cell after another, one core: the professor");
+    case Kind::cpu_reordered:
+      return tr("The same loops in i-k-j order: memory is read in a straight line, so the cache and SIMD lanes help");
+    case Kind::cpu_blas_one: return tr("OpenBLAS on one core: blocking for the caches, SIMD, fused multiply-add");
+    case Kind::cpu_blas_all: return tr("OpenBLAS on every core: the CPU's own small stadium");
+    default: break;
+  }
+  const QString device = QString::fromStdString(row.device.label);
+  if (!row.live) return tr("Only in an opened recording (%1): this machine cannot run it").arg(device);
+  if (!row.device.is_gpu)
+    return tr("A compute shader on %1: the ladder's code, but the CPU does the work, so it is no stadium").arg(device);
+  return tr("A kernel on %1 (the stadium): each ladder step keeps what the last did and adds one idea").arg(device);
+}
+
+void MatmulPage::updateGpuNote() {
+  if (!m_gpuNote) return;
+  const DeviceWords words = m_ctx.gpuInfo() ? device_words(*m_ctx.gpuInfo()) : DeviceWords{};
+  if (m_ctx.gpuInfo() && words.is_gpu) {
+    m_gpuNote->setVisible(false);
+    return;
+  }
+  m_gpuNote->setVisible(true);
+  m_gpuNote->setToolTip(m_ctx.gpuReason());
+  if (m_ctx.gpuInfo())
+    m_gpuNote->setText(tr("No GPU here: its rows run on %1. Open a recording (File → Open) to see a GPU's ladder.")
+                           .arg(QString::fromStdString(words.label)));
+  else
+    m_gpuNote->setText(tr("No GPU here. Open a recording (File → Open) to see a GPU's kernel ladder as hollow bars."));
+}
+
+void MatmulPage::replot() {
+  const Theme& th = m_ctx.theme();
+  const bool logAxis = m_log->isChecked();
+  m_plot->clearPlottables();
+  m_plot->clearItems();
+  stylePlot(m_plot, th);
+  m_plot->yAxis->grid()->setVisible(false);
+
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  for (int i = 0; i < m_rows.size(); ++i) ticker->addTick(i, m_rows[i].name);
+  m_plot->yAxis->setTicker(ticker);
+  m_plot->yAxis->setRange(-0.6, double(m_rows.size()) - 0.4);
+
+  // Reference rates at this size: the professor, and the best library on each kind of hardware.
+  const auto results = inputs();
+  const std::vector<matmul_model::Row> models = rowModels();
+  const matmul_model::Refs refs = matmul_model::refs(results, models, currentShape());
+  QString naiveSrc;
+  const double naive = refs.naive;
+  const double naiveRef = naive > 0 ? naive : naiveGflopsForEstimate(m_n, &naiveSrc);
+  const double cpuPeak = m_ctx.cpuInfo().peak_gflops_fp32;
+  const double gpuPeak = m_ctx.gpuInfo() ? m_ctx.gpuInfo()->peak_gflops_fp32 : 0.0;
+  // The GPU slot's device in device_words' words: its peak line never says "GPU" for lavapipe.
+  const QString gpuNoun = m_ctx.gpuInfo() ? QString::fromStdString(device_words(*m_ctx.gpuInfo()).noun) : tr("GPU");
+
+  // First pass: what to draw, and the value range.
+  struct Bar {
+    int row;
+    double value;
+    bool recorded;
+    bool gpu;
+    QString text;
+    models::RateRange range = {};  // measured bars: the samples' spread, drawn as a whisker
+  };
+  QVector<Bar> bars;
+  struct Note {
+    int row;
+    QString text;
+    QColor color;
+  };
+  QVector<Note> notes;
+  double vmax = 0, vmin = 1e300;
+  bool anyCpu = false, anyGpu = false, anyRecorded = false;
+  QString recordedLabel;
+  QString firstPending;
+  for (const Row& r : m_rows)
+    if (m_pending.contains(r.key)) {
+      firstPending = r.key;
+      break;
+    }
+  for (int i = 0; i < m_rows.size(); ++i) {
+    const Row& row = m_rows[i];
+    const bool gpu = row.model.gpu_side;
+    const Result* res = measuredFor(row);
+    int src = -1;
+    const Result* rec = recordedFor(row, &src);
+    const bool pending = m_pending.contains(row.key);
+    if (res && !pending) {
+      if (!res->error.empty()) {
+        notes.push_back({i, tr("not run: %1").arg(QString::fromStdString(res->error)), th.mutedText});
+      } else if (!res->check.passed) {
+        // A wrong answer is never a bar: its speed means nothing.
+        notes.push_back({i, tr("✗ wrong answer: max rel err %1").arg(res->check.max_rel_err, 0, 'e', 1), th.bad});
+      } else if (res->gflops > 0) {
+        // Two short lines read better on a projector than one long one: the rate and speed-up, then the shares.
+        const models::RateRange range = models::gflops_range(*res);
+        const QString spread = QString::fromStdString(models::spread_text(range));
+        // The spread opens the second line: the first (rate, speed-up) is the one that must fit beside the bar.
+        QStringList parts{fmtSi(res->gflops * 1e9, "FLOP/s")}, shares{spread};
+        shares.removeAll(QString());
+        if (row.model.way.kind == MatmulWayKind::cpu_naive) parts << tr("the professor");
+        else if (naiveRef > 0)
+          parts << tr("%1%2× the professor").arg(naive > 0 ? QString() : QStringLiteral("≈"), fmtSi(res->gflops / naiveRef, "", 3).trimmed());
+        const matmul_model::Shares sh = matmul_model::shares(row.model, res->gflops, refs, cpuPeak, gpuPeak);
+        if (sh.ofLibrary > 0)
+          shares << tr("%1 % of %2").arg(fmtFixed(100 * sh.ofLibrary, sh.ofLibrary < 0.1 ? 1 : 0), sh.libraryIsGpu ? tr("cuBLAS") : tr("BLAS"));
+        // Above 100 % means the peak itself was measured low (a busy shared machine): say so, not "140 %".
+        if (sh.abovePeak) shares << tr("above the measured peak");
+        else if (sh.ofPeak > 0) shares << tr("%1 % of peak").arg(fmtFixed(100 * sh.ofPeak, sh.ofPeak < 0.1 ? 1 : 0));
+        bars.push_back({i, res->gflops, false, gpu, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · ")) +
+                                                      (shares.isEmpty() ? QString() : QLatin1Char('\n') + shares.join(QStringLiteral(" · "))), range});
+        vmax = std::max(vmax, res->gflops);
+        vmin = std::min(vmin, res->gflops);
+        (gpu ? anyGpu : anyCpu) = true;
+      }
+    } else if (pending) {
+      notes.push_back({i, row.key == firstPending ? tr("running…") : tr("waiting…"), th.mutedText});
+    } else if (m_notes.contains(row.key)) {
+      notes.push_back({i, m_notes.value(row.key), th.mutedText});
+    }
+    if (rec) {
+      anyRecorded = true;
+      recordedLabel = m_ctx.results().sourceLabel(src);
+      // The share of the same recording's library run: the ladder's "% of cuBLAS" is the number to judge it by.
+      // On the CPU the faster of the recording's two BLAS runs is the reference.
+      QString share;
+      const double libShare = matmul_model::recordedLibraryShare(results, models, row.model, currentShape(), src, rec->gflops);
+      if (libShare > 0) share = tr(" · %1 % of %2").arg(fmtFixed(100 * libShare, 0), gpu ? tr("cuBLAS") : tr("BLAS"));
+      bars.push_back({i, rec->gflops, true, gpu,
+                      tr("%1%2\n%3").arg(fmtSi(rec->gflops * 1e9, "FLOP/s"), share, recordedLabel)});
+      vmax = std::max(vmax, rec->gflops);
+      vmin = std::min(vmin, rec->gflops);
+    }
+  }
+  // The peaks belong on the chart when bars of that hardware are there: they say how far from the ceiling we are.
+  if (anyCpu && cpuPeak > 0) vmax = std::max(vmax, cpuPeak);
+  if (anyGpu && gpuPeak > 0) vmax = std::max(vmax, gpuPeak);
+  if (vmax <= 0) {
+    vmax = 100;
+    vmin = 0.1;
+  }
+
+  QFont labelFont(QStringLiteral("DejaVu Sans"));
+  labelFont.setPointSize(th.plotFontPt);
+  m_plot->yAxis->setTickLabelFont(labelFont);
+  // Bar labels a little smaller than the row names: they carry more text and must fit beside the bars.
+  QFont rowFont = labelFont;
+  labelFont.setPointSize(std::max(9, th.plotFontPt - 2));
+  const QFontMetrics labelMetrics(labelFont), rowMetrics(rowFont);
+  // The axis rect's width is only known after a layout: the widget's width less the row names and margins.
+  int namesPx = 0;
+  for (const Row& r : m_rows) namesPx = std::max(namesPx, rowMetrics.horizontalAdvance(r.name));
+  const double widthPx = m_exportWidth > 0 ? m_exportWidth : m_plot->width();
+  const double plotPx = std::max(250.0, widthPx - namesPx - 50.0);
+  auto textFrac = [&](const QString& t) {
+    int w = 0;
+    for (const QString& line : t.split(QLatin1Char('\n'))) w = std::max(w, labelMetrics.horizontalAdvance(line));
+    return (w + 16) / plotPx;
+  };
+
+  // Stretch the value axis so every label fits to the right of its bar; a label longer than ~60 % of the plot
+  // goes inside its bar instead.
+  double lo, hi;
+  if (logAxis) {
+    useLogAxis(m_plot, true, QStringLiteral("FLOP/s"), 1e9);  // the bars are in GFLOP/s
+    lo = std::pow(10.0, std::floor(std::log10(std::max(1e-3, vmin / 2))));
+    double span = std::log10(vmax * 1.3) - std::log10(lo);
+    for (const Bar& b : bars) {
+      const double f = textFrac(b.text);
+      if (f < 0.9) span = std::max(span, (std::log10(b.value) - std::log10(lo)) / (0.97 - f));
+    }
+    // ...but never so far that the longest bar shrinks below about a third of the plot.
+    span = std::min(span, std::max(std::log10(vmax * 1.3) - std::log10(lo), (std::log10(vmax) - std::log10(lo)) / 0.33));
+    hi = lo * std::pow(10.0, span);
+  } else {
+    useSiAxis(m_plot->xAxis, QStringLiteral("FLOP/s"), 1e9);
+    lo = 0;
+    hi = vmax * 1.08;
+    for (const Bar& b : bars) {
+      const double f = textFrac(b.text);
+      if (f < 0.9) hi = std::max(hi, b.value / (0.97 - f));
+    }
+    hi = std::min(hi, std::max(vmax * 1.08, vmax / 0.3));  // the longest bar keeps at least ~30 % of the width
+  }
+  m_plot->xAxis->setRange(lo, hi);
+
+  auto makeBars = [&](bool recorded, bool gpu) {
+    auto* b = new QCPBars(m_plot->yAxis, m_plot->xAxis);
+    const QColor c = gpu ? th.gpu : th.cpu;
+    if (recorded) {
+      b->setPen(QPen(c, 2.5));
+      b->setBrush(Qt::NoBrush);
+      b->setName(recordedLabel);
+    } else {
+      b->setPen(QPen(c.darker(115), 1));
+      b->setBrush(c);
+      b->setName(tr("measured here"));
+    }
+    b->setBaseValue(lo);
+    b->setWidthType(QCPBars::wtPlotCoords);
+    return b;
+  };
+  QCPBars* set[2][2] = {{nullptr, nullptr}, {nullptr, nullptr}};  // [recorded][gpu]
+  for (const Bar& b : bars) {
+    QCPBars*& target = set[b.recorded][b.gpu];
+    if (!target) target = makeBars(b.recorded, b.gpu);
+    // Measured and recorded share a row: measured above, recorded below.
+    const bool both = std::count_if(bars.begin(), bars.end(), [&](const Bar& o) { return o.row == b.row; }) > 1;
+    const double key = b.row + (both ? (b.recorded ? 0.2 : -0.2) : 0.0);
+    const double width = both ? 0.38 : 0.62;
+    target->setWidth(width);
+    // QCPBars draws from the base value to base + value, so on the log axis (base = lo) the length is value - lo.
+    target->addData(key, b.value - (logAxis ? lo : 0.0));
+    if (b.range.samples > 1) addWhisker(m_plot, key, std::max(b.range.low, logAxis ? lo : 0.0), b.range.high, th.text);
+
+    // The label goes inside a long bar (right-aligned, in the bar's contrast colour) and after a short one.
+    auto* t = new QCPItemText(m_plot);
+    t->setFont(labelFont);
+    t->setText(b.text);
+    t->position->setCoords(b.value, key);
+    const double fracAlong = logAxis ? (std::log10(b.value) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
+                                     : (b.value - lo) / (hi - lo);
+    // Outside when it fits there; else inside when the bar is long enough to hold it; else outside regardless.
+    const bool inside = fracAlong + textFrac(b.text) > 0.985 && fracAlong >= textFrac(b.text);
+    if (!inside) t->position->setCoords(std::max(b.value, b.range.high), key);  // after the whisker
+    t->setTextAlignment(inside ? Qt::AlignRight : Qt::AlignLeft);
+    if (inside && !b.recorded) {
+      t->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      t->setPadding(QMargins(0, 0, 8, 0));
+      t->setColor(QColor(Qt::black));  // orange and green bars both read best with black text
+    } else {
+      t->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+      t->setPadding(QMargins(8, 0, 0, 0));
+      t->setColor(th.text);
+      if (inside && b.recorded) {
+        t->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        t->setPadding(QMargins(0, 0, 8, 0));
+      }
+    }
+  }
+  for (const Note& n : notes) {
+    auto* t = new QCPItemText(m_plot);
+    QFont f = labelFont;
+    f.setBold(n.color == th.bad);
+    t->setFont(f);
+    t->setText(n.text);
+    t->setColor(n.color);
+    t->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    t->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    t->position->setCoords(0.01, n.row);
+    t->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  }
+  auto peakLine = [&](double peak, const QColor& color, const QString& what, const std::string& src) {
+    auto* line = new QCPItemStraightLine(m_plot);
+    line->point1->setCoords(peak, 0);
+    line->point2->setCoords(peak, 1);
+    line->setPen(seriesPen(th, color, SeriesKind::Datasheet));
+    auto* t = new QCPItemText(m_plot);
+    t->setFont(labelFont);
+    const QString how = src.rfind("measured", 0) == 0 ? tr("measured FMA") : tr("model");
+    t->setText(tr("%1 peak %2 (%3)").arg(what, fmtSi(peak * 1e9, "FLOP/s"), how));
+    t->setColor(color.darker(th.dark ? 80 : 140));
+    t->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    t->position->setCoords(peak, 0.0);
+    // Beside the line on the side with room, so a low peak's label is not cut off at the axis.
+    const double at = logAxis ? (std::log10(peak) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (peak - lo) / (hi - lo);
+    t->setPositionAlignment((at < 0.5 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    t->setPadding(QMargins(6, 2, 6, 2));
+    t->setBrush(QBrush(th.surface));
+  };
+  if (anyCpu && cpuPeak > 0) peakLine(cpuPeak, th.cpu, tr("CPU"), m_ctx.cpuInfo().peak_source);
+  if (anyGpu && gpuPeak > 0) peakLine(gpuPeak, th.gpu, gpuNoun, m_ctx.gpuInfo()->peak_source);
+  m_plot->replot(QCustomPlot::rpQueuedReplot);
+
+  m_recordedBadge->setVisible(anyRecorded);
+  // Badges stay short (they share the title row, and the projector font is large); the detail is in the tooltip.
+  if (anyRecorded) {
+    m_recordedBadge->set(SourceBadge::Kind::Recorded, recordedLabel);
+    m_recordedBadge->setToolTip(tr("Hollow bars: results from the opened recording (%1)").arg(recordedLabel));
+  }
+  m_measuredBadge->setVisible(anyCpu || anyGpu);  // "measured here" only over bars measured here
+  m_measuredBadge->set(SourceBadge::Kind::MeasuredHere);
+  m_measuredBadge->setToolTip(tr("Solid bars: measured on this machine now, at %1").arg(shape(m_m, m_k, m_n)));
+
+  updateSummary(refs, naiveRef);
+}
+
+void MatmulPage::updateRecordedSizes() {
+  if (!m_recordedSizes) return;
+  const auto sizes = recordedSizes();
+  // Squares, then the batch sweep's layer shapes grouped by k×n ("m × 4096 × 4096, m = 1 · 2 · 4 …"): short
+  // enough for the controls column even in the projector font.
+  QStringList squares;
+  QMap<QPair<long long, long long>, QStringList> layers;  // (k, n) -> the m values
+  bool here = false;
+  auto link = [this](const std::array<long long, 3>& s, const QString& name) {
+    const bool current = s[0] == m_m && s[1] == m_k && s[2] == m_n;
+    return current ? QStringLiteral("<b>%1</b>").arg(name)
+                   : QStringLiteral("<a href=\"%1x%2x%3\">%4</a>").arg(s[0]).arg(s[1]).arg(s[2]).arg(name);
+  };
+  for (const auto& s : sizes) {
+    here = here || (s[0] == m_m && s[1] == m_k && s[2] == m_n);
+    if (s[0] == s[1] && s[1] == s[2]) squares << link(s, QString::number(s[2]) + QStringLiteral("³"));  // not "%1³": ³ is a digit to arg()
+    else layers[{s[1], s[2]}] << link(s, QString::number(s[0]));
+  }
+  QStringList lines;
+  if (!squares.isEmpty()) lines << tr("Recorded at: %1").arg(squares.join(QStringLiteral(" · ")));
+  for (auto it = layers.cbegin(); it != layers.cend(); ++it)
+    lines << tr("%1m × %2 × %3, m = %4")
+                 .arg(lines.isEmpty() ? tr("Recorded at: ") : QString())
+                 .arg(it.key().first)
+                 .arg(it.key().second)
+                 .arg(it.value().join(QStringLiteral(" · ")));
+  if (!sizes.isEmpty() && !here) lines.prepend(tr("<b>The recording has no bars at this size.</b>"));
+  m_recordedSizes->setVisible(!sizes.isEmpty());
+  m_recordedSizes->setText(lines.join(QStringLiteral("<br>")));
+}
+
+// The results strip: the ratios a class should remember.
+void MatmulPage::updateSummary(const matmul_model::Refs& refs, double naiveRef) {
+  const Theme& th = m_ctx.theme();
+  QStringList s;
+  if (refs.naive > 0) s << tr("Professor: <b>%1</b>").arg(fmtSi(refs.naive * 1e9, "FLOP/s"));
+  else s << tr("Professor: not measured at this size (%1 assumed for ratios)").arg(fmtSi(naiveRef * 1e9, "FLOP/s"));
+  if (refs.blasAll > 0 && naiveRef > 0)
+    s << tr("BLAS on all cores: <b>%1× faster</b>").arg(fmtSi(refs.blasAll / naiveRef, "", 3).trimmed());
+  if (refs.gpuLib > 0 && naiveRef > 0)
+    s << tr("cuBLAS: <b>%1× faster</b>").arg(fmtSi(refs.gpuLib / naiveRef, "", 3).trimmed());
+  // BLAS on 1 thread against all: named only when the spread (and a quiet machine) supports it.
+  const int oneRow = matmul_detail::rowOfKind(m_rows, MatmulWayKind::cpu_blas_one);
+  const int allRow = matmul_detail::rowOfKind(m_rows, MatmulWayKind::cpu_blas_all);
+  const Result* one = oneRow < 0 ? nullptr : measuredFor(m_rows[oneRow]);
+  const Result* all = allRow < 0 ? nullptr : measuredFor(m_rows[allRow]);
+  if (one && all && one->ok() && all->ok())
+    s << QString::fromStdString(models::threads_conclusion(models::gflops_range(*one), models::gflops_range(*all),
+                                                           std::max(2, m_ctx.cpuInfo().threads), m_busy.busy()).text).toHtmlEscaped();
+  const QString warning = busyWarningHtml(m_busy, th);
+  m_summary->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
+                     tr("<b>%1</b> · ").arg(shape(m_m, m_k, m_n)) + s.join(QStringLiteral(" · ")));
+  const int passed = passedCheckCount(), wrong = wrongAnswerCount();
+  if (passed + wrong == 0) m_check->setText(tr("Same answer: nothing run at this size yet"));
+  else
+    m_check->setText(tr("Same answer: <span style='color:%1'><b>%2 ✓</b></span>%3")
+                         .arg(th.good.name())
+                         .arg(passed)
+                         .arg(wrong ? tr(" · <span style='color:%1'><b>%2 ✗</b></span>").arg(th.bad.name()).arg(wrong)
+                                    : tr(" — every variant agrees with the FP64 reference")));
+}
+
