@@ -181,15 +181,8 @@ void MatmulPage::buildControls() {
   auto* varBox = new QGroupBox(tr("Ways to compute it"));
   auto* vl = new QVBoxLayout(varBox);
   vl->setSpacing(2);
-  m_rowChecks.clear();
-  for (const Row& r : m_rows) {
-    auto* c = new QCheckBox(r.name);
-    c->setChecked(r.live);
-    c->setEnabled(r.live);
-    c->setToolTip(rowTip(r.model));
-    vl->addWidget(c);
-    m_rowChecks.push_back(c);
-  }
+  m_rowsLayout = vl;
+  refreshRowChecks();
   // What the GPU slot holds, in device_words' words (lavapipe: "Vulkan on the CPU (llvmpipe) — not a GPU"), or
   // what to do without a GPU; the device panel gives the full reason.
   m_gpuNote = new QLabel;
@@ -197,6 +190,11 @@ void MatmulPage::buildControls() {
   m_gpuNote->setObjectName(QStringLiteral("matmulGpuNote"));
   vl->addWidget(m_gpuNote);
   updateGpuNote();
+  // The device panel switched the GPU slot (CUDA, a Vulkan GPU, lavapipe): its rows and their names follow.
+  connect(&m_ctx, &AppContext::gpuChanged, this, [this] {
+    refreshRowChecks();
+    scheduleReplot();
+  });
   controls()->addWidget(varBox);
 
   m_log = new QCheckBox(tr("Logarithmic GFLOP/s axis"));
@@ -249,6 +247,24 @@ QVector<std::array<long long, 3>> MatmulPage::recordedSizes() const {
 }
 
 QString MatmulPage::recordedSizesText() const { return m_recordedSizes ? m_recordedSizes->text() : QString(); }
+
+void MatmulPage::refreshRowChecks() {
+  QHash<QString, bool> checked;
+  for (int i = 0; i < m_rowChecks.size() && i < m_rows.size(); ++i) checked[m_rows[i].key] = m_rowChecks[i]->isChecked();
+  buildRows();
+  qDeleteAll(m_rowChecks);
+  m_rowChecks.clear();
+  for (int i = 0; i < m_rows.size(); ++i) {
+    const Row& r = m_rows[i];
+    auto* c = new QCheckBox(r.name);
+    c->setChecked(r.live && checked.value(r.key, true));
+    c->setEnabled(r.live);
+    c->setToolTip(rowTip(r.model));
+    m_rowsLayout->insertWidget(i, c);
+    m_rowChecks.push_back(c);
+  }
+  updateGpuNote();
+}
 
 void MatmulPage::setVariantEnabled(const QString& key, bool on) {
   for (int i = 0; i < m_rows.size(); ++i)
@@ -465,27 +481,7 @@ void MatmulPage::onRunFinished(bool cancelled) {
 }
 
 void MatmulPage::recordingsChanged() {
-  // A recording can bring GPU rows: rebuild the variant list and its check boxes.
-  QHash<QString, bool> checked;
-  for (int i = 0; i < m_rows.size(); ++i) checked[m_rows[i].key] = m_rowChecks[i]->isChecked();
-  const int before = int(m_rows.size());
-  buildRows();
-  if (m_rows.size() != before) {
-    // Rebuild the controls column's check boxes in place: simplest is to add the new ones to the same box.
-    QWidget* box = m_rowChecks.isEmpty() ? nullptr : m_rowChecks.front()->parentWidget();
-    auto* lay = box ? qobject_cast<QVBoxLayout*>(box->layout()) : nullptr;
-    for (int i = before; i < m_rows.size() && lay; ++i) {
-      auto* c = new QCheckBox(m_rows[i].name);
-      c->setChecked(false);
-      c->setEnabled(false);
-      c->setToolTip(rowTip(m_rows[i].model));
-      lay->insertWidget(i, c);
-      m_rowChecks.push_back(c);
-    }
-    while (m_rowChecks.size() > m_rows.size()) delete m_rowChecks.takeLast();
-  }
-  for (int i = 0; i < m_rows.size(); ++i)
-    if (checked.contains(m_rows[i].key)) m_rowChecks[i]->setChecked(checked[m_rows[i].key]);
+  refreshRowChecks();  // a recording can bring GPU rows
   m_log->setChecked(m_log->isChecked() || std::any_of(m_rows.begin(), m_rows.end(), [](const Row& r) { return r.model.gpu_side; }));
   // Just opened a recording that has nothing at this size, and nothing measured here either: go to the size
   // it measured most bars at, so the replay shows something instead of an empty plot.

@@ -25,6 +25,7 @@ class QLabel;
 class QSlider;
 class QSpinBox;
 class QTimer;
+class QVBoxLayout;
 
 class MatmulPage : public Page {
   Q_OBJECT
@@ -114,6 +115,7 @@ class MatmulPage : public Page {
   QString rowName(const matmul_model::Row& row) const;  // matmul_page_views.cpp
   QString rowTip(const matmul_model::Row& row) const;
   void updateGpuNote();
+  void refreshRowChecks();  // the rows (buildRows) and their tick boxes, keeping what was ticked
   void scheduleReplot();
   void replot();  // matmul_page_views.cpp
   void updateSummary(const matmul_model::Refs& refs, double naiveRef);
@@ -145,6 +147,7 @@ class MatmulPage : public Page {
   SourceBadge* m_recordedBadge = nullptr;
   QVector<Row> m_rows;
   QVector<QCheckBox*> m_rowChecks;
+  QVBoxLayout* m_rowsLayout = nullptr;  // the "Ways to compute it" box: the tick boxes, then m_gpuNote
   QSet<QString> m_pending;  // rows the running job has yet to report
   QHash<QString, QString> m_notes;  // per row: "skipped: …" for the current size
   long long m_m = 60, m_k = 60, m_n = 60;

@@ -247,3 +247,45 @@ TEST(MatmulPage, TheNaiveEstimateComesFromThisSizeAndCountsTheCheck) {
   EXPECT_GE(e.total_s, e.check_s + e.run_s);
   EXPECT_FALSE(page.probeNaiveRate());  // once per size
 }
+
+TEST(MatmulPage, ALavapipeRecordingsRowsAreNeverCalledAGpu) {
+  // Issue 17: Vulkan on the CPU (lavapipe) runs the shader ladder, but it is no GPU: its rows say who ran them.
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  gpulab::Recording rec;
+  rec.context["date"] = "2026-12-01T10:00:00Z";
+  for (auto [variant, gflops] : {std::pair{"naive", 1.7}, std::pair{"smem", 4.0}}) {
+    gpulab::Result r;
+    r.experiment = "gemm";
+    r.plan = gpulab::plan_name::matmul;
+    r.backend = "vulkan";
+    r.variant = variant;
+    r.provenance["device"] = "llvmpipe (LLVM 15.0.6, 256 bits)";
+    r.provenance["device_type"] = "CPU (not a GPU)";
+    r.params = {{"m", 512}, {"n", 512}, {"k", 512}, {"threads", 0}};
+    r.check.passed = true;
+    r.flops = 2.0 * 512 * 512 * 512;
+    r.stats.median_s = r.flops / (gflops * 1e9);
+    r.stats.n = 3;
+    r.gflops = gflops;
+    rec.results.push_back(r);
+  }
+  ctx.results().addRecording(QStringLiteral("/tmp/lavapipe.json"), rec);
+  QCoreApplication::processEvents();
+  ASSERT_EQ(page.rows().size(), 6);
+  EXPECT_EQ(page.recordedBarCount(), 2);  // the page went to 512³, where the recording has its bars
+  QStringList names, tips;
+  for (const auto* box : page.findChildren<QAbstractButton*>()) {
+    names << box->text();
+    tips << box->toolTip();
+  }
+  const QString all = names.join(QLatin1Char('\n'));
+  for (const auto& r : page.rows()) {
+    if (!r.model.gpu_side) continue;
+    EXPECT_TRUE(r.name.startsWith(QStringLiteral("Vulkan on the CPU"))) << r.name.toStdString();
+    EXPECT_FALSE(r.name.contains(QStringLiteral("GPU"))) << r.name.toStdString();
+  }
+  EXPECT_FALSE(all.contains(QStringLiteral("GPU 1 naive"))) << all.toStdString();
+  EXPECT_TRUE(tips.join(QLatin1Char('\n')).contains(QStringLiteral("Vulkan on the CPU (llvmpipe) — not a GPU")));
+}
