@@ -247,11 +247,14 @@ void MultiGpuPage::updatePeer() {
   for (auto it = best.cbegin(); it != best.cend(); ++it)
     lines << tr("<b>%1</b> GPU→GPU (%2 copy), %3").arg(fmtSi(it->gbs * 1e9, "B/s"), fmtBytes(it->bytes), it.key());
   const QString why = peerUnavailableReason();
+  // The loader's detail (why there is no GPU at all) for whoever hovers; the side column keeps the short reason.
+  m_peer->setToolTip(why);
   if (lines.isEmpty())
     m_peer->setText(why.isEmpty() ? tr("Two GPUs are here: press <b>Measure GPU→GPU</b> to time copies between them "
                                        "and compare them with the datasheet links below.")
                                   : tr("Not measured here: %1. The figures below are datasheet values; a recording "
-                                       "from a machine with two GPUs shows its measured copies.").arg(why.toHtmlEscaped()));
+                                       "from a machine with two GPUs shows its measured copies.")
+                                        .arg(why.section(QStringLiteral(" ("), 0, 0).toHtmlEscaped()));
   else
     m_peer->setText(lines.join(QStringLiteral("<br>")) +
                     tr("<br>A copy moves one way: compare it with the per-direction datasheet bars."));

@@ -10,6 +10,7 @@
 #include "pages/running_example.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/stacked_or_tabbed.h"
 #include "widgets/vram_bars.h"
 
 #include <QButtonGroup>
@@ -47,19 +48,15 @@ QString gb(double bytes) { return fmtBytes(bytes, 3); }
 VramPage::VramPage(AppContext& ctx) : Page(ctx) {
   m_shape = *find_preset("lesson-7b");
 
-  auto* visual = new QWidget;
-  auto* row = new QHBoxLayout(visual);
-  row->setContentsMargins(0, 0, 0, 0);
-  m_bars = new VramBars(visual);
+  m_bars = new VramBars;
   m_bars->setTitle(tr("Estimate: the same model in each number format"));
   m_bars->setToolTip(tr("Each bar is what the model needs in that number format; the dashed line is the card's "
                         "memory. Hatched red is what does not fit. The selected format has a bold outline."));
-  row->addWidget(m_bars, 2);
 
-  auto* liveBox = new QWidget(visual);
-  auto* liveCol = new QVBoxLayout(liveBox);
+  m_liveBox = new QWidget;
+  auto* liveCol = new QVBoxLayout(m_liveBox);
   liveCol->setContentsMargins(0, 0, 0, 0);
-  m_live = new VramBars(liveBox);
+  m_live = new VramBars(m_liveBox);
   m_live->setTitle(tr("Real: this GPU's memory"));
   // Another device chosen in the device panel: the live side says what it can do there.
   connect(&m_ctx, &AppContext::gpuChanged, this, [this] {
@@ -69,12 +66,14 @@ VramPage::VramPage(AppContext& ctx) : Page(ctx) {
   m_live->setToolTip(tr("Run (Space) holds the selected estimate's bytes on the GPU, in steps, and reads "
                         "cudaMemGetInfo before and after. A request that cannot fit is refused with the numbers."));
   liveCol->addWidget(m_live, 1);
-  m_liveStatus = new QLabel(liveBox);
+  m_liveStatus = new QLabel(m_liveBox);
   m_liveStatus->setWordWrap(true);
   m_liveStatus->setObjectName(QStringLiteral("vramLiveStatus"));
   liveCol->addWidget(m_liveStatus);
-  row->addWidget(liveBox, 1);
-  setVisual(visual);
+  // Side by side when the page is wide enough at the theme's fonts, else taking turns (a projector at 1366×768).
+  m_visual = new StackedOrTabbed(m_bars, m_liveBox, tr("Estimate"), tr("Real memory"), 2, 1);
+  m_visual->setOrientation(Qt::Horizontal);
+  setVisual(m_visual);
 
   m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("VRAM model (bars)"));
   addBadge(m_modelBadge);
@@ -520,6 +519,11 @@ QString VramPage::liveText() const { return m_liveStatus->text(); }
 
 void VramPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
+  // Room for five bars' labels and captions, and for the live panel's three bars, at the theme's fonts.
+  m_bars->setMinimumWidth(theme.isProjector() ? 660 : 360);
+  m_liveBox->setMinimumWidth(theme.isProjector() ? 330 : 220);
+  m_visual->updateGeometry();
+  m_visual->relayout();
   m_bars->setTheme(theme);
   m_live->setTheme(theme);
   const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);

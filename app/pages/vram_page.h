@@ -17,6 +17,7 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTimer;
+class StackedOrTabbed;
 class VramBars;
 
 class VramPage : public Page {
@@ -74,6 +75,8 @@ class VramPage : public Page {
 
   VramBars* m_bars = nullptr;
   VramBars* m_live = nullptr;
+  QWidget* m_liveBox = nullptr;          // the live bars and their status line
+  StackedOrTabbed* m_visual = nullptr;   // estimate and live side by side, or in turns when narrow
   QLabel* m_liveStatus = nullptr;
   QLabel* m_weightsLabel = nullptr;
   QLabel* m_verdictLabel = nullptr;

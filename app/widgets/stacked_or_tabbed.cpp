@@ -18,31 +18,57 @@ StackedOrTabbed::StackedOrTabbed(QWidget* top, QWidget* bottom, const QString& t
   connect(m_tabs, &QTabBar::currentChanged, this, [this] { relayout(); });
 }
 
-int StackedOrTabbed::topMin() const { return std::max(m_top->minimumSizeHint().height(), m_top->minimumHeight()); }
-int StackedOrTabbed::bottomMin() const { return m_bottom->minimumHeight(); }
+// The size each view needs along the stacking direction.
+int StackedOrTabbed::topMin() const {
+  return m_orientation == Qt::Vertical ? std::max(m_top->minimumSizeHint().height(), m_top->minimumHeight())
+                                       : m_top->minimumWidth();
+}
+int StackedOrTabbed::bottomMin() const {
+  return m_orientation == Qt::Vertical ? m_bottom->minimumHeight() : m_bottom->minimumWidth();
+}
+
+void StackedOrTabbed::setOrientation(Qt::Orientation o) {
+  m_orientation = o;
+  updateGeometry();
+  relayout();
+}
 
 QSize StackedOrTabbed::minimumSizeHint() const {
+  if (m_orientation == Qt::Horizontal) {
+    const int h = std::max(m_top->minimumSizeHint().height(), m_bottom->minimumSizeHint().height());
+    return {std::max(topMin(), bottomMin()), m_tabs->sizeHint().height() + h};
+  }
   const int w = std::max(m_top->minimumSizeHint().width(), m_bottom->minimumWidth());
   return {w, m_tabs->sizeHint().height() + std::max(topMin(), bottomMin())};
 }
 
-QSize StackedOrTabbed::sizeHint() const { return {760, topMin() + bottomMin() + kGap + 120}; }
+QSize StackedOrTabbed::sizeHint() const {
+  if (m_orientation == Qt::Horizontal) return {topMin() + bottomMin() + kGap + 120, 520};
+  return {760, topMin() + bottomMin() + kGap + 120};
+}
 
 void StackedOrTabbed::showBottom(bool bottom) { m_tabs->setCurrentIndex(bottom ? 1 : 0); }
 
 void StackedOrTabbed::relayout() {
   const int W = width(), H = height(), t = topMin(), b = bottomMin();
-  m_tabbed = H < t + b + kGap;
+  const bool vertical = m_orientation == Qt::Vertical;
+  const int room = vertical ? H : W;
+  m_tabbed = room < t + b + kGap;
   m_tabs->setVisible(m_tabbed);
   if (!m_tabbed) {
-    int ht = std::max(t, (H - kGap) * m_topShare / (m_topShare + m_bottomShare));
-    int hb = H - kGap - ht;
+    int ht = std::max(t, (room - kGap) * m_topShare / (m_topShare + m_bottomShare));
+    int hb = room - kGap - ht;
     if (hb < b) {
       hb = b;
-      ht = H - kGap - hb;
+      ht = room - kGap - hb;
     }
-    m_top->setGeometry(0, 0, W, ht);
-    m_bottom->setGeometry(0, ht + kGap, W, hb);
+    if (vertical) {
+      m_top->setGeometry(0, 0, W, ht);
+      m_bottom->setGeometry(0, ht + kGap, W, hb);
+    } else {
+      m_top->setGeometry(0, 0, ht, H);
+      m_bottom->setGeometry(ht + kGap, 0, hb, H);
+    }
     m_top->show();
     m_bottom->show();
     return;

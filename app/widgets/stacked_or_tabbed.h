@@ -1,7 +1,8 @@
 #pragma once
-// Two views of a page, one above the other when the page is tall enough for both at their minimum heights;
-// otherwise (a projector at 1366×768) one at a time behind two tabs, each with the whole height, rather than both
-// squashed with their labels written over each other. Used by the PCIe and many-GPUs pages.
+// Two views of a page, one above the other (or side by side) when the page is tall (or wide) enough for both at
+// their minimum sizes; otherwise (a projector at 1366×768) one at a time behind two tabs, each with the whole
+// space, rather than both squashed with their labels written over each other. Used by the PCIe, memory and
+// many-GPUs pages.
 #include <QWidget>
 
 class QTabBar;
@@ -12,6 +13,8 @@ class StackedOrTabbed : public QWidget {
   // `topShare`:`bottomShare` splits the height when both are shown (each at least its minimum height).
   StackedOrTabbed(QWidget* top, QWidget* bottom, const QString& topName, const QString& bottomName,
                   int topShare = 3, int bottomShare = 2, QWidget* parent = nullptr);
+  // Qt::Horizontal: `top` on the left, `bottom` on the right, by their minimum widths.
+  void setOrientation(Qt::Orientation o);
   bool tabbed() const { return m_tabbed; }
   QTabBar* tabs() const { return m_tabs; }
   // When tabbed: shows the bottom view (true) or the top one.
@@ -31,5 +34,6 @@ class StackedOrTabbed : public QWidget {
   QWidget* m_bottom;
   QTabBar* m_tabs = nullptr;
   int m_topShare, m_bottomShare;
+  Qt::Orientation m_orientation = Qt::Vertical;
   bool m_tabbed = false;
 };

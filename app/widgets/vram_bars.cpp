@@ -244,7 +244,7 @@ void VramBars::paintEvent(QPaintEvent*) {
   top = ly + fms.height() + 8;
 
   const double scale = m_scaleFrom + (m_scaleTo - m_scaleFrom) * progress();
-  const double step = niceCeil(scale / 5) >= scale ? scale / 4 : niceCeil(scale / 5);
+  double step = niceCeil(scale / 5) >= scale ? scale / 4 : niceCeil(scale / 5);
   auto tickText = [](double v) { return fmtBytes(v, 3).replace(QStringLiteral(".00 "), QStringLiteral(" ")); };
   // The axis is as wide as its widest tick label ("50.0 GB"), so none is clipped at the left edge.
   int axisW = fm.horizontalAdvance(QStringLiteral("00 GB"));
@@ -266,6 +266,9 @@ void VramBars::paintEvent(QPaintEvent*) {
   const int bottomText = labelH + captionH + 10;
   const QRect plot(axisW, top + fm.height(), width() - axisW - 10, height() - top - fm.height() - bottomText - 4);
   if (plot.height() < 40 || plot.width() < 40) return;
+  // Fewer gridlines on a short plot, so their labels never touch (a projector's large font on a small screen).
+  const double minGapPx = 1.3 * fm.height();
+  while (step < scale && plot.height() * step / scale < minGapPx) step = niceCeil(step * 1.01);
   auto yOf = [&](double bytes) { return plot.bottom() - bytes / scale * plot.height(); };
 
   // Axis with a few GB ticks.

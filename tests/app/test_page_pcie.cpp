@@ -88,3 +88,25 @@ TEST(StackedOrTabbed, TabsOnlyWhenBothViewsDoNotFit) {
   EXPECT_FALSE(top->isVisibleTo(&column));
   EXPECT_GT(bottom->height(), 200);  // the whole height under the tabs
 }
+
+TEST(StackedOrTabbed, SideBySideByMinimumWidthsWhenHorizontal) {
+  auto* left = new QWidget;
+  auto* right = new QWidget;
+  left->setMinimumWidth(400);
+  right->setMinimumWidth(200);
+  StackedOrTabbed row(left, right, QStringLiteral("left"), QStringLiteral("right"), 2, 1);
+  row.setOrientation(Qt::Horizontal);
+  row.resize(900, 300);
+  row.relayout();
+  EXPECT_FALSE(row.tabbed());
+  EXPECT_EQ(left->geometry().top(), 0);
+  EXPECT_GE(left->width(), 400);
+  EXPECT_GE(right->geometry().left(), left->geometry().right());
+  EXPECT_LE(right->geometry().right(), 900);
+  row.resize(550, 300);
+  row.relayout();
+  EXPECT_TRUE(row.tabbed());
+  EXPECT_TRUE(left->isVisibleTo(&row));
+  EXPECT_FALSE(right->isVisibleTo(&row));
+  EXPECT_EQ(left->width(), 550);
+}
