@@ -1,14 +1,8 @@
 #pragma once
-// The batch page's arithmetic, Qt-free: which GEMM path a sweep uses, and where the model puts the crossover.
-#include "gpulab/backend.hpp"
-
-#include <string>
+// The batch page's arithmetic, Qt-free: where the model puts the crossover. (Which GEMM a sweep times is the plan
+// builder's choice: gpulab::batch_gemm_variant in gpulab/page_plans.hpp.)
 
 namespace gpulab::models {
-
-// The library path for a sweep on `backend`: the vendor BLAS (cuBLAS, cuBLASLt, OpenBLAS), never a teaching
-// kernel (the ladder is the Matmul page's); the first variant that supports `spec`, "" when none does.
-std::string library_gemm_variant(Backend& backend, GemmSpec spec);
 
 // The batch B where a layer's FLOPs per byte, I(B) = 2·B·di·do / (bpe·(B·di + di·do + B·do)), reach `ridge`;
 // 0 when the ridge lies above what any batch reaches (2·di·do / (bpe·(di + do))).

@@ -6,6 +6,7 @@
 #include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/models/amdahl_model.hpp"
 #include "models/guarded_conclusions.h"
+#include "pages/amdahl_page_detail.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
@@ -30,30 +31,9 @@
 
 using namespace gpulab;
 using namespace gpulab::models;
+using namespace amdahl_page_detail;
 
 namespace {
-
-constexpr double k_maxWorkers = 10000;
-
-// Speed-ups as the lesson prints them: "4096.0×", "19.9×", "5.9×", "1.33×" (two decimals below 10 would
-// turn 5.9× into 5.93×; the lesson keeps one decimal for Amdahl and two for the data-loading 1.33×).
-QString fmtTimes(double v, int decimals = 1) {
-  if (!std::isfinite(v)) return QStringLiteral("∞");
-  return fmtFixed(v, decimals) + QStringLiteral("×");
-}
-
-QString fmtLimit(double s) {
-  if (s <= 0) return QObject::tr("none (∞)");
-  const double lim = amdahl_limit(s);
-  const bool whole = std::fabs(lim - std::round(lim)) < 0.05;
-  return fmtTimes(lim, whole ? 0 : 1);
-}
-
-QString fmtPercent(double share) {
-  const double p = share * 100;
-  if (p == 0) return QStringLiteral("0 %");
-  return fmtFixed(p, p < 2 ? 1 : (std::fabs(p - std::round(p)) < 1e-9 ? 0 : 1)) + QStringLiteral(" %");
-}
 
 int nearestIndex(const QVector<double>& steps, double v) {
   int best = 0;
@@ -183,8 +163,10 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   runBar()->setRunText(tr("Measure thread scaling"));
   runBar()->runButton()->setToolTip(tr("Time a job with a real serial part (a dependent chain) and a parallel part "
                                        "(independent chains) on 1, 2, 4 … threads of this CPU, at the serial share "
-                                       "set above%1").arg(m_ctx.hasGpu() ? tr(", and the GPU's kernel-launch overhead")
-                                                                         : QString()));
+                                       "set above%1")
+                                       .arg(m_ctx.cuda() && m_ctx.cuda()->supports(LaunchOverheadSpec{}).ok
+                                                ? tr(", and the GPU's kernel-launch overhead")
+                                                : QString()));
   recordingsChanged();
   replot();
 }
@@ -334,7 +316,7 @@ void AmdahlPage::updateReadouts() {
                               .arg(fmtPercent(L), fmtTimes(k, k != std::round(k) ? 2 : 0),
                                    fmtPercent(L + (1 - L) / k), fmtTimes(overall, 2)));
 
-  if (!m_measured.isEmpty()) {
+  if (!m_measured.empty()) {
     // What the last thread count implies, only as far as its per-round spread (and a quiet machine) allow.
     const Point& last = m_measured.back();
     const ShareInference inf = infer_serial_share(last.range, int(last.threads), m_busy.busy());
@@ -346,7 +328,7 @@ void AmdahlPage::updateReadouts() {
                                  .arg(fmtTimes(amdahl_speedup(m_runShare, last.threads), 2),
                                       last.threads > 1 ? QString::fromStdString(inf.conclusion.text).toHtmlEscaped()
                                                        : fmtTimes(last.speedup, 2)));
-  } else if (!m_recorded.isEmpty()) {
+  } else if (!m_recorded.empty()) {
     const Point& last = m_recorded.back();
     m_measuredLabel->setText(tr("%1, serial share %2: %3 on %4 threads (Amdahl: %5)")
                                  .arg(m_recordedLabel, fmtPercent(m_recordedShare), fmtTimes(last.speedup, 2))
@@ -384,228 +366,54 @@ void AmdahlPage::updateGpuNote() {
   m_gpuNote->setText(text);
 }
 
-void AmdahlPage::replot() {
-  // Only what the changed controls feed is redrawn: a slider dragged on one plot must not pay for all three.
-  const unsigned parts = std::exchange(m_dirty, 0u);
-  const Theme& t = m_ctx.theme();
-  const double s = serialShare();
-  const int n = workers();
-
-  QVector<double> mx, my, rx, ry, lows, highs;
-  for (const Point& p : m_measured) mx << p.threads, my << p.speedup, lows << p.range.low, highs << p.range.high;
-  for (QCPErrorBars* bars : {m_runSpread, m_bigSpread}) bars->data()->clear();
-  for (const Point& p : m_recorded) rx << p.threads, ry << p.speedup;
-  if (parts & Law) {
-    QVector<double> xs, ys, ideal;
-    for (int i = 0; i <= 200; ++i) {
-      const double x = std::pow(10.0, 4.0 * i / 200.0);
-      xs << x;
-      ys << amdahl_speedup(s, x);
-      ideal << x;
-    }
-    m_curve->setData(xs, ys, true);
-    m_ideal->setData(xs, ideal, true);
-    if (s > 0) {
-      const double lim = amdahl_limit(s);
-      m_limit->setData({1.0, k_maxWorkers * 1.15}, {lim, lim}, true);
-      m_limit->setVisible(true);
-      m_limitText->setVisible(true);
-      m_limitText->position->setCoords(1.15, lim * 1.08);
-      m_limitText->setText(tr("ceiling 1/s = %1").arg(fmtLimit(s)));
-    } else {
-      m_limit->setData(QVector<double>{}, QVector<double>{});
-      m_limitText->setVisible(false);
-    }
-    // Attached only now that the curve has points: a tracer on an empty graph logs "graph has no data".
-    m_tracer->setGraph(m_curve);
-    m_tracer->setGraphKey(n);
-    m_tracer->updatePosition();
-    m_tracerText->setText(tr("%1 at %2").arg(fmtTimes(amdahl_speedup(s, n)), fmtCount(n)));
-    // The big plot's curve is the slider's share: measured points belong on it only when they were run at that
-    // share (a 30 % job under the 5 % curve would look like the law failing). The close-up always has them.
-    const auto sameShare = [s](double share) { return share >= 0 && std::fabs(share - s) < 1e-9; };
-    m_measuredBig->setData(sameShare(m_runShare) ? mx : QVector<double>{}, sameShare(m_runShare) ? my : QVector<double>{});
-    for (int i = 0; sameShare(m_runShare) && i < my.size(); ++i) m_bigSpread->addData(my[i] - lows[i], highs[i] - my[i]);
-    m_recordedBig->setData(sameShare(m_recordedShare) ? rx : QVector<double>{},
-                           sameShare(m_recordedShare) ? ry : QVector<double>{});
-    for (QCPGraph* g : {m_measuredBig, m_recordedBig}) {  // the key lists only the marks that are there
-      if (g->data()->isEmpty()) g->removeFromLegend();
-      else g->addToLegend();
-    }
-    m_plot->replot();
-  }
-  if (parts & Scaling) {
-    // The close-up: threads on a linear axis, the model at the share the run used (not the slider's, which may
-    // have moved since).
-    double maxT = m_maxThreads->value();
-    for (const Point& p : m_measured) maxT = std::max(maxT, p.threads);
-    for (const Point& p : m_recorded) maxT = std::max(maxT, p.threads);
-    const double runShare = m_runShare >= 0 ? m_runShare : (m_recordedShare >= 0 ? m_recordedShare : s);
-    QVector<double> tx, tm, ti;
-    for (int i = 0; i <= 100; ++i) {
-      const double x = 1 + (maxT - 1) * i / 100.0;
-      tx << x;
-      tm << amdahl_speedup(runShare, x);
-      ti << x;
-    }
-    m_runIdeal->setData(tx, ti, true);
-    m_runModel->setData(tx, tm, true);
-    m_runModel->setName(tr("Amdahl at s = %1").arg(fmtPercent(runShare)));
-    m_runMeasured->setData(mx, my);
-    for (int i = 0; i < my.size(); ++i) m_runSpread->addData(my[i] - lows[i], highs[i] - my[i]);
-    m_runRecorded->setData(rx, ry);
-    m_scalePlot->xAxis->setRange(0.7, maxT + 0.3);
-    double top = std::max(2.0, maxT) * 1.08;
-    for (double v : my) top = std::max(top, v * 1.15);
-    m_scalePlot->yAxis->setRange(0, top);
-    if (mx.isEmpty() && rx.isEmpty())
-      m_scaleNote->setText(tr("Space: measure"));
-    else if (mx.isEmpty())
-      m_scaleNote->setText(tr("hollow: recorded"));
-    else
-      m_scaleNote->setText(tr("run at s = %1").arg(fmtPercent(runShare)));
-    m_scalePlot->replot();
-  }
-  if (parts & Loading) {
-    // Data loading, before and after: two stacked horizontal bars in units of the old job's time.
-    m_barPlot->clearPlottables();
-    m_barPlot->clearItems();
-    const double L = loadingShare(), k = gpuFactor();
-    auto* loadBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
-    auto* gpuBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
-    loadBars->setName(tr("loading data (CPU)"));
-    gpuBars->setName(tr("GPU maths"));
-    loadBars->setData({2.0, 1.0}, {L, L});
-    gpuBars->setData({2.0, 1.0}, {1.0 - L, (1.0 - L) / k});
-    gpuBars->moveAbove(loadBars);
-    for (auto* b : {loadBars, gpuBars}) b->setWidth(0.6);
-    loadBars->setBrush(t.cpu);
-    loadBars->setPen(QPen(t.cpu.darker(130)));
-    gpuBars->setBrush(t.gpu);
-    gpuBars->setPen(QPen(t.gpu.darker(130)));
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    ticker->addTick(2, tr("before"));
-    ticker->addTick(1, tr("after"));
-    m_barPlot->yAxis->setTicker(ticker);
-    m_barPlot->yAxis->setRange(0.4, 2.6);
-    m_barPlot->xAxis->setRange(0, 1.6);
-    m_barPlot->xAxis->setLabel(tr("time, share of the old job"));
-    auto* total = new QCPItemText(m_barPlot);
-    total->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    total->position->setCoords(L + (1 - L) / k + 0.02, 1.0);
-    total->setText(tr("%1 → %2").arg(fmtFixed(L + (1 - L) / k, 2), fmtTimes(partial_speedup(1 - L, k), 2)));
-    total->setColor(t.text);
-    QFont tf(QStringLiteral("DejaVu Sans"), t.plotFontPt);
-    tf.setBold(true);
-    total->setFont(tf);
-    m_barPlot->legend->setVisible(true);
-    placeLegendAbove(m_barPlot, 2);  // the bars and their total fill the axis rect: the key goes above it
-    m_barPlot->replot();
-  }
+gpulab::AmdahlControls AmdahlPage::runControls() const {
+  gpulab::AmdahlControls c;
+  c.serial_share = serialShare();
+  c.max_threads = m_maxThreads->value();
+  return c;
 }
 
-void AmdahlPage::applyTheme(const Theme& t) {
-  Page::applyTheme(t);
-  for (QCustomPlot* p : {m_plot, m_scalePlot, m_barPlot}) stylePlot(p, t);
-  styleGraph(m_curve, t, t.accent, SeriesKind::Model);
-  // The law is this page's main line: dotted like every model, but as thick as a measured line so a
-  // projector shows it.
-  QPen curvePen = seriesPen(t, t.accent, SeriesKind::Model);
-  curvePen.setWidthF(t.lineWidth);
-  m_curve->setPen(curvePen);
-  styleGraph(m_ideal, t, t.model, SeriesKind::Model);
-  styleGraph(m_limit, t, t.bad, SeriesKind::Datasheet);
-  styleGraph(m_measuredBig, t, t.cpu, SeriesKind::Measured);
-  styleGraph(m_recordedBig, t, t.cpu, SeriesKind::Recorded);
-  styleGraph(m_runIdeal, t, t.model, SeriesKind::Model);
-  m_runIdeal->setName(tr("perfect: N×"));
-  m_runModel->setPen(curvePen);
-  styleGraph(m_runMeasured, t, t.cpu, SeriesKind::Measured);
-  for (QCPErrorBars* bars : {m_runSpread, m_bigSpread}) bars->setPen(QPen(t.cpu.darker(140), 1.5));
-  m_runMeasured->setName(tr("measured here"));
-  styleGraph(m_runRecorded, t, t.cpu, SeriesKind::Recorded);
-  m_runRecorded->setName(tr("recorded"));
-  m_scalePlot->legend->setVisible(true);
-  placeLegendAbove(m_scalePlot, 2);  // a small plot: any corner of it would hide a line
-  m_tracer->setPen(QPen(t.accent, t.lineWidth));
-  m_tracer->setBrush(t.surface);
-  m_tracer->setSize(t.markerSize + 4);
-  QFont f(QStringLiteral("DejaVu Sans"), t.plotFontPt);
-  f.setBold(true);
-  m_tracerText->setFont(f);
-  m_tracerText->setColor(t.accent);
-  m_limitText->setFont(f);
-  m_limitText->setColor(t.bad);
-  QFont small(QStringLiteral("DejaVu Sans"), legendFontPt(t));
-  m_scaleNote->setFont(small);
-  m_scaleNote->setColor(t.mutedText);
-  updateReadouts();
-  m_dirty = All;  // a new theme restyles every plot
-  replot();
-}
+gpulab::Plan AmdahlPage::plan() { return gpulab::amdahl_plan(planBackends(), runControls()); }
 
 void AmdahlPage::run() {
   if (isRunning()) return;
-  AmdahlScalingSpec spec;
-  spec.serial_share = serialShare();
-  spec.threads = amdahl_thread_ladder(m_maxThreads->value());
-  gpulab::Backend* cpu = &m_ctx.cpu();
-  gpulab::Backend* gpu = m_ctx.cuda();
-  const bool launch = gpu && gpu->supports(LaunchOverheadSpec{}).ok;
   MeasurePolicy policy;
   policy.min_samples = 3;
   policy.max_samples = 15;
   policy.time_budget_s = 0.6;
   m_measured.clear();
-  m_runShare = spec.serial_share;
+  m_runShare = serialShare();
   m_busy.start();
   m_measuredLabel->setText(tr("Measuring…"));
-  startJob(tr("Thread scaling at %1 serial").arg(fmtPercent(spec.serial_share)),
-           [spec, cpu, gpu, launch](const RunContext& ctx) {
-             RunContext sub = ctx;
-             sub.progress_span = ctx.progress_span * (launch ? 0.85 : 1.0);
-             run_amdahl_scaling(*cpu, spec, sub);
-             if (launch && !ctx.cancelled()) {
-               RunContext g = ctx;
-               g.progress_base = ctx.progress_base + ctx.progress_span * 0.85;
-               g.progress_span = ctx.progress_span * 0.15;
-               run_launch_overhead(*gpu, LaunchOverheadSpec{1000, 1024}, g);
-             }
-           },
-           policy);
+  startPlan(tr("Thread scaling at %1 serial").arg(fmtPercent(m_runShare)), plan(), policy);
 }
 
 void AmdahlPage::onResult(const gpulab::Result& r) {
-  if (r.experiment == "launch_overhead") {
-    if (r.ok() && r.param("per_launch_s") > 0) {
-      m_launchPerKernel = r.param("per_launch_s");
-      m_launchSource = tr("measured here");
-    } else if (!r.error.empty()) {
-      m_gpuNote->setText(tr("<b>GPU serial part</b>: %1").arg(QString::fromStdString(r.error).toHtmlEscaped()));
+  using Kind = amdahl_page_model::Reading::Kind;
+  amdahl_page_model::Reading reading = amdahl_page_model::read(r);
+  switch (reading.kind) {
+    case Kind::other:
       return;
-    }
-    updateGpuNote();
-    return;
+    case Kind::launch:
+      m_launchPerKernel = reading.perLaunchS;
+      m_launchSource = tr("measured here");
+      m_launchHere = true;
+      updateGpuNote();
+      return;
+    case Kind::launchFailed:
+      m_gpuNote->setText(tr("<b>GPU serial part</b>: %1").arg(QString::fromStdString(reading.error).toHtmlEscaped()));
+      return;
+    case Kind::stepFailed:
+      m_measuredLabel->setText(tr("The %1-thread run failed: %2")
+                                   .arg(reading.threads)
+                                   .arg(QString::fromStdString(reading.error).toHtmlEscaped()));
+      return;
+    case Kind::step:
+      break;
   }
-  if (r.experiment != "amdahl_scaling") return;
-  if (!r.ok()) {
-    m_measuredLabel->setText(tr("The %1-thread run failed: %2")
-                                 .arg(int(r.param("threads")))
-                                 .arg(QString::fromStdString(r.error).toHtmlEscaped()));
-    return;
-  }
-  Point p;
-  p.threads = r.param("threads");
-  p.speedup = r.param("speedup", 1.0);
-  p.seconds = r.stats.median_s;
-  p.serialSeconds = r.param("serial_s");
-  p.samples = r.samples_s;
-  m_busy.note(r.stats.rel_spread, r.stats.median_s);
+  m_busy.note(reading.point.relSpread, reading.point.seconds);
   // Paired with the 1-thread run of the same rounds (it reports first): the speed-up's range over the rounds.
-  for (const Point& one : m_measured)
-    if (one.threads == 1) p.range = paired_speedup_range(one.samples, p.samples);
-  if (p.threads == 1) p.range = paired_speedup_range(p.samples, p.samples);
-  m_measured.push_back(p);
+  amdahl_page_model::addToRun(m_measured, std::move(reading.point));
   m_measuredBadge->set(SourceBadge::Kind::MeasuredHere, tr("thread scaling (solid)"));
   m_measuredBadge->show();
   fitBadges();
@@ -620,34 +428,18 @@ void AmdahlPage::onRunFinished(bool) {
 }
 
 void AmdahlPage::recordingsChanged() {
-  m_recorded.clear();
-  m_recordedShare = -1;
-  if (m_launchSource != tr("measured here")) {
-    m_launchPerKernel = 0;
-    m_launchSource.clear();
-  }
-  const auto& all = m_ctx.results().all();
-  // The newest recorded run: its share decides which recorded points belong together.
-  for (auto it = all.crbegin(); it != all.crend(); ++it) {
-    if (it->source < 0 || it->result.experiment != "amdahl_scaling" || !it->result.ok()) continue;
-    m_recordedShare = it->result.param("serial_share");
-    m_recordedLabel = m_ctx.results().sourceLabel(it->source);
+  std::vector<amdahl_page_model::Input> inputs;
+  for (const StoredResult& sr : m_ctx.results().all()) inputs.push_back({&sr.result, sr.source});
+  const amdahl_page_model::Recorded rec = amdahl_page_model::recorded(inputs);
+  m_recorded = rec.points;
+  m_recordedShare = rec.share;
+  if (rec.source >= 0) {
+    m_recordedLabel = m_ctx.results().sourceLabel(rec.source);
     for (QCPGraph* g : {m_recordedBig, m_runRecorded}) tagSource(g, m_recordedLabel);
-    break;
   }
-  for (const StoredResult& sr : all) {
-    if (sr.source < 0 || !sr.result.ok()) continue;
-    if (sr.result.experiment == "amdahl_scaling" && sr.result.param("serial_share") == m_recordedShare) {
-      Point p;
-      p.threads = sr.result.param("threads");
-      p.speedup = sr.result.param("speedup", 1.0);
-      p.seconds = sr.result.stats.median_s;
-      m_recorded.push_back(p);
-    } else if (sr.result.experiment == "launch_overhead" && m_launchSource != tr("measured here") &&
-               sr.result.param("per_launch_s") > 0) {
-      m_launchPerKernel = sr.result.param("per_launch_s");
-      m_launchSource = m_ctx.results().sourceLabel(sr.source);
-    }
+  if (!m_launchHere) {
+    m_launchPerKernel = rec.perLaunchS;
+    m_launchSource = rec.launchSource >= 0 ? m_ctx.results().sourceLabel(rec.launchSource) : QString();
   }
   // The badge names what is on the plot: this machine's solid points once measured, until then a replayed
   // recording's outlined ones, and nothing at all before either ("measured here" only for what was).
@@ -673,43 +465,6 @@ QList<PlotExport> AmdahlPage::plots() {
                               .arg(tr("loading data (CPU)"), tr("GPU maths")).arg(L).arg(1 - L).arg((1 - L) / k);
                         }});
   return out;
-}
-
-LessonContent AmdahlPage::lesson() const {
-  LessonContent c;
-  c.intro = tr("Some work is a chain: each step waits for the one before it, and extra workers cannot help with it. "
-               "Amdahl's law turns that into a number. If a share s of the job is strictly serial, N workers can "
-               "speed it up by at most 1 / (s + (1 − s) / N), and no number of workers can beat 1 / s. With just "
-               "5 % serial, 4,096 workers give 19.9× instead of 4,096×, and the ceiling is 20×. The layers of a network "
-               "do run in order, but each one is a huge parallel product inside, so they are not where the serial "
-               "share lives. On a GPU it hides in data loading on the CPU, Python overhead, kernel launches and the "
-               "synchronisations between them — tiny kernels launched one after another.");
-  c.questions.append({tr("Half of a training run's time goes to the CPU reading and preparing batches, the other "
-                         "half to the GPU's arithmetic. The GPU is replaced by one with double the speed. What does "
-                         "the whole run gain?"),
-                      tr("About 1.33×, not 2×. The loading half still takes 0.5 of the old time; only the GPU half "
-                         "shrinks, from 0.5 to 0.25. The new job takes 0.75 of the old time, and 1 / 0.75 ≈ 1.33. The "
-                         "part you did not speed up now dominates — faster data loading would pay off more than "
-                         "another GPU upgrade. Try it with the sliders in \"Data loading vs a faster GPU\".")});
-  c.questions.append({tr("If 5 % of a job is strictly serial, what is the most that infinitely many cores could "
-                         "give?"),
-                      tr("20×, because 1 / 0.05 = 20. Even with the parallel 95 % taking no time at all, the serial "
-                         "5 % is still there. The dashed line on the plot is that ceiling.")});
-  c.exercises.append({tr("The practice script uses 4,096 workers. Change it to 8 workers: with a 5 % serial share, "
-                         "what speed-up do you expect?"),
-                      tr("×"), [] { return amdahl_speedup(0.05, 8); },
-                      tr("1 / (0.05 + 0.95 / 8) ≈ 5.9×. With only 8 workers the parallel part still dominates the "
-                         "time (0.119 against 0.05), so the serial part is not yet the main limit — it becomes the "
-                         "limit as the number of workers grows."),
-                      0.05});
-  c.exercises.append({tr("Half the time is data loading and the new GPU is twice as fast. Predict the overall "
-                         "speed-up of the job."),
-                      tr("×"), [] { return partial_speedup(0.5, 2); },
-                      tr("0.5 + 0.5 / 2 = 0.75 of the old time, so 1 / 0.75 ≈ 1.33×."), 0.03});
-  c.exercises.append({tr("With 4,096 workers, what speed-up does a 50 % serial share leave?"), tr("×"),
-                      [] { return amdahl_speedup(0.5, 4096); },
-                      tr("1 / (0.5 + 0.5 / 4096) ≈ 2.0×: half the job is a chain, so at best the time halves."), 0.05});
-  return c;
 }
 
 GPULAB_REGISTER_PAGE(90, AmdahlPage);

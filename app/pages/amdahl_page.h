@@ -2,6 +2,11 @@
 // Page 9: Amdahl's law. The model curve with its 1/s ceiling, a measured thread-scaling run with a real
 // serial part laid over it, the GPU's serial part (kernel launch overhead), and the lesson's data-loading
 // example (half the time loading, a GPU twice as fast: 1.33× overall) as a before/after stacked bar.
+//
+// The page's four parts: the plan (gpulab::amdahl_plan, page_plans.cpp), the model (models/amdahl_page_model), the
+// view (this file, amdahl_page_views.cpp) and the lesson (amdahl_lesson.cpp).
+#include "gpulab/page_plans.hpp"
+#include "models/amdahl_page_model.h"
 #include "models/busy_machine.h"
 #include "models/guarded_conclusions.h"
 #include "pages/page.h"
@@ -33,6 +38,9 @@ class AmdahlPage : public Page {
   QList<PlotExport> plots() override;
   bool canRun() const override { return true; }
   void run() override;
+  // The page's controls as the plan builder takes them; a fresh page's are AmdahlControls{} (bench --suite amdahl).
+  gpulab::AmdahlControls runControls() const;
+  gpulab::Plan plan();
   void applyTheme(const Theme& theme) override;
   void recordingsChanged() override;
 
@@ -107,18 +115,15 @@ class AmdahlPage : public Page {
   QVector<double> m_workerSteps;   // slider index -> workers (log-ish, with 8 and 4,096 exact)
   QVector<double> m_factorSteps;   // slider index -> GPU speed-up factor
 
-  struct Point {
-    double threads = 0, speedup = 0, seconds = 0, serialSeconds = 0;
-    gpulab::models::SpeedupRange range;  // the per-round speed-ups against the 1-thread run of the same round
-    std::vector<double> samples;  // seconds per round, paired with the 1-thread run's
-  };
-  QVector<Point> m_measured;   // the latest run here
-  QVector<Point> m_recorded;   // from an opened recording
+  using Point = amdahl_page_model::Point;
+  std::vector<Point> m_measured;   // the latest run here
+  std::vector<Point> m_recorded;   // from an opened recording
   double m_runShare = -1;      // serial share of the latest run (measured), -1 = none yet
   double m_recordedShare = -1;
   QString m_recordedLabel;
   double m_launchPerKernel = 0;  // seconds; 0 = not measured
   QString m_launchSource;        // "measured here" / recording label
+  bool m_launchHere = false;     // the launch cost shown was measured here (a recording's never replaces it)
   QCPErrorBars* m_runSpread = nullptr;  // the measured marks' min–max speed-up, close-up and big plot
   QCPErrorBars* m_bigSpread = nullptr;
   gpulab::models::BusyWatch m_busy;  // was the CPU busy while the last run timed things?

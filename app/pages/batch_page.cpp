@@ -3,15 +3,12 @@
 #include "app_context.h"
 #include "export/plot_csv.h"
 #include "format.h"
-#include "gpulab/experiments.hpp"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/gemm_model.hpp"
 #include "gpulab/models/roofline_model.hpp"
-#include "models/batch_sweep.h"
-#include "models/guarded_conclusions.h"
+#include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
-#include "widgets/plot_style.h"
 #include "widgets/roofline_plot.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -24,7 +21,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMap>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSlider>
@@ -44,10 +40,6 @@ using gpulab::Precision;
 namespace {
 
 QString precName(Precision p) { return QString::fromUtf8(gpulab::display_name(p).data()); }
-
-std::string chooseVariant(gpulab::Backend& be, const gpulab::GemmSpec& spec) {
-  return gpulab::models::library_gemm_variant(be, spec);
-}
 
 int log2i(long long v) {
   int e = 0;
@@ -104,9 +96,9 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
   m_replot = makeRedrawTimer([this] { replot(); });
 
   // A bandwidth measured earlier in this session (e.g. on the Roofline page) gives the model a start.
-  for (const auto& s : m_ctx.results().all())
-    if (s.source < 0 && s.result.ok() && s.result.experiment == "bandwidth" && s.result.backend == "cpu")
-      m_bandwidth = std::max(m_bandwidth, s.result.gbps * 1e9);
+  std::vector<batch_model::Input> inputs;
+  for (const auto& s : m_ctx.results().all()) inputs.push_back({&s.result, s.source});
+  m_bandwidth = batch_model::sessionCpuBandwidth(inputs);
   updateLabels();
   recordingsChanged();
 }
@@ -117,15 +109,6 @@ void BatchPage::buildControls() {
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_backend->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_backend->setMinimumContentsLength(10);
-  m_backend->addItem(tr("CPU · OpenBLAS, all cores"), QStringLiteral("cpu"));
-  if (m_ctx.hasGpu())
-    m_backend->addItem(tr("GPU · %1").arg(QString::fromStdString(m_ctx.gpuInfo()->name)), QStringLiteral("cuda"));
-  else
-    m_backend->setToolTip(tr("Where the sweep runs. No GPU here: %1").arg(m_ctx.gpuReason()));
-  if (m_ctx.hasGpu()) {
-    m_backend->setCurrentIndex(1);
-    m_backend->setToolTip(tr("Where the sweep runs: the CPU through OpenBLAS or the GPU through cuBLAS."));
-  }
   form->addRow(tr("Device"), m_backend);
 
   m_precision = new QComboBox(this);
@@ -206,11 +189,36 @@ void BatchPage::buildControls() {
     updateLabels();
   });
   connect(m_precision, &QComboBox::currentIndexChanged, this, [this] { updateLabels(); });
-  refillPrecisions();
+  refillDevices();
+  connect(&m_ctx, &AppContext::gpuChanged, this, [this] { refillDevices(); });
 }
 
+void BatchPage::refillDevices() {
+  // The GPU slot stays chosen across a device switch (and on a fresh page, where there is one).
+  const bool gpu = m_backend->count() == 0 || gpuChosen();
+  {
+    const QSignalBlocker block(m_backend);
+    m_backend->clear();
+    m_backend->addItem(tr("CPU · OpenBLAS, all cores"), false);
+    if (m_ctx.hasGpu()) {
+      // Named by device_words: a CPU-type Vulkan device is "Vulkan on the CPU (llvmpipe) — not a GPU".
+      m_backend->addItem(chosen_device::name(m_ctx), true);
+      if (gpu) m_backend->setCurrentIndex(1);
+      m_backend->setToolTip(tr("Where the sweep runs: the CPU through OpenBLAS, or %1 through its library GEMM "
+                               "(cuBLAS) or, on Vulkan, its fastest shader.")
+                                .arg(chosen_device::name(m_ctx)));
+    } else {
+      m_backend->setToolTip(tr("Where the sweep runs. No GPU here: %1").arg(m_ctx.gpuReason()));
+    }
+  }
+  refillPrecisions();
+  updateLabels();
+}
+
+bool BatchPage::gpuChosen() const { return m_backend->currentData().toBool(); }
+
 gpulab::Backend& BatchPage::backend() {
-  if (m_backend->currentData().toString() == QStringLiteral("cuda") && m_ctx.cuda()) return *m_ctx.cuda();
+  if (gpuChosen() && m_ctx.cuda()) return *m_ctx.cuda();
   return m_ctx.cpu();
 }
 
@@ -221,18 +229,17 @@ void BatchPage::refillPrecisions() {
   auto* model = qobject_cast<QStandardItemModel*>(m_precision->model());
   gpulab::Backend& be = backend();
   int firstOk = -1, keep = -1;
+  const QVector<long long> bs = batches();
   for (Precision p : gpulab::all_precisions) {
-    gpulab::GemmSpec s;
-    s.m = 1;
-    s.precision = p;
-    const std::string v = chooseVariant(be, s);
-    s.variant = v.empty() ? "blas" : v;
-    const gpulab::Support sup = be.supports(s);
+    // The plan builder's choice of GEMM, so the box greys exactly what the run would refuse.
+    std::string why;
+    const std::string v = gpulab::batch_gemm_variant(be, p, bs.isEmpty() ? 1 : bs.back(), dIn(), dOut(), &why);
+    const gpulab::Support sup = v.empty() ? gpulab::Support::no(why) : gpulab::Support{};
     m_precision->addItem(precName(p), static_cast<int>(p));
     const int i = m_precision->count() - 1;
     if (model) {
       model->item(i)->setEnabled(sup.ok);
-      model->item(i)->setToolTip(sup.ok ? tr("%1 through %2").arg(precName(p), QString::fromStdString(s.variant))
+      model->item(i)->setToolTip(sup.ok ? tr("%1 through %2").arg(precName(p), QString::fromStdString(v))
                                         : QString::fromStdString(sup.reason));
     }
     if (sup.ok && firstOk < 0) firstOk = i;
@@ -278,7 +285,7 @@ QVector<long long> BatchPage::batches() const {
 
 double BatchPage::peakFlops() const {
   const Precision p = m_sweep.isEmpty() ? precision() : m_sweepPrecision;
-  const bool onGpu = m_sweep.isEmpty() ? m_backend->currentData().toString() == QStringLiteral("cuda") : m_sweepOnGpu;
+  const bool onGpu = m_sweep.isEmpty() ? gpuChosen() : m_sweepOnGpu;
   if (onGpu && m_ctx.gpuInfo()) {
     // A GPU's roof comes from its datasheet (dense); the module's clock model is the fallback for FP32/FP64.
     if (const auto* spec = gpulab::models::find_gpu(m_ctx.gpuInfo()->name))
@@ -313,28 +320,37 @@ void BatchPage::updateLabels() {
   scheduleReplot();
 }
 
+gpulab::BatchControls BatchPage::runControls() const {
+  gpulab::BatchControls c;
+  c.d_in = dIn();
+  c.d_out = dOut();
+  const QVector<long long> bs = batches();
+  c.batches.assign(bs.begin(), bs.end());
+  c.precision = precision();
+  c.use_gpu = gpuChosen();
+  return c;
+}
+
+gpulab::Plan BatchPage::plan() { return gpulab::batch_plan(planBackends(), runControls()); }
+
 void BatchPage::run() {
   gpulab::Backend& be = backend();
-  const Precision p = precision();
-  const QVector<long long> bs = batches();
-  const int di = dIn(), dout = dOut();
-  gpulab::GemmSpec probe;
-  probe.m = 1;
-  probe.precision = p;
-  const std::string variant = chooseVariant(be, probe);
-  if (variant.empty()) {
-    probe.variant = "blas";
-    runBar()->showError(tr("%1 cannot run here: %2")
-                            .arg(precName(p), QString::fromStdString(be.supports(probe).reason)));
+  const gpulab::BatchControls c = runControls();
+  std::string why;
+  if (gpulab::batch_gemm_variant(be, c.precision, c.batches.empty() ? 1 : c.batches.back(), c.d_in, c.d_out, &why)
+          .empty()) {
+    runBar()->showError(tr("%1 cannot run here: %2").arg(precName(c.precision), QString::fromStdString(why)));
     return;
   }
   m_sweep.clear();
   m_table->setRowCount(0);
-  m_sweepPrecision = p;
-  m_sweepDIn = di;
-  m_sweepDOut = dout;
-  m_sweepOnGpu = be.kind() == "cuda";
-  m_sweepDevice = QString::fromStdString(be.device_info().name);
+  m_sweepPrecision = c.precision;
+  m_sweepDIn = int(c.d_in);
+  m_sweepDOut = int(c.d_out);
+  m_sweepOnGpu = &be != &m_ctx.cpu();
+  const gpulab::DeviceWords words = gpulab::device_words(be.device_info());
+  m_sweepIsGpu = words.is_gpu;
+  m_sweepDevice = QString::fromStdString(words.label);
   m_bandwidth = 0;
   m_crossFound = false;
   m_crossBatch = 0;
@@ -349,67 +365,33 @@ void BatchPage::run() {
   policy.warmup_runs = 0;  // the check run already warmed caches and clocks
   policy.time_budget_s = m_budget->currentData().toDouble();
   policy.target_rel_spread = 0.05;
-  gpulab::Backend* bePtr = &be;
-  const std::vector<long long> list(bs.begin(), bs.end());
-  startJob(tr("Batch sweep %1×%2 %3").arg(di).arg(dout).arg(precName(p)),
-           [bePtr, list, di, dout, p, variant](const gpulab::RunContext& ctx) {
-             // Progress by work: the big batches are where the time goes.
-             double total = 0;
-             for (long long b : list) total += gpulab::models::matmul_flops(double(b), di, dout);
-             const double streamShare = 0.08;
-             gpulab::RunContext sub = ctx;
-             sub.progress_base = 0;
-             sub.progress_span = streamShare;
-             // First the memory roof, measured in the same run as the points it explains.
-             gpulab::BandwidthSpec bw;
-             bw.kind = "triad";
-             bw.bytes_per_array = bePtr->kind() == "cuda" ? (std::size_t(1) << 30) : (std::size_t(64) << 20);
-             gpulab::run_bandwidth(*bePtr, bw, sub);
-             double done = 0;
-             for (long long b : list) {
-               if (ctx.cancelled()) break;
-               const double f = gpulab::models::matmul_flops(double(b), di, dout);
-               sub.progress_base = streamShare + (1 - streamShare) * done / total;
-               sub.progress_span = (1 - streamShare) * f / total;
-               gpulab::GemmSpec s;
-               s.m = b;
-               s.k = di;
-               s.n = dout;
-               s.precision = p;
-               s.variant = variant;
-               gpulab::run_gemm(*bePtr, s, sub);
-               done += f;
-             }
-           },
-           policy);
+  startPlan(tr("Batch sweep %1×%2 %3").arg(c.d_in).arg(c.d_out).arg(precName(c.precision)), plan(), policy);
 }
 
 void BatchPage::onResult(const gpulab::Result& r) {
-  if (r.experiment == "bandwidth") {
-    if (r.ok()) m_bandwidth = r.gbps * 1e9;
-    else runBar()->showError(tr("The bandwidth run failed: %1").arg(QString::fromStdString(r.error)));
-    scheduleReplot();
-    return;
+  const batch_model::Reading reading = batch_model::read(r);
+  switch (reading.kind) {
+    case batch_model::Reading::Kind::other:
+      return;
+    case batch_model::Reading::Kind::bandwidth:
+      m_bandwidth = reading.bandwidth;
+      scheduleReplot();
+      return;
+    case batch_model::Reading::Kind::bandwidthFailed:
+      runBar()->showError(tr("The bandwidth run failed: %1").arg(QString::fromStdString(reading.error)));
+      scheduleReplot();
+      return;
+    case batch_model::Reading::Kind::pointFailed:
+      runBar()->showError(tr("B = %1: %2").arg(reading.batch).arg(QString::fromStdString(reading.error)));
+      return;
+    case batch_model::Reading::Kind::point:
+      break;
   }
-  if (r.experiment != "gemm") return;
-  if (!r.ok()) {
-    runBar()->showError(tr("B = %1: %2").arg(r.param("m")).arg(QString::fromStdString(r.error)));
-    return;
-  }
-  SweepPoint pt;
-  pt.batch = static_cast<long long>(r.param("m"));
-  pt.seconds = r.stats.median_s;
-  pt.flops = r.flops;
-  pt.flopsPerS = r.gflops * 1e9;
-  pt.bytes = r.bytes;
-  pt.intensity = r.bytes > 0 ? r.flops / r.bytes : 0;
-  pt.gbps = r.gbps;
-  const gpulab::models::RateRange range = gpulab::models::gflops_range(r);
-  pt.lowFlopsPerS = range.low * 1e9;
-  pt.highFlopsPerS = range.high * 1e9;
-  pt.samples = range.samples;
-  m_busy.note(r.stats.rel_spread, r.stats.median_s);
+  const SweepPoint& pt = reading.point;
+  m_busy.note(pt.relSpread, pt.seconds);
   m_sweep.push_back(pt);
+  const gpulab::models::RateRange range{pt.lowFlopsPerS / 1e9, pt.flopsPerS / 1e9, pt.highFlopsPerS / 1e9,
+                                        pt.samples};
 
   const int row = m_table->rowCount();
   m_table->insertRow(row);
@@ -430,10 +412,7 @@ void BatchPage::onResult(const gpulab::Result& r) {
 
 void BatchPage::findCrossover() {
   // Stated only where the points' spreads support it (models/guarded_conclusions): a zig-zag is not a crossover.
-  std::vector<gpulab::models::BatchPoint> pts;
-  for (const SweepPoint& s : m_sweep)
-    pts.push_back({double(s.batch), s.intensity, {s.lowFlopsPerS, s.flopsPerS, s.highFlopsPerS, s.samples}});
-  const gpulab::models::GuardedCrossover c = gpulab::models::guarded_crossover(pts);
+  const gpulab::models::GuardedCrossover c = batch_model::crossover(std::vector<SweepPoint>(m_sweep.begin(), m_sweep.end()));
   m_crossFound = c.conclusion.stated;
   m_crossReason = QString::fromStdString(c.conclusion.text);
   m_crossBatch = static_cast<long long>(c.batch);
@@ -461,223 +440,6 @@ QString BatchPage::crossoverText() const {
 void BatchPage::recordingsChanged() { scheduleReplot(); }
 
 void BatchPage::scheduleReplot() { m_replot->start(); }
-
-void BatchPage::replot() {
-  const Theme& theme = m_ctx.theme();
-  m_plot->clearGraphs();
-  m_plot->clearItems();
-  stylePlot(m_plot, theme);
-  useLogAxis(m_plot, true);
-  useLogAxis(m_plot, false, QStringLiteral("FLOP/s"));
-  m_plot->xAxis->setLabel(tr("Batch size B (rows of X)"));
-  m_plot->yAxis->setLabel(tr("Achieved speed"));
-  m_plot->legend->setVisible(true);
-  m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-
-  const bool onGpu = m_sweep.isEmpty() ? m_backend->currentData().toString() == QStringLiteral("cuda") : m_sweepOnGpu;
-  const QColor hw = onGpu ? theme.gpu : theme.cpu;
-  const Precision p = m_sweep.isEmpty() ? precision() : m_sweepPrecision;
-  const double di = m_sweep.isEmpty() ? dIn() : m_sweepDIn, dout = m_sweep.isEmpty() ? dOut() : m_sweepDOut;
-  const double bpe = gpulab::bytes_per_element(p);
-  const double peak = peakFlops();
-
-  const QVector<long long> planned = batches();
-  double bmin = planned.isEmpty() ? 1 : double(planned.front()), bmax = planned.isEmpty() ? 1024 : double(planned.back());
-  for (const SweepPoint& s : m_sweep) {
-    bmin = std::min(bmin, double(s.batch));
-    bmax = std::max(bmax, double(s.batch));
-  }
-  double ylo = std::numeric_limits<double>::infinity(), yhi = 0;
-
-  // The model, as soon as a bandwidth is known: attainable = min(peak, I(B) · bandwidth).
-  if (m_bandwidth > 0 && peak > 0) {
-    QVector<double> xs, ys;
-    for (double lb = std::log2(bmin); lb <= std::log2(bmax) + 1e-9; lb += 0.05) {
-      const double b = std::exp2(lb);
-      const double I = gpulab::models::arithmetic_intensity(b, di, dout, bpe);
-      xs << b;
-      ys << gpulab::models::attainable_flops(peak, m_bandwidth, I);
-    }
-    QCPGraph* g = m_plot->addGraph();
-    g->setName(tr("model: min(%1 peak, FLOP/B × %2)").arg(fmtSi(peak, "FLOP/s"), fmtSi(m_bandwidth, "B/s")));
-    g->setData(xs, ys, true);
-    styleGraph(g, theme, theme.model, SeriesKind::Model);
-    tagSource(g, tr("model"));
-    for (double y : ys) {
-      ylo = std::min(ylo, y);
-      yhi = std::max(yhi, y);
-    }
-    const double bx = modelCrossoverBatch();
-    if (bx > 0) {
-      auto* line = new QCPItemStraightLine(m_plot);
-      line->point1->setCoords(bx, 1);
-      line->point2->setCoords(bx, 2);
-      line->setPen(seriesPen(theme, theme.model, SeriesKind::Model));
-    }
-  }
-
-  // Recorded sweeps of the same shape: hollow marks, so a laptop class sees what a datacentre GPU does.
-  QMap<QString, QPair<QVector<double>, QVector<double>>> recorded;
-  QMap<QString, QColor> recordedColor;  // by the result's backend: a recorded CPU sweep is orange, not green
-  QMap<QString, QString> recordedSource;
-  for (const auto& s : m_ctx.results().all()) {
-    const auto& r = s.result;
-    if (s.source < 0 || !r.ok() || r.experiment != "gemm" || r.param("k") != di || r.param("n") != dout) continue;
-    if (r.param("m") == r.param("k")) continue;  // a square GEMM is a ceiling run, not part of a sweep
-    const QString key = tr("%1 %2 · %3").arg(shortDeviceName(r), precName(r.precision), m_ctx.results().sourceLabel(s.source));
-    recordedSource[key] = m_ctx.results().sourceLabel(s.source);
-    recordedColor[key] = r.backend == "cuda" ? theme.gpu : theme.cpu;
-    recorded[key].first << r.param("m");
-    recorded[key].second << r.gflops * 1e9;
-  }
-  QVector<RooflinePlot::Point> roofPts;
-  for (auto it = recorded.cbegin(); it != recorded.cend(); ++it) {
-    if (it.value().first.size() < 3) continue;
-    QCPGraph* g = m_plot->addGraph();
-    g->setName(it.key());
-    g->setData(it.value().first, it.value().second);
-    styleGraph(g, theme, recordedColor.value(it.key(), theme.gpu), SeriesKind::Recorded);
-    tagSource(g, recordedSource.value(it.key()));
-    for (double y : it.value().second) {
-      ylo = std::min(ylo, y);
-      yhi = std::max(yhi, y);
-    }
-    for (double x : it.value().first) {
-      bmin = std::min(bmin, x);
-      bmax = std::max(bmax, x);
-    }
-  }
-
-  // This sweep, measured here.
-  {
-    QVector<double> xs, ys, lows, highs;
-    QVector<SweepPoint> sorted = m_sweep;
-    std::sort(sorted.begin(), sorted.end(), [](const SweepPoint& a, const SweepPoint& b) { return a.batch < b.batch; });
-    for (const SweepPoint& s : sorted) {
-      xs << double(s.batch);
-      ys << s.flopsPerS;
-      lows << s.lowFlopsPerS;
-      highs << s.highFlopsPerS;
-      ylo = std::min(ylo, s.flopsPerS);
-      yhi = std::max(yhi, s.flopsPerS);
-      RooflinePlot::Point rp;
-      rp.intensity = s.intensity;
-      rp.flops = s.flopsPerS;
-      rp.color = hw;
-      rp.group = tr("B sweep");
-      rp.tooltip = tr("B = %1, %2×%3 %4 on %5\n%6 (samples %8 – %9) at %7 FLOP/B\nmeasured here")
-                       .arg(fmtCount(s.batch))
-                       .arg(int(di))
-                       .arg(int(dout))
-                       .arg(precName(p), m_sweepDevice, fmtSi(s.flopsPerS, "FLOP/s"), fmtFixed(s.intensity, 2),
-                            fmtSi(s.lowFlopsPerS, "FLOP/s"), fmtSi(s.highFlopsPerS, "FLOP/s"));
-      roofPts << rp;
-    }
-    QCPGraph* g = m_plot->addGraph();
-    g->setName(m_sweep.isEmpty() ? tr("measured here (press Run sweep)")
-                                 : tr("measured here: %1 %2×%3").arg(precName(p)).arg(int(di)).arg(int(dout)));
-    g->setData(xs, ys, true);
-    styleGraph(g, theme, hw, SeriesKind::Measured);
-    tagSource(g, tr("measured here"));
-    addSpreadBars(g, ys, lows, highs, hw.darker(140));
-  }
-
-  // The measured crossover.
-  if (m_crossFound && m_crossBatch > 0) {
-    auto* line = new QCPItemStraightLine(m_plot);
-    line->point1->setCoords(double(m_crossBatch), 1);
-    line->point2->setCoords(double(m_crossBatch), 2);
-    line->setPen(QPen(theme.good, theme.lineWidth));
-    auto* t = new QCPItemText(m_plot);
-    t->position->setType(QCPItemPosition::ptPlotCoords);
-    t->position->setCoords(double(m_crossBatch), std::isfinite(ylo) ? ylo : 1);
-    t->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    t->setPadding(QMargins(6, 2, 2, 4));
-    t->setText(tr("measured crossover\nB = %1").arg(fmtCount(m_crossBatch)));
-    QFont f(QStringLiteral("DejaVu Sans"));
-    f.setPointSize(theme.plotFontPt);
-    f.setBold(true);
-    t->setFont(f);
-    t->setColor(theme.good.darker(theme.dark ? 80 : 130));
-    t->setTextAlignment(Qt::AlignLeft);
-  }
-  if (const double bx = modelCrossoverBatch(); bx > 0 && m_bandwidth > 0) {
-    auto* t = new QCPItemText(m_plot);
-    t->position->setCoords(bx, std::isfinite(yhi) && yhi > 0 ? yhi : 1);
-    t->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    t->setPadding(QMargins(2, 2, 6, 2));
-    t->setText(tr("model ridge\nB ≈ %1").arg(fmtFixed(bx, bx < 10 ? 1 : 0)));
-    QFont f(QStringLiteral("DejaVu Sans"));
-    f.setPointSize(theme.plotFontPt);
-    t->setFont(f);
-    t->setColor(theme.mutedText);
-    t->setTextAlignment(Qt::AlignRight);
-  }
-
-  // One badge per source drawn: "measured here" only once this machine has measured a point.
-  m_badge->setVisible(!m_sweep.isEmpty());
-  m_recordedBadge->setVisible(!recordedSource.isEmpty());
-  if (!recordedSource.isEmpty()) m_recordedBadge->set(SourceBadge::Kind::Recorded, recordedSource.first());
-  fitBadges();
-  if (m_sweep.isEmpty() && recorded.isEmpty()) {
-    // Nothing measured yet: say what will appear here rather than leave an empty grid.
-    auto* hint = new QCPItemText(m_plot);
-    hint->position->setType(QCPItemPosition::ptAxisRectRatio);
-    hint->position->setCoords(0.5, 0.45);
-    hint->setText(tr("Run sweep (Space):\none point per batch size"));
-    QFont f(QStringLiteral("DejaVu Sans"));
-    f.setPointSize(theme.plotFontPt);
-    hint->setFont(f);
-    hint->setColor(theme.mutedText);
-    hint->setTextAlignment(Qt::AlignCenter);
-  }
-  if (!std::isfinite(ylo) || yhi <= 0) {
-    ylo = onGpu ? 1e11 : 1e9;
-    yhi = onGpu ? 1e15 : 1e11;
-  }
-  m_plot->xAxis->setRange(bmin / 1.5, bmax * 1.5);
-  m_plot->yAxis->setRange(ylo / 2, yhi * 2.5);
-  m_plot->replot();
-
-  // The small roofline: the model's roof for this device and the sweep's points.
-  QVector<RooflinePlot::Roof> roofs;
-  if (peak > 0) {
-    RooflinePlot::Roof r;
-    r.label = tr("model roof");
-    r.peakFlops = peak;
-    r.bandwidth = m_bandwidth;
-    r.color = theme.model;
-    r.kind = SeriesKind::Model;
-    roofs << r;
-  }
-  m_roof->setRoofs(roofs);
-  m_roof->setPoints(roofPts);
-
-  // The strip.
-  const double ridge = modelRidge();
-  const double bx = modelCrossoverBatch();
-  const QString peakWhat = onGpu ? tr("datasheet") : tr("FMA");
-  if (m_bandwidth > 0 && peak > 0) {
-    m_modelLabel->setText(tr("<b>Model</b>: %1 peak (%2) ÷ %3 triad = ridge <b>%4 FLOP/B</b> → compute-bound "
-                             "from <b>B ≈ %5</b>")
-                              .arg(fmtSi(peak, "FLOP/s"), peakWhat, fmtSi(m_bandwidth, "B/s"),
-                                   fmtFixed(ridge, ridge < 10 ? 1 : 0),
-                                   bx > 0 ? fmtFixed(bx, bx < 10 ? 1 : 0) : tr("never at this width")));
-  } else {
-    m_modelLabel->setText(tr("<b>Model</b>: %1 peak (%2); the bandwidth is measured at the start of the sweep.")
-                              .arg(fmtSi(peak, "FLOP/s"), peakWhat));
-  }
-  const QString warning = busyWarningHtml(m_busy, theme);
-  m_crossLabel->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
-                        QStringLiteral("<b>%1</b>").arg(crossoverText().toHtmlEscaped()));
-  if (m_sweep.isEmpty()) {
-    const double i1 = gpulab::models::arithmetic_intensity(1, di, dout, bpe);
-    m_lastLabel->setText(tr("%1 sizes planned; B = 1 does %2 FLOP/B, B = %3 does %4 FLOP/B (%5).")
-                             .arg(planned.size())
-                             .arg(fmtFixed(i1, 2), fmtCount(static_cast<long long>(bmax)),
-                                  fmtFixed(gpulab::models::arithmetic_intensity(bmax, di, dout, bpe), 1), precName(p)));
-  }
-}
 
 void BatchPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
@@ -708,64 +470,6 @@ QList<PlotExport> BatchPage::plots() {
   b.plot = m_roof->plot();
   b.csv = [this] { return m_roof->csv(); };
   return {a, b};
-}
-
-QString BatchPage::headlineAnswer() {
-  // On the H100 SXM sheet 1,979 is FP16/BF16 with 2:4 sparsity (= dense FP8); the app uses dense figures only.
-  const gpulab::models::GpuSpec* h = gpulab::models::find_gpu("H100 SXM");
-  if (!h || !h->fp8_tflops || !h->fp16_tflops) return {};
-  return tr("No, for two reasons. That headline is FP16/BF16 with 2:4 sparsity (the same number is the dense FP8 "
-            "figure); the dense FP16/BF16 figure this app uses is %1 — compare like with like. And batch 1 sits "
-            "far left of the ridge point, where the memory roof, not the compute roof, sets the speed.")
-      .arg(fmtCount(std::llround(*h->fp16_tflops)));
-}
-
-LessonContent BatchPage::lesson() const {
-  LessonContent c;
-  c.intro = tr(
-      "A dense layer multiplies a batch X (B rows) by a weight matrix W (d_in × d_out). The weights are the big "
-      "part: at B = 1 each one is fetched from memory to be used in a single multiply-add, about 2 FLOPs per "
-      "2 bytes in FP16 — 1 FLOP per byte. Every extra row reuses the same weights, so the work grows with B while "
-      "the traffic barely does. This page measures that, one batch size after another: first the layer is limited "
-      "by how fast memory delivers W, then, past the ridge point, by how fast the cores can multiply.");
-  c.questions << LessonQuestion{
-      tr("Why is generating text for a single user memory-bound, even on the fastest GPU?"),
-      tr("Each new token is a batch of one: every weight is read once and used for about 2 FLOPs. At ~1 FLOP per "
-         "byte the GPU would need ~300 times more reuse to keep its cores busy, so it waits on HBM. Batching users "
-         "together (or processing a whole prompt at once) is what moves the point to the right.")};
-  c.questions << LessonQuestion{
-      tr("Doubling the batch doubles the FLOPs. Why does the time barely change at small B?"),
-      tr("Because the time is spent reading W, and W is the same size at B = 1 and B = 2. The extra rows of X and "
-         "Y are tiny next to d_in × d_out weights, so throughput (FLOP/s) almost doubles for free — until the "
-         "arithmetic itself takes longer than the read.")};
-  c.questions << LessonQuestion{
-      tr("The H100 SXM's sheet quotes 1,979 TFLOP/s. Will a batch-1 FP16 decoder see anything close to it?"),
-      headlineAnswer()};
-  const BatchPage* self = this;
-  c.exercises << LessonExercise{
-      tr("Predict the arithmetic intensity at B = 256 in FP16, with d_in = d_out = 4096 (bytes counted as in the "
-         "lesson: X, W and Y once each)."),
-      tr("FLOPs per byte"),
-      [] { return gpulab::models::arithmetic_intensity(256, 4096, 4096, 2); },
-      tr("2·256·4096² FLOPs over 2·(256·4096 + 4096² + 256·4096) bytes = 227.6 FLOPs per byte."),
-      0.02};
-  c.exercises << LessonExercise{
-      tr("And at B = 1? (Same layer, FP16.)"),
-      tr("FLOPs per byte"),
-      [] { return gpulab::models::arithmetic_intensity(1, 4096, 4096, 2); },
-      tr("2·4096² FLOPs over about 2·4096² bytes: 1.0 FLOP per byte — why batch-1 decoding is memory-bound."),
-      0.05};
-  c.exercises << LessonExercise{
-      tr("Run the sweep first. At what batch size does this machine turn compute-bound?"),
-      tr("B"),
-      [self] { return self->crossoverFound() ? double(self->crossoverBatch()) : self->modelCrossoverBatch(); },
-      tr("The measured crossover (the first batch reaching 80 % of the plateau). Without a finished sweep the app "
-         "answers with the model's estimate from the ridge point. This machine's ridge is the one in the Model line "
-         "under the plot — its measured FP32 peak ÷ its measured triad bandwidth — and the crossover sits where "
-         "the layer's FLOPs per byte reach it; a datasheet H100 in FP16 needs about 300, batches in the hundreds."),
-      0.5};
-  c.exercises.back().measured = true;  // the sweep's crossover: running it again changes the answer
-  return c;
 }
 
 GPULAB_REGISTER_PAGE(30, BatchPage);

@@ -3,7 +3,12 @@
 // Each size is measured for real (time, FLOP/s, bytes by the lesson's count, FLOPs per byte, GB/s), plotted as
 // it arrives and placed on a small roofline; the memory-bound → compute-bound crossover is found from the
 // points and set beside the model's ridge point (peak ÷ bandwidth, the bandwidth measured in the same sweep).
+//
+// The page's four parts: the plan (gpulab::batch_plan, page_plans.cpp), the model (models/batch_model), the view
+// (this file, batch_page_views.cpp) and the lesson (batch_lesson.cpp).
+#include "gpulab/page_plans.hpp"
 #include "gpulab/precision.hpp"
+#include "models/batch_model.h"
 #include "models/busy_machine.h"
 #include "pages/page.h"
 
@@ -35,20 +40,13 @@ class BatchPage : public Page {
   QList<PlotExport> plots() override;
   bool canRun() const override { return true; }
   void run() override;
+  // The page's controls as the plan builder takes them; a fresh page's are BatchControls{} (bench --suite batch).
+  gpulab::BatchControls runControls() const;
+  gpulab::Plan plan();
   void applyTheme(const Theme& theme) override;
   void recordingsChanged() override;
 
-  struct SweepPoint {
-    long long batch = 0;
-    double seconds = 0;    // median
-    double flopsPerS = 0;
-    double bytes = 0;      // the lesson's count: bpe · (B·d_in + d_in·d_out + B·d_out)
-    double intensity = 0;  // FLOPs per byte
-    double gbps = 0;       // achieved, bytes / median
-    double flops = 0;
-    double lowFlopsPerS = 0, highFlopsPerS = 0;  // from the slowest and the fastest sample
-    int samples = 0;
-  };
+  using SweepPoint = batch_model::SweepPoint;
 
   // For tests and the exercises.
   void setDims(int dIn, int dOut);
@@ -76,6 +74,8 @@ class BatchPage : public Page {
 
  private:
   void buildControls();
+  void refillDevices();  // the device box: the CPU, and the GPU slot's device named by device_words
+  bool gpuChosen() const;  // the device box is on the GPU slot's device (CUDA or Vulkan, whatever it is)
   gpulab::Backend& backend();
   void refillPrecisions();
   void updateLabels();
@@ -108,8 +108,9 @@ class BatchPage : public Page {
   QVector<SweepPoint> m_sweep;
   gpulab::Precision m_sweepPrecision = gpulab::Precision::fp32;
   int m_sweepDIn = 0, m_sweepDOut = 0;
-  bool m_sweepOnGpu = false;
-  QString m_sweepDevice;
+  bool m_sweepOnGpu = false;      // ran on the GPU slot's device: the datasheet roof applies
+  bool m_sweepIsGpu = false;      // ...and that device is a GPU (device_words): its colour and word
+  QString m_sweepDevice;          // device_words' label: "Vulkan on the CPU (llvmpipe) — not a GPU"
   double m_bandwidth = 0;
   bool m_crossFound = false;
   long long m_crossBatch = 0;

@@ -2,9 +2,16 @@
 // Page 8, "Decode speed": one generated token reads every weight once, so tokens/s can never beat
 // bandwidth ÷ bytes per token. The ceiling from the measured and the datasheet bandwidth, a measured chain of
 // transformer-shaped products at batch 1 against it, and batching users 1…64: aggregate vs per-user speed.
+//
+// The page's four parts: the plan (gpulab::decode_plan, page_plans.cpp), the model (models/decode_page_model), the
+// view (this file, decode_page_views.cpp) and the lesson (decode_lesson.cpp).
 #include "gpulab/decode_experiments.hpp"
+#include "gpulab/page_plans.hpp"
 #include "models/busy_machine.h"
+#include "models/decode_page_model.h"
 #include "pages/page.h"
+
+#include <vector>
 
 #include <QVector>
 
@@ -28,6 +35,9 @@ class DecodePage : public Page {
   QList<PlotExport> plots() override;
   bool canRun() const override { return true; }
   void run() override;
+  // The page's controls as the plan builder takes them; a fresh page's are DecodeControls{} (bench --suite decode).
+  gpulab::DecodeControls runControls() const;
+  gpulab::Plan plan();
   void applyTheme(const Theme& theme) override;
   void recordingsChanged() override;
 
@@ -59,7 +69,7 @@ class DecodePage : public Page {
   void replot();
   void scheduleReplot();
   gpulab::TransformerShape chainShape() const;
-  double measuredBandwidth(QString* source, int* sourceIndex) const;
+  std::vector<decode_page_model::Input> inputs() const;  // the store's results, with their sources
   QString csvCeilings() const;
 
   QCustomPlot* m_ceilingPlot = nullptr;
@@ -70,6 +80,7 @@ class DecodePage : public Page {
   QComboBox* m_shape = nullptr;
   QComboBox* m_maxUsers = nullptr;
   QDoubleSpinBox* m_budget = nullptr;
+  double m_defaultBudgetGB = 0;  // the box's first value: the plan builder's default budget, rounded
   QLabel* m_ceilingLabel = nullptr;
   QLabel* m_chainLabel = nullptr;
   QLabel* m_batchLabel = nullptr;

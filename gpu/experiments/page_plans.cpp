@@ -433,55 +433,97 @@ Plan bandwidth_plan(const Backends& backends) {
 
 // Y = X·W with X B×d and W d×d: at small B the weights' bytes dominate (memory-bound), at large B the FLOPs do
 // (compute-bound). The sweep finds where the crossover is on this machine.
+std::vector<long long> batch_default_sizes() {
+  std::vector<long long> out;
+  for (long long b = 1; b <= 1024; b *= 2) out.push_back(b);
+  return out;
+}
+
+std::string batch_gemm_variant(Backend& b, Precision p, long long max_batch, long long d_in, long long d_out,
+                               std::string* why) {
+  std::vector<std::string> order;
+  for (const char* lib : {"cublas", "cublaslt", "blas"})
+    if (offers_variant(b, lib)) order.push_back(lib);
+  const auto ladder = b.gemm_variants();
+  for (auto it = ladder.rbegin(); it != ladder.rend(); ++it)  // a ladder's last step is its fastest
+    if (std::find(order.begin(), order.end(), *it) == order.end()) order.push_back(*it);
+  std::string first_reason;
+  for (const auto& v : order) {
+    const Support ok = b.supports(GemmSpec{std::max(1LL, max_batch), d_out, d_in, p, v, 0, 42});
+    if (ok.ok) return v;
+    if (first_reason.empty()) first_reason = ok.reason;
+  }
+  if (why) *why = first_reason.empty() ? "no GEMM on " + b.kind() : first_reason;
+  return {};
+}
+
+// The batch page's sweep on one device: the triad first (the memory roof the points are read against, measured in
+// the same run), then Y = X·W for every batch size through the device's library GEMM.
 Plan batch_plan(const Backends& backends, const BatchControls& c) {
   PlanBuilder plan(plan_name::batch);
-  const long long d = c.d;
-  for (long long batch = 1; batch <= 1024; batch *= 2) plan.gemm(*backends.cpu, batch, d, d, "blas", Precision::fp32, 0);
-  if (backends.cuda && offers_variant(*backends.cuda, "cublas"))
-    for (Precision p : {Precision::fp32, Precision::bf16})
-      for (long long batch = 1; batch <= 1024; batch *= 2) {
-        GemmSpec s{batch, d, d, p, "cublas", 0, 42};
-        Support ok = backends.cuda->supports(s);
-        if (!ok.ok) {
-          plan.note(*backends.cuda, "gemm", "cublas", p, {{"m", double(batch)}, {"n", double(d)}, {"k", double(d)}},
-                    ok.reason);
-          break;  // one note per precision says it all
-        }
-        plan.gemm(*backends.cuda, batch, d, d, "cublas", p);
-      }
+  Backend& b = c.use_gpu && backends.cuda ? *backends.cuda : *backends.cpu;
+  std::string why;
+  const long long largest = c.batches.empty() ? 1 : *std::max_element(c.batches.begin(), c.batches.end());
+  const std::string variant = batch_gemm_variant(b, c.precision, largest, c.d_in, c.d_out, &why);
+  if (variant.empty()) {
+    const long long first = c.batches.empty() ? 1 : c.batches.front();
+    plan.note(b, "gemm", "library", c.precision,
+              {{"m", double(first)}, {"n", double(c.d_out)}, {"k", double(c.d_in)}}, why);
+    return plan.take();
+  }
+  // A GPU's triad runs past its L2 (1 GiB arrays); a CPU's 64 MiB arrays are already DRAM-sized.
+  plan.bandwidth(b, "triad", b.kind() == "cuda" ? 1024 * MiB : 64 * MiB);
+  for (long long batch : c.batches) plan.gemm(b, batch, c.d_out, c.d_in, variant, c.precision);
   return plan.take();
 }
 
-// One decode step of a 7B-shaped model at 1…64 users — the decode page's measured chain — with as many layers as
-// fit the budget (the page extrapolates to 32). CPU in FP32, GPU in FP16.
-Plan decode_plan(const Backends& backends) {
+double decode_default_budget(const Backend& b) {
+  const double free = b.memory_info().free_bytes;
+  if (b.kind() == "cpu") return std::clamp(free / 4, 0.1e9, 2e9);
+  return std::min(16e9, free / 2);
+}
+
+// The decode page's run: the triad (the measured bandwidth its ceiling divides), then one decode step of a
+// transformer-shaped chain at 1, 2, 4 … users, as many layers as fit the budget (the page extrapolates to the
+// full depth).
+Plan decode_plan(const Backends& backends, const DecodeControls& c) {
   PlanBuilder plan(plan_name::decode);
-  auto on = [&plan](Backend& b, Precision p, double budget_bytes) {
-    const TransformerShape shape;
-    const LayerChainSpec probe = layer_chain_for(shape, 1, 1, p);
-    const Support ok = b.supports(probe);
-    if (!ok.ok) {
-      plan.note(b, experiment_name::layer_chain, "gemm_chain", p, {{"batch", 1.0}}, ok.reason);
-      return;
+  Backend* b = backends.cpu;
+  Precision p = Precision::fp32;
+  if (c.use_gpu && backends.cuda) {
+    // FP16 weights as a GPU serves them; FP32 where the device has no FP16 chain.
+    for (Precision gp : {Precision::fp16, Precision::fp32}) {
+      if (!backends.cuda->supports(layer_chain_for(c.shape, 1, 1, gp)).ok) continue;
+      b = backends.cuda;
+      p = gp;
+      break;
     }
-    const int layers = layer_chain_layers_that_fit(probe, budget_bytes, shape.layers);
-    Backend* bp = &b;
-    for (long long users = 1; users <= 64; users *= 2)
-      plan.add({{}, "decode chain " + std::string(display_name(p)) + ", " + std::to_string(layers) + " of " +
-                        std::to_string(shape.layers) + " layers, " + std::to_string(users) + " users",
-                1.0, bp, experiment_name::layer_chain, "gemm_chain", p,
-                {{"batch", double(users)}, {"layers", double(layers)}},
-                [bp, shape, layers, users, p](const RunContext& ctx) {
-                  return one(run_layer_chain(*bp, layer_chain_for(shape, layers, users, p), ctx));
-                }});
-  };
-  on(*backends.cpu, Precision::fp32, 2e9);
-  if (backends.cuda)
-    on(*backends.cuda, Precision::fp16, std::min(16e9, backends.cuda->memory_info().free_bytes / 2));
+    if (b == backends.cpu)
+      plan.note(*backends.cuda, experiment_name::layer_chain, "gemm_chain", Precision::fp16, {{"batch", 1.0}},
+                backends.cuda->supports(layer_chain_for(c.shape, 1, 1, Precision::fp16)).reason +
+                    " — the chain runs on the CPU");
+  }
+  const LayerChainSpec probe = layer_chain_for(c.shape, 1, 1, p);
+  if (const Support ok = b->supports(probe); !ok.ok) {
+    plan.note(*b, experiment_name::layer_chain, "gemm_chain", p, {{"batch", 1.0}}, ok.reason);
+    return plan.take();
+  }
+  const double budget = c.budget_bytes > 0 ? c.budget_bytes : decode_default_budget(*b);
+  const int layers = layer_chain_layers_that_fit(probe, budget, c.shape.layers);
+  plan.bandwidth(*b, "triad", c.triad_bytes);
+  const TransformerShape shape = c.shape;
+  for (long long users = 1; users <= std::max(1, c.max_users); users *= 2)
+    plan.add({{}, "decode chain " + std::string(display_name(p)) + ", " + std::to_string(layers) + " of " +
+                      std::to_string(shape.layers) + " layers, " + std::to_string(users) + " users",
+              1.0, b, experiment_name::layer_chain, "gemm_chain", p,
+              {{"batch", double(users)}, {"layers", double(layers)}},
+              [b, shape, layers, users, p](const RunContext& ctx) {
+                return one(run_layer_chain(*b, layer_chain_for(shape, layers, users, p), ctx));
+              }});
   return plan.take();
 }
 
-// Amdahl's law measured: a job with a serial prefix (the page's example: 30 %) on 1, 2, 4 … all threads, timed
+// Amdahl's law measured: a job with a serial prefix (the page's slider; 5 % by default) on 1, 2, 4 … all threads, timed
 // side by side; and on a GPU the cost of launching many tiny kernels, the serial part GPUs add.
 Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
   PlanBuilder plan(plan_name::amdahl);
@@ -498,9 +540,14 @@ Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
   if (backends.cuda) {
     Backend* gpu = backends.cuda;
     const LaunchOverheadSpec launch{1000, 1024};
-    plan.add({{}, "GPU 1000 tiny kernels back to back", 0.5, gpu, experiment_name::launch_overhead, "tiny_kernels",
-              Precision::fp32, {{"kernels", double(launch.kernels)}, {"elements", double(launch.elements)}},
-              [gpu, launch](const RunContext& ctx) { return one(run_launch_overhead(*gpu, launch, ctx)); }});
+    const Params params{{"kernels", double(launch.kernels)}, {"elements", double(launch.elements)}};
+    // Vulkan records no launch cost (the CUDA module does): the page says why instead of a gap.
+    if (const Support ok = gpu->supports(launch); !ok.ok)
+      plan.note(*gpu, experiment_name::launch_overhead, "tiny_kernels", Precision::fp32, params, ok.reason);
+    else
+      plan.add({{}, "GPU 1000 tiny kernels back to back", 0.5, gpu, experiment_name::launch_overhead, "tiny_kernels",
+                Precision::fp32, params,
+                [gpu, launch](const RunContext& ctx) { return one(run_launch_overhead(*gpu, launch, ctx)); }});
   }
   return plan.take();
 }

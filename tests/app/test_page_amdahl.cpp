@@ -1,11 +1,14 @@
 // The Amdahl page: the sliders give the lesson's numbers, and the measured run on 1 and 2 threads completes with
 // the speed-up the experiment measured and the serial part honoured.
 #include "app_test_support.h"
+#include "gpulab/page_plans.hpp"
 #include "pages/amdahl_page.h"
 
 #include <QSlider>
 #include <QTest>
 #include <gtest/gtest.h>
+
+#include <set>
 
 TEST(AmdahlPage, SlidersGiveTheLessonValues) {
   AppContext ctx(noGpu());
@@ -91,4 +94,20 @@ TEST(AmdahlPage, LessonHasTheExercises) {
   EXPECT_NEAR(l.exercises[0].compute(), 5.93, 0.01);  // 8 workers at 5 %
   EXPECT_NEAR(l.exercises[1].compute(), 4.0 / 3.0, 1e-9);
   EXPECT_FALSE(page.plots().isEmpty());
+}
+
+TEST(AmdahlPage, DefaultPlanIsTheBenchSuite) {
+  AppContext ctx(noGpu());
+  AmdahlPage page(ctx);
+  page.initialize();
+  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  std::multiset<std::string> fromPage, fromSuite;
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  for (const auto& j : gpulab::suite_plan("amdahl", backends).jobs) fromSuite.insert(gpulab::job_key(j));
+  EXPECT_EQ(fromPage, fromSuite);
+  EXPECT_EQ(fromPage.size(), 1u);  // the thread ladder (no GPU here: no launch cost)
+  page.setSerialShare(0.3);        // another share is another plan
+  fromPage.clear();
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  EXPECT_NE(fromPage, fromSuite);
 }

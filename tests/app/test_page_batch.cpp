@@ -5,10 +5,15 @@
 #include "pages/batch_page.h"
 #include "widgets/roofline_plot.h"
 #include "widgets/run_bar.h"
+#include "gpulab/page_plans.hpp"
+#include "qcustomplot.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace {
 void waitIdle(AppContext& ctx, int ms) {
@@ -90,4 +95,46 @@ TEST(BatchPage, TinySweepMarksACrossoverOrSaysWhyNot) {
   ASSERT_EQ(page.plots().size(), 2);
   const QString csv = page.plots().front().csv();
   EXPECT_EQ(csv.count(QStringLiteral(",measured here,")), 9) << csv.toStdString();  // one row per batch size
+}
+
+TEST(BatchPage, DefaultPlanIsTheBenchSuite) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  BatchPage page(ctx);
+  page.initialize();
+  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  std::multiset<std::string> fromPage, fromSuite;
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  for (const auto& j : gpulab::suite_plan("batch", backends).jobs) fromSuite.insert(gpulab::job_key(j));
+  EXPECT_EQ(fromPage, fromSuite);
+  EXPECT_EQ(fromPage.size(), 12u);  // the triad, then B = 1 … 1024
+  page.setMaxBatch(64);             // other controls are another plan
+  fromPage.clear();
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  EXPECT_NE(fromPage, fromSuite);
+}
+
+TEST(BatchPage, TheBundledRecordingDrawsOnlyItsBatchSweep) {
+  // Before plans, the bundled recording held the matmul suite's naive and one-thread GEMMs at 32×4096×4096 too:
+  // drawn into the sweep they made a 300× dip at B = 32.
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  const QString recording = QDir::cleanPath(
+      QStringLiteral(GPULAB_TEST_DATA_DIR "/../../resources/recordings/cpu-amd-epyc-2vcpu-vm-2026-12-01.json"));
+  QString error;
+  ASSERT_TRUE(ctx.openRecording(recording, &error)) << error.toStdString();
+  BatchPage page(ctx);
+  page.initialize();
+  page.recordingsChanged();
+  for (int i = 0; i < 10; ++i) QCoreApplication::processEvents();
+  QCPGraph* recorded = nullptr;
+  for (int i = 0; i < page.sweepPlot()->graphCount(); ++i)
+    if (page.sweepPlot()->graph(i)->name().contains(QStringLiteral("recorded on"))) recorded = page.sweepPlot()->graph(i);
+  ASSERT_NE(recorded, nullptr);
+  ASSERT_EQ(recorded->dataCount(), 11);  // B = 1 … 1024, one point each
+  double slowest = 1e30;
+  for (auto it = recorded->data()->constBegin(); it != recorded->data()->constEnd(); ++it) slowest = std::min(slowest, it->value);
+  EXPECT_GT(slowest, 5e9);  // the one-row GEMM at ~7 GFLOP/s is the slowest, never the naive loop's 0.26
 }

@@ -1,5 +1,6 @@
 // The decode page: the lesson's ceilings at 3,350 GB/s and at 50 GB/s, and a tiny chain run that completes.
 #include "app_test_support.h"
+#include "gpulab/page_plans.hpp"
 #include "pages/decode_page.h"
 
 #include "qcustomplot.h"
@@ -7,6 +8,8 @@
 #include <QApplication>
 #include <QTest>
 #include <gtest/gtest.h>
+
+#include <set>
 
 TEST(DecodePage, LessonCeilingsAt3350) {
   AppContext ctx(noGpu());
@@ -86,4 +89,20 @@ TEST(DecodePage, RecordedCeilingUsesTheDramSizedTriad) {
   // 7B in FP16 is 14 GB a token: 4,300 / 14 ≈ 307 tokens/s, not the cache-sized 9,000 / 14 ≈ 643.
   EXPECT_TRUE(labels.contains(QStringLiteral("307"))) << labels.join(QLatin1Char(' ')).toStdString();
   EXPECT_FALSE(labels.contains(QStringLiteral("643"))) << labels.join(QLatin1Char(' ')).toStdString();
+}
+
+TEST(DecodePage, DefaultPlanIsTheBenchSuite) {
+  AppContext ctx(noGpu());
+  DecodePage page(ctx);
+  page.initialize();
+  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  std::multiset<std::string> fromPage, fromSuite;
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  for (const auto& j : gpulab::suite_plan("decode", backends).jobs) fromSuite.insert(gpulab::job_key(j));
+  EXPECT_EQ(fromPage, fromSuite);
+  EXPECT_EQ(fromPage.size(), 8u);  // the triad, then 1 … 64 users
+  page.setMaxUsers(4);             // other controls are another plan
+  fromPage.clear();
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  EXPECT_NE(fromPage, fromSuite);
 }

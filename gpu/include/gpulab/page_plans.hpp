@@ -2,6 +2,7 @@
 // The plan builders: each page's controls, as a small struct, turned into the plan its Run executes. Qt-free, so
 // `gpulab bench --suite NAME` runs the very plan the page of that name builds for its default controls (a
 // default-constructed controls struct), and a test holds the two to the same jobs.
+#include "gpulab/decode_experiments.hpp"
 #include "gpulab/plan.hpp"
 
 #include <cstddef>
@@ -125,15 +126,45 @@ bool is_matmul_page_plan(const std::string& plan);
 Plan quick_plan(const Backends& backends);
 Plan estimate_plan(const Backends& backends);
 Plan bandwidth_plan(const Backends& backends);
+
+// ---- The batch page --------------------------------------------------------------------------------------------
+std::vector<long long> batch_default_sizes();  // B = 1, 2, 4 … 1024
 struct BatchControls {
-  long long d = 4096;
+  long long d_in = 4096, d_out = 4096;          // the layer: Y (B × d_out) = X (B × d_in) · W (d_in × d_out)
+  std::vector<long long> batches = batch_default_sizes();
+  Precision precision = Precision::fp32;        // FP32: the one format every device runs
+  bool use_gpu = true;                          // the GPU slot's device when there is one, else the CPU
 };
+// The GEMM a batch sweep times on `b`: the vendor library (cuBLAS, cuBLASLt, OpenBLAS) where it runs `p` at this
+// layer's shape up to the largest batch, else the top of the backend's own ladder (a Vulkan device's best shader).
+// Empty with *why set when nothing runs it.
+std::string batch_gemm_variant(Backend& b, Precision p, long long max_batch, long long d_in, long long d_out,
+                               std::string* why);
+// The triad (the memory roof the points are read against), then Y = X·W for every batch size, on one device.
 Plan batch_plan(const Backends& backends, const BatchControls& controls = {});
-Plan decode_plan(const Backends& backends);
-struct AmdahlControls {
-  double serial_share = 0.3;
-  int max_threads = 0;  // 0: every hardware thread
+
+// ---- The decode page -------------------------------------------------------------------------------------------
+struct DecodeControls {
+  TransformerShape shape;        // one layer of the chain (the 7B model's by default)
+  double budget_bytes = 0;       // weights the chain may hold; 0: decode_default_budget for the device
+  int max_users = 64;            // the chain runs 1, 2, 4 … users up to this
+  bool use_gpu = true;           // the GPU slot's device when it runs the chain, else the CPU
+  std::size_t triad_bytes = 64u << 20;  // the triad before the chain (the ceiling's measured bandwidth)
 };
+// The CPU: a quarter of free memory, 0.1 to 2 GB; a GPU: half of its free memory, at most 16 GB.
+double decode_default_budget(const Backend& b);
+// The triad, then one decode step of the chain at 1, 2, 4 … users, with as many layers as fit the budget (the
+// page extrapolates to the full depth). A GPU runs FP16 where it can, the CPU FP32; a GPU without the chain: a
+// note saying why, and the CPU runs it.
+Plan decode_plan(const Backends& backends, const DecodeControls& controls = {});
+
+// ---- The Amdahl page -------------------------------------------------------------------------------------------
+struct AmdahlControls {
+  double serial_share = 0.05;  // the page's slider: the lesson's 5 % (a ceiling of 20×)
+  int max_threads = 0;         // 0: every hardware thread (at least 2)
+};
+// The job with a serial prefix on 1, 2, 4 … threads; on a GPU that launches kernels, 1,000 tiny kernels back to
+// back (a note saying why where the GPU cannot time that).
 Plan amdahl_plan(const Backends& backends, const AmdahlControls& controls = {});
 
 // The plan `gpulab bench --suite NAME` runs ("all": every suite's plan in turn). Throws std::invalid_argument for

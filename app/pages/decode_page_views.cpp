@@ -1,0 +1,201 @@
+// The decode page's drawing: the ceiling bars (datasheet, measured, what-if and published, per weight format) and
+// the measured chain against users, from the decode page model (models/decode_page_model); the strip's sentences.
+#include "app_context.h"
+#include "export/plot_csv.h"
+#include "format.h"
+#include "gpulab/models/catalogue.hpp"
+#include "gpulab/models/decode_model.hpp"
+#include "models/decode_choices.h"
+#include "models/decode_page_model.h"
+#include "models/decode_verdict.h"
+#include "pages/decode_page.h"
+#include "qcustomplot.h"
+#include "widgets/plot_style.h"
+#include "widgets/published_views.h"
+#include "widgets/source_badge.h"
+#include "widgets/spread_marks.h"
+
+#include <QDoubleSpinBox>
+#include <QComboBox>
+#include <QLabel>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace gpulab;
+using namespace gpulab::models;
+using decode_page_model::kFullLayers;
+
+void DecodePage::replot() {
+  const Theme& t = m_ctx.theme();
+  const double params = m_params->value() * 1e9;
+  const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
+  const std::vector<decode_page_model::Input> in = inputs();
+  const std::vector<decode_page_model::ChainRun> runs = decode_page_model::chainRuns(in);
+  // Here first (the triad this page or the roofline page ran), then a recording's GPU triad or d2d copy.
+  const decode_page_model::CeilingBandwidth meas = decode_page_model::ceilingBandwidth(in);
+  const double measured = meas.bytesPerS;
+  const QString measSource =
+      meas.source >= 0 ? m_ctx.results().sourceLabel(meas.source)
+                       : meas.copy ? tr("measured here (%1 copy)").arg(QString::fromStdString(meas.device.noun))
+                                   : tr("measured here (%1 triad)").arg(QString::fromStdString(meas.device.noun));
+
+  // ---- ceilings: three formats × (datasheet, measured, what-if) ----
+  m_ceilingPlot->clearPlottables();
+  m_ceilingPlot->clearItems();
+  m_ceilingRows.clear();
+  m_barLabels.clear();
+  struct Src { QString name; double bw; QColor colour; Qt::BrushStyle brush; };
+  QVector<Src> sources;
+  if (card) sources.push_back({tr("datasheet %1: %2").arg(QString::fromStdString(card->name), fmtSi(card->bandwidth_bytes_s(), "B/s")),
+                               card->bandwidth_bytes_s(), t.gpu, Qt::BDiagPattern});
+  if (measured > 0) sources.push_back({tr("%1: %2").arg(measSource, fmtSi(measured, "B/s")), measured,
+                                       meas.device.is_gpu ? t.gpu : t.cpu, Qt::SolidPattern});
+  sources.push_back({tr("what-if: %1").arg(fmtSi(m_whatIf->value() * 1e9, "B/s")), m_whatIf->value() * 1e9, t.model, Qt::Dense4Pattern});
+  // The chain's own format gets bars too, named, so its run and its ceiling are compared in one precision.
+  const decode_page_model::ChainRun* chain = runs.empty() ? nullptr : &runs.front();
+  const std::vector<WeightFormat> formats = ceiling_formats(chain ? std::string(display_name(chain->precision)) : "",
+                                                            chain ? bytes_per_element(chain->precision) : 0);
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  const QVector<PublishedDecodeBar> published = publishedDecodeBars(m_ctx, m_params->value());  // real GPUs, 7B
+  const double groupW = 0.8, barW = groupW / (sources.size() + publishedDecodeSlots(published));
+  double maxTok = 1, minTok = 1e12;
+  for (int si = 0; si < sources.size(); ++si) {
+    auto* bars = new QCPBars(m_ceilingPlot->xAxis, m_ceilingPlot->yAxis);
+    bars->setName(sources[si].name);
+    bars->setWidth(barW * 0.92);
+    bars->setBaseValue(0.1);
+    QBrush brush(sources[si].colour, sources[si].brush);
+    if (sources[si].brush == Qt::SolidPattern) brush = QBrush(sources[si].colour);
+    bars->setBrush(brush);
+    bars->setPen(QPen(sources[si].colour.darker(130), sources[si].brush == Qt::BDiagPattern ? 2 : 1,
+                      sources[si].brush == Qt::BDiagPattern ? Qt::DashLine : Qt::SolidLine));
+    for (int fi = 0; fi < int(formats.size()); ++fi) {
+      const double tok = decode_ceiling_tokens_per_s(sources[si].bw, decode_bytes_per_token(params, formats[fi].bytes));
+      const double x = fi + 1 - groupW / 2 + barW * (si + 0.5);
+      bars->addData(x, tok);
+      maxTok = std::max(maxTok, tok);
+      minTok = std::min(minTok, tok);
+      m_ceilingRows.push_back({QString::fromStdString(formats[fi].name), sources[si].name, sources[si].bw, tok});
+      auto* label = new QCPItemText(m_ceilingPlot);
+      label->position->setCoords(x, tok);
+      label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+      const QString txt = fmtFixed(tok, tok < 10 ? 1 : 0);
+      label->setText(txt);
+      m_barLabels << txt;
+      QFont f(QStringLiteral("DejaVu Sans"), t.plotFontPt);
+      f.setBold(true);
+      label->setFont(f);
+      label->setColor(t.text);
+    }
+  }
+  addPublishedDecodeBars(m_ceilingPlot, t, published, int(sources.size()), barW, groupW, &maxTok, &minTok);
+  for (const PublishedDecodeBar& b : published) m_ceilingRows.push_back({b.format, b.label, 0, 0, b.tokensPerS});
+  for (int fi = 0; fi < int(formats.size()); ++fi)
+    ticker->addTick(fi + 1, tr("%1\n%2 per token").arg(QString::fromStdString(formats[fi].name), fmtBytes(decode_bytes_per_token(params, formats[fi].bytes))));
+  m_ceilingPlot->xAxis->setTicker(ticker);
+  m_ceilingPlot->xAxis->setRange(0.4, formats.size() + 0.6);
+  m_ceilingPlot->yAxis->setRange(std::max(0.1, minTok / 3), maxTok * 8);
+  stylePlot(m_ceilingPlot, t);
+  m_ceilingPlot->replot();
+
+  const double fp16 = decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(params, 2));
+  m_ceilingLabel->setText(tr("At <b>%1</b>, %2 params: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> tokens/s. "
+                             "At the FP16 ceiling the cores do %6 — the rest of the time they wait for weights.")
+                              .arg(fmtSi(m_whatIf->value() * 1e9, "B/s"), QString::number(params / 1e9, 'g', 3) + QStringLiteral("B"),
+                                   fmtFixed(fp16, fp16 < 10 ? 1 : 0), fmtFixed(whatIfCeiling(QStringLiteral("INT8")), 0),
+                                   fmtFixed(whatIfCeiling(QStringLiteral("INT4")), 0),
+                                   fmtSi(compute_at_ceiling(params, 2, m_whatIf->value() * 1e9), "FLOP/s")));
+
+  // ---- the measured chain: tokens/s against users ----
+  m_batchPlot->clearGraphs();
+  m_batchPlot->clearItems();
+  QStringList chainLines, batchLines;
+  double yMax = 1, yMin = 1e12;
+  for (const decode_page_model::ChainRun& run : runs) {
+    const bool here = run.source < 0;
+    // Green only for a real GPU: a CPU-type Vulkan device's chain is drawn in the CPU's colour.
+    const QColor c = run.device.is_gpu ? t.gpu : t.cpu;
+    const QString who = here ? tr("measured") : m_ctx.results().sourceLabel(run.source);
+    const QString prec = QString::fromStdString(std::string(display_name(run.precision)));
+    QCPGraph* agg = m_batchPlot->addGraph();
+    styleGraph(agg, t, c, here ? SeriesKind::Measured : SeriesKind::Recorded);
+    // How much really ran, on the plot itself: a 2-layer chain scaled ×16 is not a 32-layer measurement.
+    agg->setName(tr("total tokens/s, %1 (%2; %3)")
+                     .arg(who, prec, QString::fromStdString(chain_scale_note(run.layers, kFullLayers))));
+    QCPGraph* per = m_batchPlot->addGraph();
+    styleGraph(per, t, c.darker(140), here ? SeriesKind::Measured : SeriesKind::Recorded);
+    per->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, c.darker(140), here ? c.darker(140) : t.surface, t.markerSize + 1));
+    per->setName(tr("per-user tokens/s, %1").arg(who));
+    QVector<double> aggY, aggLo, aggHi, perY, perLo, perHi;
+    for (const ChainStep& s : run.steps) {
+      agg->addData(s.users, s.users / s.median_s);
+      per->addData(s.users, 1 / s.median_s);
+      aggY << s.users / s.median_s, aggLo << s.users / s.max_s, aggHi << s.users / s.min_s;
+      perY << 1 / s.median_s, perLo << 1 / s.max_s, perHi << 1 / s.min_s;
+      yMax = std::max(yMax, s.users / s.median_s);
+      yMin = std::min(yMin, 1 / s.median_s);
+    }
+    addSpreadBars(agg, aggY, aggLo, aggHi, c);
+    addSpreadBars(per, perY, perLo, perHi, c.darker(140));
+    for (QCPGraph* g : {agg, per}) tagSource(g, here ? tr("measured here") : who);
+    // Ceiling for what actually ran: this device's bandwidth ÷ the bytes of the precision it ran in.
+    const double bpp = bytes_per_element(run.precision);
+    const double fullParams = run.paramsPerLayer * kFullLayers;
+    const double bw = run.bandwidth;
+    if (bw > 0) {
+      const double ceil1 = decode_ceiling_tokens_per_s(bw, fullParams * bpp);
+      QCPGraph* cg = m_batchPlot->addGraph();
+      styleGraph(cg, t, t.model, SeriesKind::Model);
+      cg->setName(tr("ceiling: %1 ÷ %2 per token × users").arg(fmtSi(bw, "B/s"), fmtBytes(fullParams * bpp)));
+      tagSource(cg, tr("model"));
+      for (const ChainStep& s : run.steps) cg->addData(s.users, ceil1 * s.users);
+      const double b1 = 1 / run.steps.front().median_s;
+      chainLines << tr("%1 batch 1: <b>%2 tokens/s</b> = %3% of its ceiling %4 (%5, %6 of %7 layers run, %8 of "
+                       "weights; time × %7/%6)")
+                        .arg(who, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0), fmtFixed(ceil1, ceil1 < 10 ? 2 : 0),
+                             prec)
+                        .arg(run.layers)
+                        .arg(kFullLayers)
+                        .arg(fmtBytes(run.weightBytes));
+    }
+    // The verdict is read off the per-user curve drawn here (models/decode_verdict), so the two cannot disagree.
+    const DecodeVerdict verdict = decode_verdict(run.steps);
+    const ChainStep& last = run.steps.back();
+    batchLines << tr("%1 at %2 users: total <b>%3</b>, each user %4 tokens/s. <b>%5</b>")
+                      .arg(who)
+                      .arg(int(last.users))
+                      .arg(fmtFixed(last.users / last.median_s, 1), fmtFixed(1 / last.median_s, 2),
+                           QString::fromStdString(verdict.text).toHtmlEscaped());
+    if (verdict.bound == DecodeBound::compute) {
+      auto* line = new QCPItemStraightLine(m_batchPlot);
+      line->point1->setCoords(verdict.bend_users, 1e-6);
+      line->point2->setCoords(verdict.bend_users, 1e9);
+      line->setPen(QPen(t.bad, 1, Qt::DashLine));
+    }
+  }
+  if (runs.empty()) {
+    auto* msg = new QCPItemText(m_batchPlot);
+    msg->position->setType(QCPItemPosition::ptAxisRectRatio);
+    msg->position->setCoords(0.5, 0.5);
+    msg->setText(tr("Press Run (Space): measures the bandwidth,\nthen a chain of 7B-shaped layers at 1, 2, 4 … users"));
+    msg->setTextAlignment(Qt::AlignCenter);
+    msg->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
+    msg->setColor(t.mutedText);
+  }
+  m_batchPlot->legend->setVisible(!runs.empty());
+  if (runs.empty()) yMin = 0.3, yMax = 100;
+  m_batchPlot->xAxis->setRange(0.8, std::max(2.0, m_maxUsers->currentData().toDouble() * 1.3));
+  m_batchPlot->yAxis->setRange(std::max(1e-3, yMin / 3), yMax * 6);
+  stylePlot(m_batchPlot, t);
+  m_batchPlot->replot();
+  const QString warning = busyWarningHtml(m_busy, t);
+  m_chainLabel->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
+                        (chainLines.isEmpty() ? tr("Measured chain: not run yet") : chainLines.join(QStringLiteral("<br>"))));
+  m_batchLabel->setText(batchLines.isEmpty() ? tr("Batching: not run yet") : batchLines.join(QStringLiteral("<br>")));
+  m_measuredBadge->set(runs.empty() ? SourceBadge::Kind::Unavailable
+                       : runs.front().source < 0 ? SourceBadge::Kind::MeasuredHere : SourceBadge::Kind::Recorded,
+                       runs.empty() ? tr("nothing measured yet")
+                       : runs.front().source < 0 ? tr("chain and bandwidth (solid)")
+                                                 : m_ctx.results().sourceLabel(runs.front().source));
+}

@@ -1,0 +1,143 @@
+// The batch page's model: its own sweep's points from the batch plan's results, recorded sweeps of the same layer
+// shape (and nothing from another plan, nor another suite's GEMMs in a recording from before plans), device words.
+#include "models/batch_model.h"
+
+#include "gpulab/page_plans.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace batch_model;
+
+namespace {
+gpulab::Result gemm(long long m, double gflops, std::string plan = gpulab::plan_name::batch,
+                    const std::string& variant = "blas", double threads = 0, const std::string& backend = "cpu") {
+  gpulab::Result r;
+  r.experiment = "gemm";
+  r.plan = std::move(plan);
+  r.backend = backend;
+  r.variant = variant;
+  r.params = {{"m", double(m)}, {"n", 4096.0}, {"k", 4096.0}, {"threads", threads}};
+  r.check.passed = true;
+  r.gflops = gflops;
+  r.flops = 2.0 * m * 4096 * 4096;
+  r.bytes = 4.0 * (m * 4096 + 4096.0 * 4096 + m * 4096);
+  r.stats.median_s = r.flops / (gflops * 1e9);
+  r.stats.min_s = r.stats.median_s * 0.9;
+  r.stats.max_s = r.stats.median_s * 1.2;
+  r.samples_s = {r.stats.min_s, r.stats.median_s, r.stats.max_s};
+  r.stats.n = 3;
+  r.gbps = r.bytes / r.stats.median_s / 1e9;
+  return r;
+}
+gpulab::Result triad(double gbps, double bytesPerArray, std::string plan = gpulab::plan_name::batch) {
+  gpulab::Result r;
+  r.experiment = "bandwidth";
+  r.plan = std::move(plan);
+  r.backend = "cpu";
+  r.variant = "triad";
+  r.params = {{"bytes", bytesPerArray}, {"threads", 0.0}};  // as run_bandwidth writes it
+  r.check.passed = true;
+  r.gbps = gbps;
+  r.stats.median_s = 0.01;
+  return r;
+}
+std::vector<Input> recorded(const std::vector<gpulab::Result>& rs, int source = 0) {
+  std::vector<Input> in;
+  for (const auto& r : rs) in.push_back({&r, source});
+  return in;
+}
+}  // namespace
+
+TEST(BatchModel, ReadsItsOwnSweepPointByPoint) {
+  const Reading bw = read(triad(20, 64 << 20));
+  ASSERT_EQ(bw.kind, Reading::Kind::bandwidth);
+  EXPECT_DOUBLE_EQ(bw.bandwidth, 20e9);
+  const auto r = gemm(64, 150);
+  const Reading p = read(r);
+  ASSERT_EQ(p.kind, Reading::Kind::point);
+  EXPECT_EQ(p.point.batch, 64);
+  EXPECT_DOUBLE_EQ(p.point.flopsPerS, 150e9);
+  EXPECT_DOUBLE_EQ(p.point.intensity, r.flops / r.bytes);
+  EXPECT_NEAR(p.point.lowFlopsPerS, 150e9 / 1.2, 1e3);  // the slowest sample
+  EXPECT_NEAR(p.point.highFlopsPerS, 150e9 / 0.9, 1e3);
+  auto failed = gemm(1024, 1);
+  failed.check.passed = false;
+  failed.error = "out of memory";
+  const Reading f = read(failed);
+  EXPECT_EQ(f.kind, Reading::Kind::pointFailed);
+  EXPECT_EQ(f.batch, 1024);
+  EXPECT_EQ(f.error, "out of memory");
+}
+
+TEST(BatchModel, AnotherPlansResultIsNotDrawn) {
+  // The matmul plan's GEMM of the same shape is no point of this sweep, live or recorded.
+  EXPECT_EQ(read(gemm(32, 0.26, gpulab::plan_name::matmul, "naive")).kind, Reading::Kind::other);
+  EXPECT_EQ(read(triad(30, 1 << 30, gpulab::plan_name::bandwidth)).kind, Reading::Kind::other);
+  std::vector<gpulab::Result> rs;
+  for (long long b = 1; b <= 8; b *= 2) rs.push_back(gemm(b, 10.0 * b));
+  for (long long b = 1; b <= 8; b *= 2) rs.push_back(gemm(b, 1, gpulab::plan_name::matmul));
+  const auto sweeps = recordedSweeps(recorded(rs), 4096, 4096);
+  ASSERT_EQ(sweeps.size(), 1u);
+  EXPECT_EQ(sweeps[0].flopsPerS, (std::vector<double>{10e9, 20e9, 40e9, 80e9}));
+}
+
+TEST(BatchModel, ARecordingFromBeforePlansKeepsOnlyTheBatchSuitesGemms) {
+  // The bundled recording: the batch suite's all-thread BLAS sweep, plus, at B = 32, the matmul suite's naive loop
+  // (0.26 GFLOP/s), its reordered loop and one-thread BLAS — once drawn as a 300× dip in the sweep.
+  std::vector<gpulab::Result> rs;
+  for (long long b = 1; b <= 1024; b *= 2) rs.push_back(gemm(b, b < 64 ? 7.0 * b : 200, ""));
+  rs.push_back(gemm(32, 0.26, "", "naive"));
+  rs.push_back(gemm(32, 7.9, "", "reordered"));
+  rs.push_back(gemm(32, 59.6, "", "blas", 1));
+  rs.push_back(gemm(32, 60, "", "blas-direct", 1));
+  const auto sweeps = recordedSweeps(recorded(rs), 4096, 4096);
+  ASSERT_EQ(sweeps.size(), 1u);
+  ASSERT_EQ(sweeps[0].batches.size(), 11u);
+  EXPECT_DOUBLE_EQ(sweeps[0].batches[5], 32);
+  EXPECT_DOUBLE_EQ(sweeps[0].flopsPerS[5], 224e9);  // the sweep's own B = 32
+  EXPECT_EQ(sweeps[0].device.device_class, gpulab::DeviceClass::cpu);
+  EXPECT_EQ(sweeps[0].source, 0);
+}
+
+TEST(BatchModel, RecordedSweepsBySourceShapeAndDevice) {
+  std::vector<gpulab::Result> a, b;
+  for (long long m = 1; m <= 4; m *= 2) a.push_back(gemm(m, 10.0 * m));
+  for (long long m = 1; m <= 4; m *= 2) b.push_back(gemm(m, 20.0 * m));
+  b.push_back(gemm(8, 1000, gpulab::plan_name::batch, "cublas", 0, "cuda"));  // one GPU point: no sweep
+  std::vector<Input> in = recorded(a, 0);
+  for (const Input& i : recorded(b, 1)) in.push_back(i);
+  const auto sweeps = recordedSweeps(in, 4096, 4096);
+  ASSERT_EQ(sweeps.size(), 2u);  // two recordings side by side, never merged
+  EXPECT_EQ(sweeps[0].source, 0);
+  EXPECT_EQ(sweeps[1].source, 1);
+  EXPECT_TRUE(recordedSweeps(in, 1024, 1024).empty());  // another layer's shape
+  // Measured here is the page's own sweep (read()), not a recorded one.
+  EXPECT_TRUE(recordedSweeps(recorded(a, -1), 4096, 4096).empty());
+}
+
+TEST(BatchModel, ACpuTypeVulkanDeviceIsNotAGpu) {
+  std::vector<gpulab::Result> rs;
+  for (long long m = 1; m <= 4; m *= 2) {
+    auto r = gemm(m, 2.0 * m, gpulab::plan_name::batch, "vectorized", 0, "vulkan");
+    r.provenance["device"] = "llvmpipe (LLVM 15.0.6, 256 bits)";
+    r.provenance["device_type"] = "CPU (not a GPU)";
+    rs.push_back(r);
+  }
+  const auto sweeps = recordedSweeps(recorded(rs), 4096, 4096);
+  ASSERT_EQ(sweeps.size(), 1u);
+  EXPECT_FALSE(sweeps[0].device.is_gpu);
+  EXPECT_EQ(sweeps[0].device.device_class, gpulab::DeviceClass::vulkan_on_cpu);
+  EXPECT_EQ(sweeps[0].deviceName, "llvmpipe");
+  EXPECT_EQ(shortDevice("AMD EPYC 7R13 64-Core Processor"), "AMD EPYC 7R13");
+  EXPECT_EQ(shortDevice("Intel(R) Core(TM) i7-1165G7 @ 2.80GHz"), "Intel Core i7-1165G7");
+}
+
+TEST(BatchModel, SessionBandwidthFromTheLargestCpuArrays) {
+  const auto cache = triad(150, 1 << 20, gpulab::plan_name::bandwidth), dram = triad(35, 256 << 20, "");
+  auto gpu = triad(3000, 1 << 30);
+  gpu.backend = "cuda";
+  const auto recordedOne = triad(500, 1 << 30);
+  std::vector<Input> in{{&cache, -1}, {&dram, -1}, {&gpu, -1}, {&recordedOne, 0}};
+  EXPECT_DOUBLE_EQ(sessionCpuBandwidth(in), 35e9);  // not the cache-sized 150, the GPU's or the recording's
+  EXPECT_DOUBLE_EQ(sessionCpuBandwidth({}), 0);
+}

@@ -1,0 +1,87 @@
+// The decode page's model: chains of the decode plan per source (another plan's never), scaled to 32 layers, the
+// chain's own ceiling from its device's triad, the "measured" ceiling bandwidth by the DRAM rule, device words.
+#include "models/decode_page_model.h"
+
+#include "gpulab/page_plans.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace decode_page_model;
+
+namespace {
+gpulab::Result chain(long long users, double seconds, int layers = 2, std::string plan = gpulab::plan_name::decode,
+                     const std::string& backend = "cpu") {
+  gpulab::Result r;
+  r.experiment = "layer_chain";
+  r.plan = std::move(plan);
+  r.backend = backend;
+  r.variant = "gemm_chain";
+  r.params = {{"batch", double(users)}, {"layers", double(layers)}, {"params_per_layer", 2e8}, {"weight_bytes", 1.6e9}};
+  r.check.passed = true;
+  r.stats.median_s = seconds;
+  r.stats.min_s = seconds * 0.9;
+  r.stats.max_s = seconds * 1.1;
+  return r;
+}
+gpulab::Result triad(double gbps, double bytes, std::string plan = gpulab::plan_name::decode,
+                     const std::string& backend = "cpu") {
+  gpulab::Result r;
+  r.experiment = "bandwidth";
+  r.plan = std::move(plan);
+  r.backend = backend;
+  r.variant = "triad";
+  r.params = {{"bytes", bytes}};
+  r.check.passed = true;
+  r.gbps = gbps;
+  r.stats.median_s = 0.01;
+  return r;
+}
+}  // namespace
+
+TEST(DecodePageModel, ChainScaledToTheFullModelWithItsCeiling) {
+  const auto c1 = chain(1, 0.1), c2 = chain(2, 0.11), bw = triad(20, 64 << 20), small = triad(80, 1 << 20);
+  const auto runs = chainRuns({{&c1, -1}, {&c2, -1}, {&bw, -1}, {&small, -1}});
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].layers, 2);
+  ASSERT_EQ(runs[0].steps.size(), 2u);
+  EXPECT_DOUBLE_EQ(runs[0].steps[0].median_s, 0.1 * 16);  // 2 of 32 layers: time × 16
+  EXPECT_DOUBLE_EQ(runs[0].steps[0].min_s, 0.09 * 16);
+  EXPECT_DOUBLE_EQ(runs[0].bandwidth, 20e9);  // the DRAM-sized triad, not the cache-sized 80 GB/s
+  EXPECT_NEAR(batchingGain(runs, 2), 2 * 0.1 / 0.11, 1e-12);
+  EXPECT_TRUE(std::isnan(batchingGain(runs, 8)));
+  EXPECT_EQ(measuredChainCount({{&c1, -1}, {&c2, -1}, {&c1, 0}}), 2);
+}
+
+TEST(DecodePageModel, AnotherPlansResultIsNotDrawn) {
+  const auto mine = chain(1, 0.1), other = chain(2, 0.05, 2, gpulab::plan_name::quick),
+             legacy = chain(4, 0.2, 2, "");
+  const auto runs = chainRuns({{&mine, -1}, {&other, -1}, {&legacy, 0}});
+  ASSERT_EQ(runs.size(), 2u);  // here (its own plan's) and the recording from before plans
+  EXPECT_EQ(runs[0].steps.size(), 1u);
+  EXPECT_EQ(runs[1].source, 0);
+  EXPECT_EQ(measuredChainCount({{&other, -1}}), 0);
+}
+
+TEST(DecodePageModel, CeilingBandwidthHereFirstThenARecordedGpu) {
+  const auto here = triad(20, 64 << 20, gpulab::plan_name::bandwidth), recCpu = triad(30, 1 << 30, "", "cpu"),
+             recGpu = triad(4300, 1 << 30, "", "cuda"), recGpuCache = triad(9000, 4 << 20, "", "cuda");
+  const CeilingBandwidth b = ceilingBandwidth({{&here, -1}, {&recGpu, 0}});
+  EXPECT_DOUBLE_EQ(b.bytesPerS, 20e9);
+  EXPECT_EQ(b.source, -1);
+  EXPECT_EQ(b.device.device_class, gpulab::DeviceClass::cpu);
+  const CeilingBandwidth r = ceilingBandwidth({{&recCpu, 0}, {&recGpuCache, 0}, {&recGpu, 0}});
+  EXPECT_DOUBLE_EQ(r.bytesPerS, 4300e9);  // a recording's GPU triad, DRAM-sized; never its CPU's
+  EXPECT_EQ(r.source, 0);
+  EXPECT_EQ(ceilingBandwidth({{&recCpu, 0}}).bytesPerS, 0);
+}
+
+TEST(DecodePageModel, AChainOnLavapipeIsNotAGpu) {
+  auto c = chain(1, 0.5, 1, gpulab::plan_name::decode, "vulkan");
+  c.provenance["device"] = "llvmpipe (LLVM 15.0.6, 256 bits)";
+  c.provenance["device_type"] = "CPU (not a GPU)";
+  const auto runs = chainRuns({{&c, -1}});
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_FALSE(runs[0].device.is_gpu);
+  EXPECT_EQ(runs[0].device.device_class, gpulab::DeviceClass::vulkan_on_cpu);
+}
