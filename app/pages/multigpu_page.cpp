@@ -12,6 +12,7 @@
 #include "widgets/parallelism_view.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
+#include "widgets/projector_side_tab.h"
 #include "widgets/source_badge.h"
 #include "widgets/stacked_or_tabbed.h"
 
@@ -63,6 +64,8 @@ double MultiGpuPage::ringAllReduceSeconds(double bytes, int gpus, double bytesPe
   if (gpus < 2 || !(bytesPerSecond > 0)) return 0;
   return 2.0 * (gpus - 1) / gpus * bytes / bytesPerSecond;
 }
+
+MultiGpuPage::~MultiGpuPage() = default;
 
 MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   m_links = catalogueLinks();
@@ -158,6 +161,9 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   }
   form->addRow(tr("Link"), m_link);
   controls()->addWidget(calc);
+  m_calcTab = std::make_unique<ProjectorSideTab>(
+      sideTabs(), controls(), calc, nullptr, tr("All-reduce"),
+      tr("The all-reduce calculator: its own tab on a projector, so the controls need no scrolling"));
 
   m_result = addResultLabel(1, Qt::RichText);
   m_compare = addResultLabel(1, Qt::RichText);
@@ -340,6 +346,7 @@ void MultiGpuPage::updateCalculator() {
 
 void MultiGpuPage::applyTheme(const Theme& t) {
   Page::applyTheme(t);
+  m_calcTab->place(t.isProjector());  // a projector's fonts cannot hold every group in the column
   m_view->setTheme(t);
   rebuildLinkPlot(t);
   // The minimum heights follow the theme: both stacked, or taking turns when the page is too short for both.
@@ -347,6 +354,8 @@ void MultiGpuPage::applyTheme(const Theme& t) {
   column->updateGeometry();
   column->relayout();
 }
+
+bool MultiGpuPage::calculatorInOwnTab() const { return m_calcTab->inOwnTab(); }
 
 bool MultiGpuPage::visualTabbed() const { return static_cast<StackedOrTabbed*>(m_visual)->tabbed(); }
 

@@ -9,7 +9,10 @@
 #include <QMap>
 #include <QVector>
 
+#include <memory>
+
 class ParallelismView;
+class ProjectorSideTab;
 class QButtonGroup;
 class QComboBox;
 class QDoubleSpinBox;
@@ -22,6 +25,7 @@ class MultiGpuPage : public Page {
   Q_OBJECT
  public:
   explicit MultiGpuPage(AppContext& ctx);
+  ~MultiGpuPage() override;
 
   QString pageId() const override { return QStringLiteral("multigpu"); }
   QString title() const override { return tr("Many GPUs"); }
@@ -47,6 +51,7 @@ class MultiGpuPage : public Page {
   static double ringAllReduceSeconds(double bytes, int gpus, double bytesPerSecond);
 
   ParallelismView* view() const { return m_view; }
+  bool calculatorInOwnTab() const;  // on a projector the all-reduce calculator has its own side tab
   // True when the page is too short for the picture above the link chart (a projector at 1366×768): they then
   // take turns behind two tabs. showLinkChart picks which one is shown then.
   bool visualTabbed() const;
@@ -92,4 +97,5 @@ class MultiGpuPage : public Page {
   QVector<Link> m_links;
   QVector<PeerRate> m_peerRates;
   double m_seconds = 0;
+  std::unique_ptr<ProjectorSideTab> m_calcTab;
 };

@@ -9,6 +9,7 @@
 #include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "widgets/run_bar.h"
+#include "widgets/projector_side_tab.h"
 #include "widgets/source_badge.h"
 #include "widgets/stadium_view.h"
 
@@ -59,6 +60,8 @@ QString crowdWords(const stadium_model::Pace& p) {
 }
 
 }  // namespace
+
+StadiumPage::~StadiumPage() = default;
 
 StadiumPage::StadiumPage(AppContext& ctx) : Page(ctx) {
   m_view = new StadiumView;
@@ -214,6 +217,10 @@ void StadiumPage::buildControls() {
   vl->addWidget(m_pause, 2, 1);
   vl->addWidget(restart, 2, 2);
   controls()->addWidget(viewBox);
+  m_viewTab = std::make_unique<ProjectorSideTab>(
+      sideTabs(), controls(), viewBox, nullptr, tr("Pace and view"),
+      tr("Where the pace comes from, the zoom and Pause: their own tab on a projector, so the controls need no "
+         "scrolling"));
   connect(m_source, &QComboBox::currentIndexChanged, this, [this] { applySource(); });
   connect(m_zoomSlider, &QSlider::valueChanged, this, [this](int v) { m_view->setZoom(v / 100.0); });
   connect(m_view, &StadiumView::zoomChanged, this, [this](double z) {
@@ -457,6 +464,7 @@ void StadiumPage::onRunFinished(bool cancelled) {
 
 void StadiumPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
+  m_viewTab->place(theme.isProjector());  // a projector's fonts cannot hold every group in the column
   m_view->setTheme(theme);
   updateCounters();
 }

@@ -9,17 +9,20 @@
 #include <QVector>
 
 #include <cstdint>
+#include <memory>
 
 class QComboBox;
 class QLabel;
 class QPushButton;
 class QSlider;
+class ProjectorSideTab;
 class StadiumView;
 
 class StadiumPage : public Page {
   Q_OBJECT
  public:
   explicit StadiumPage(AppContext& ctx);
+  ~StadiumPage() override;
 
   QString pageId() const override { return QStringLiteral("stadium"); }
   QString title() const override { return tr("The professor and the stadium"); }
@@ -112,5 +115,6 @@ class StadiumPage : public Page {
   double m_clerk = 0;  // cells/s; 0 = no limit
   Rates m_rates;
   QVector<Rates> m_sources;
-  QString m_preferSource;  // the source to select after the next rebuild
+  QString m_preferSource;
+  std::unique_ptr<ProjectorSideTab> m_viewTab;  // "Pace and view": its own side tab on a projector  // the source to select after the next rebuild
 };

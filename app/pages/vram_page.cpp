@@ -9,6 +9,7 @@
 #include "pages/page_registry.h"
 #include "pages/running_example.h"
 #include "widgets/run_bar.h"
+#include "widgets/projector_side_tab.h"
 #include "widgets/source_badge.h"
 #include "widgets/stacked_or_tabbed.h"
 #include "widgets/vram_bars.h"
@@ -24,6 +25,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -94,6 +96,8 @@ VramPage::VramPage(AppContext& ctx) : Page(ctx) {
   recordingsChanged();
 }
 
+VramPage::~VramPage() = default;
+
 void VramPage::buildControls() {
   auto* modelBox = new QGroupBox(tr("Model"));
   auto* mform = new QFormLayout(modelBox);
@@ -151,6 +155,7 @@ void VramPage::buildControls() {
   controls()->addWidget(modelBox);
 
   auto* kvBox = new QGroupBox(tr("KV cache and activations"));
+  m_kvBox = kvBox;
   auto* kform = new QFormLayout(kvBox);
   auto spin = [](int lo, int hi, int v, const QString& tip) {
     auto* s = new QSpinBox;
@@ -202,6 +207,7 @@ void VramPage::buildControls() {
   controls()->addWidget(kvBox);
 
   auto* cardBox = new QGroupBox(tr("Card"));
+  m_cardBox = cardBox;
   auto* cform = new QVBoxLayout(cardBox);
   m_card = new QComboBox;
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
@@ -517,8 +523,17 @@ QString VramPage::verdictText() const { return m_verdictLabel->text(); }
 QString VramPage::weightsText() const { return m_weightsLabel->text(); }
 QString VramPage::liveText() const { return m_liveStatus->text(); }
 
+bool VramPage::kvInOwnTab() const { return m_kvTab && m_kvTab->inOwnTab(); }
+
 void VramPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
+  // On a projector the column's fonts are too big for all three groups in a 768-pixel-high window.
+  if (!m_kvTab)
+    m_kvTab = std::make_unique<ProjectorSideTab>(
+        sideTabs(), controls(), m_kvBox, m_cardBox, tr("KV cache"),
+        tr("Layers, KV heads, head size, context and users: their own tab on a projector, so the controls need no "
+           "scrolling"));
+  m_kvTab->place(theme.isProjector());
   // Room for five bars' labels and captions, and for the live panel's three bars, at the theme's fonts.
   m_bars->setMinimumWidth(theme.isProjector() ? 660 : 360);
   m_liveBox->setMinimumWidth(theme.isProjector() ? 330 : 220);

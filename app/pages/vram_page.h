@@ -9,6 +9,8 @@
 
 #include <QVector>
 
+#include <memory>
+
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
@@ -17,6 +19,7 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTimer;
+class ProjectorSideTab;
 class StackedOrTabbed;
 class VramBars;
 
@@ -24,6 +27,7 @@ class VramPage : public Page {
   Q_OBJECT
  public:
   explicit VramPage(AppContext& ctx);
+  ~VramPage() override;
 
   QString pageId() const override { return QStringLiteral("vram"); }
   QString title() const override { return tr("Memory (VRAM): will it fit?"); }
@@ -55,6 +59,7 @@ class VramPage : public Page {
   QString liveText() const;      // the live panel's status line
   VramBars* calculatorBars() const { return m_bars; }
   VramBars* liveBars() const { return m_live; }
+  bool kvInOwnTab() const;  // on a projector the KV-cache group has its own side tab
   // The estimate as the vram plan's controls, and the plan Run executes (the default is `bench --suite vram`).
   gpulab::VramControls runControls() const;
   gpulab::Plan plan();
@@ -76,6 +81,9 @@ class VramPage : public Page {
   VramBars* m_bars = nullptr;
   VramBars* m_live = nullptr;
   QWidget* m_liveBox = nullptr;          // the live bars and their status line
+  QWidget* m_kvBox = nullptr;            // the KV-cache group: in the controls, or its own tab on a projector
+  QWidget* m_cardBox = nullptr;
+  std::unique_ptr<ProjectorSideTab> m_kvTab;
   StackedOrTabbed* m_visual = nullptr;   // estimate and live side by side, or in turns when narrow
   QLabel* m_liveStatus = nullptr;
   QLabel* m_weightsLabel = nullptr;

@@ -125,3 +125,16 @@ TEST(MultiGpuPage, DefaultPlanIsTheBenchSuite) {
   EXPECT_EQ(fromPage, fromSuite);
   EXPECT_EQ(fromPage.size(), 1u);  // no GPU here: one note saying why
 }
+
+TEST(MultiGpuPage, OnAProjectorTheCalculatorTakesItsOwnSideTab) {
+  AppContext ctx(noGpu());
+  MultiGpuPage page(ctx);
+  page.initialize();
+  EXPECT_FALSE(page.calculatorInOwnTab());
+  page.applyTheme(Theme::projector(false));
+  EXPECT_TRUE(page.calculatorInOwnTab());
+  page.setCalculator(70, 2, 8, QString());  // still drives the result from its tab
+  EXPECT_GT(page.allReduceSeconds(), 0);
+  page.applyTheme(Theme::normal());
+  EXPECT_FALSE(page.calculatorInOwnTab());
+}

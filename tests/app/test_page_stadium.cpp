@@ -6,6 +6,7 @@
 
 #include <QComboBox>
 #include <QSlider>
+#include <QTabWidget>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -228,4 +229,19 @@ TEST(StadiumPage, DefaultPlanIsTheBenchSuite) {
   for (const auto& j : gpulab::suite_plan("stadium", backends).jobs) fromSuite.insert(gpulab::job_key(j));
   EXPECT_EQ(fromPage, fromSuite);
   EXPECT_EQ(fromPage.size(), 2u);  // the naive loop and all-core BLAS at 512³
+}
+
+TEST(StadiumPage, OnAProjectorPaceAndViewTakeTheirOwnSideTab) {
+  AppContext ctx(noGpu());
+  StadiumPage page(ctx);
+  page.initialize();
+  auto* side = page.findChild<QTabWidget*>(QStringLiteral("pageSide"));
+  ASSERT_TRUE(side);
+  const int normalTabs = side->count();  // Controls, Lesson
+  page.applyTheme(Theme::projector(true));
+  EXPECT_EQ(side->count(), normalTabs + 1);
+  EXPECT_EQ(side->tabText(normalTabs), QStringLiteral("Pace and view"));
+  EXPECT_TRUE(side->widget(normalTabs)->isAncestorOf(page.rateSource()));  // the pace source moved with it
+  page.applyTheme(Theme::normal());
+  EXPECT_EQ(side->count(), normalTabs);
 }

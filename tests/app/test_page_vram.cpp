@@ -7,6 +7,7 @@
 #include "gpulab/page_plans.hpp"
 
 #include <QApplication>
+#include <QSpinBox>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -206,4 +207,20 @@ TEST(VramPage, DefaultPlanIsTheBenchSuite) {
   EXPECT_EQ(fromPage, fromSuite);
   page.choosePreset(QStringLiteral("llama-3-70b"));
   EXPECT_GT(page.runControls().request_bytes, 2 * gpulab::vram_default_request_bytes());
+}
+
+TEST(VramPage, OnAProjectorTheKvCacheGroupTakesItsOwnTabAndComesBack) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  EXPECT_FALSE(page.kvInOwnTab());
+  page.applyTheme(Theme::projector(false));
+  EXPECT_TRUE(page.kvInOwnTab());
+  auto* layers = page.findChild<QSpinBox*>();  // the first spin box is in the KV group: still there, still works
+  ASSERT_TRUE(layers);
+  page.applyTheme(Theme::normal());
+  EXPECT_FALSE(page.kvInOwnTab());
+  page.applyTheme(Theme::projector(true));
+  page.applyTheme(Theme::projector(false));
+  EXPECT_TRUE(page.kvInOwnTab());
 }

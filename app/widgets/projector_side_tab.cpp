@@ -1,0 +1,34 @@
+#include "widgets/projector_side_tab.h"
+
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <QWidget>
+
+ProjectorSideTab::ProjectorSideTab(QTabWidget* tabs, QVBoxLayout* controls, QWidget* group, QWidget* before,
+                                   QString name, QString tip)
+    : m_tabs(tabs), m_controls(controls), m_group(group), m_before(before), m_name(std::move(name)),
+      m_tip(std::move(tip)) {
+  m_tab = new QWidget(tabs);
+  m_tab->hide();
+  auto* col = new QVBoxLayout(m_tab);
+  col->addStretch(1);
+}
+
+bool ProjectorSideTab::inOwnTab() const { return m_tabs->indexOf(m_tab) >= 0; }
+
+void ProjectorSideTab::place(bool ownTab) {
+  const int at = m_tabs->indexOf(m_tab);
+  if (ownTab) {
+    if (m_group->parentWidget() != m_tab) static_cast<QVBoxLayout*>(m_tab->layout())->insertWidget(0, m_group);
+    if (at < 0) {
+      m_tabs->addTab(m_tab, m_name);
+      m_tabs->setTabToolTip(m_tabs->indexOf(m_tab), m_tip);
+    }
+    return;
+  }
+  if (at >= 0) m_tabs->removeTab(at);
+  if (m_group->parentWidget() == m_tab) {
+    const int index = m_before ? m_controls->indexOf(m_before) : -1;
+    m_controls->insertWidget(index, m_group);
+  }
+}
