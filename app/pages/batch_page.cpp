@@ -439,7 +439,9 @@ QString BatchPage::crossoverText() const {
 
 void BatchPage::recordingsChanged() { scheduleReplot(); }
 
-void BatchPage::scheduleReplot() { m_replot->start(); }
+void BatchPage::scheduleReplot() {
+  if (m_replot) m_replot->start();  // null while the constructor builds the controls
+}
 
 void BatchPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
