@@ -226,6 +226,11 @@ void PciePage::replot() {
 
   // Measured here (solid) and recorded (hollow), one graph per series and source.
   const std::vector<pcie_model::Point> pts = points();
+  // "measured here" only once a transfer was timed on this machine since the app started (issue 13's badge rule).
+  if (const bool measured = measuredPointCount() > 0; m_measuredBadge->isHidden() == measured) {
+    m_measuredBadge->setVisible(measured);
+    fitBadges();
+  }
   std::map<std::pair<int, int>, QCPGraph*> graphs;  // (series, source) -> graph
   for (const pcie_model::Point& p : pts) {
     QCPGraph*& g = graphs[{int(p.series), p.source}];

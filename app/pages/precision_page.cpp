@@ -319,6 +319,14 @@ void PrecisionPage::recordingsChanged() {
 }
 
 void PrecisionPage::scheduleReplot() {
+  // "measured here" only once a format was timed on this machine since the app started (issue 13's badge rule).
+  if (m_badge) {
+    const bool measured = std::any_of(m_rows.begin(), m_rows.end(), [](const auto& r) { return r.flopsPerS > 0; });
+    if (m_badge->isHidden() == measured) {
+      m_badge->setVisible(measured);
+      fitBadges();
+    }
+  }
   if (m_replot) m_replot->start();  // null while the constructor builds the views
 }
 
