@@ -14,6 +14,7 @@
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMap>
 #include <QMessageBox>
@@ -108,26 +109,31 @@ void MatmulPage::buildControls() {
   m_squareValue = new QLabel;
   m_squareValue->setMinimumWidth(60);
   m_squareValue->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-  sl->addWidget(new QLabel(tr("square")), 0, 0);
-  sl->addWidget(m_square, 0, 1, 1, 4);
-  sl->addWidget(m_squareValue, 0, 5);
+  // The square row and the m k n row each in a row of their own: sharing the grid's columns, "square" widened the
+  // "m" column and the row of three spin boxes no longer fit the projector's side column at 1366 px.
+  auto* squareRow = new QHBoxLayout;
+  squareRow->addWidget(new QLabel(tr("square")));
+  squareRow->addWidget(m_square, 1);
+  squareRow->addWidget(m_squareValue);
+  sl->addLayout(squareRow, 0, 0, 1, 6);
   const int maxDim = m_ctx.cuda() ? 16384 : 8192;  // any device in the GPU slot takes the larger sizes
   auto spin = [&](const QString& tip) {
     auto* s = new QSpinBox;
     s->setRange(1, maxDim);
-    s->setGroupSeparatorShown(true);
+    // No "16,384": the comma widened each of the three boxes past the projector's side column at 1366 px.
     s->setToolTip(tip);
     return s;
   };
   m_spinM = spin(tr("m: rows of A and of the result (the batch, for a layer)"));
   m_spinK = spin(tr("k: the length of every dot product (a layer's inputs, d_in)"));
   m_spinN = spin(tr("n: columns of B and of the result (a layer's outputs, d_out)"));
-  sl->addWidget(new QLabel(tr("m")), 1, 0);
-  sl->addWidget(m_spinM, 1, 1);
-  sl->addWidget(new QLabel(tr("k")), 1, 2);
-  sl->addWidget(m_spinK, 1, 3);
-  sl->addWidget(new QLabel(tr("n")), 1, 4);
-  sl->addWidget(m_spinN, 1, 5);
+  auto* mknRow = new QHBoxLayout;
+  mknRow->setSpacing(4);
+  for (auto [name, spinBox] : {std::pair{tr("m"), m_spinM}, std::pair{tr("k"), m_spinK}, std::pair{tr("n"), m_spinN}}) {
+    mknRow->addWidget(new QLabel(name));
+    mknRow->addWidget(spinBox, 1);
+  }
+  sl->addLayout(mknRow, 1, 0, 1, 6);
   struct Preset {
     QString text, tip;
     long long m, k, n;

@@ -240,6 +240,16 @@ void MatmulPage::replot() {
     hi = std::min(hi, std::max(vmax * 1.08, vmax / 0.3));  // the longest bar keeps at least ~30 % of the width
   }
   m_plot->xAxis->setRange(lo, hi);
+  // As many value ticks as their labels ("100 GFLOP/s") fit side by side: at the projector's font a 1366 px
+  // window has room for about three, and QCustomPlot's default five would overlap.
+  {
+    const QFontMetrics tickMetrics(m_plot->xAxis->tickLabelFont());
+    int tickPx = 0;
+    for (double v : {lo, std::sqrt(std::max(lo, 1e-3) * hi), hi, hi / 2})
+      tickPx = std::max(tickPx, tickMetrics.horizontalAdvance(siTickLabel(v, QStringLiteral("FLOP/s"), 1e9)));
+    const double axisPx = std::max(120.0, widthPx - namesPx - 60.0);
+    m_plot->xAxis->ticker()->setTickCount(std::clamp(int(axisPx / (1.6 * (tickPx + 16))), 2, 6));
+  }
 
   auto makeBars = [&](bool recorded, bool gpu) {
     auto* b = new QCPBars(m_plot->yAxis, m_plot->xAxis);
@@ -307,6 +317,7 @@ void MatmulPage::replot() {
     t->position->setCoords(0.01, n.row);
     t->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
   }
+  int peakLines = 0;  // the tallest peak label, in lines (0: none drawn)
   auto peakLine = [&](double peak, const QColor& color, const QString& what, const std::string& src) {
     auto* line = new QCPItemStraightLine(m_plot);
     line->point1->setCoords(peak, 0);
@@ -315,19 +326,36 @@ void MatmulPage::replot() {
     auto* t = new QCPItemText(m_plot);
     t->setFont(labelFont);
     const QString how = src.rfind("measured", 0) == 0 ? tr("measured FMA") : tr("model");
-    t->setText(tr("%1 peak %2 (%3)").arg(what, fmtSi(peak * 1e9, "FLOP/s"), how));
+    const QString oneLine = tr("%1 peak %2 (%3)").arg(what, fmtSi(peak * 1e9, "FLOP/s"), how);
     t->setColor(color.darker(th.dark ? 80 : 140));
     t->position->setTypeX(QCPItemPosition::ptPlotCoords);
     t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     t->position->setCoords(peak, 0.0);
-    // Beside the line on the side with room, so a low peak's label is not cut off at the axis.
+    // Beside the line on the side with room (a low peak's label is not cut off at the axis); on two lines when
+    // neither side holds it in one (the projector's font at 1366 px).
     const double at = logAxis ? (std::log10(peak) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (peak - lo) / (hi - lo);
-    t->setPositionAlignment((at < 0.5 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    const double textPx = labelMetrics.horizontalAdvance(oneLine) + 14;
+    const double right = (1 - at) * plotPx, left = at * plotPx;
+    const bool toRight = textPx <= right || (textPx > left && right >= left);
+    t->setText(textPx <= std::max(left, right) ? oneLine : tr("%1 peak %2\n(%3)").arg(what, fmtSi(peak * 1e9, "FLOP/s"), how));
+    t->setPositionAlignment((toRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    peakLines = std::max(peakLines, int(t->text().count(QLatin1Char('\n'))) + 1);
     t->setPadding(QMargins(6, 2, 6, 2));
     t->setBrush(QBrush(th.surface));
   };
   if (anyCpu && cpuPeak > 0) peakLine(cpuPeak, th.cpu, tr("CPU"), m_ctx.cpuInfo().peak_source);
   if (anyGpu && gpuPeak > 0) peakLine(gpuPeak, th.gpu, gpuNoun, m_ctx.gpuInfo()->peak_source);
+  if (peakLines > 0) {
+    // Room above the first row for the peak labels, so they never sit on its bar's two-line label.
+    const double rowsUnits = double(m_rows.size()) - 0.4;
+    const double axisPx = m_plot->axisRect()->height() > 60 ? m_plot->axisRect()->height() : m_plot->height() - 90.0;
+    // The peak label's lines and half of the first row's two-line label; drawn lines run taller than the metrics'
+    // line spacing (28 px against 23 at the projector's font), hence the 1.25 — and no more, or the rows' own
+    // labels start to overlap each other at 1366 px.
+    const double needPx = 1.25 * labelMetrics.lineSpacing() * (peakLines + 1) + 4;
+    const double top = axisPx > 2 * needPx ? std::max(0.6, needPx * rowsUnits / (axisPx - needPx)) : 0.6;
+    m_plot->yAxis->setRange(-top, double(m_rows.size()) - 0.4);
+  }
   m_plot->replot(QCustomPlot::rpQueuedReplot);
 
   m_recordedBadge->setVisible(anyRecorded);
