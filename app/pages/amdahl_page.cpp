@@ -1,7 +1,7 @@
 #include "pages/amdahl_page.h"
 
 #include "app_context.h"
-#include "export/plot_csv.h"
+#include "widgets/plot_csv.h"
 #include "format.h"
 #include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/models/amdahl_model.hpp"

@@ -1,7 +1,7 @@
 // The Amdahl page's drawing: the law against workers (with the measured marks at the slider's share), the measured
 // run close up, and the data-loading bars; and the theme they are drawn in.
 #include "app_context.h"
-#include "export/plot_csv.h"
+#include "widgets/plot_csv.h"
 #include "format.h"
 #include "gpulab/models/amdahl_model.hpp"
 #include "pages/amdahl_page.h"

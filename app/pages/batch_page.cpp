@@ -1,7 +1,7 @@
 #include "pages/batch_page.h"
 
 #include "app_context.h"
-#include "export/plot_csv.h"
+#include "widgets/plot_csv.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/gemm_model.hpp"

@@ -1,7 +1,7 @@
 // The batch page's drawing: the sweep plot (model line, recorded sweeps, this sweep with its spread, the crossovers)
 // and the small roofline, from the sweep and the model (models/batch_model); the strip's sentences.
 #include "app_context.h"
-#include "export/plot_csv.h"
+#include "widgets/plot_csv.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/gemm_model.hpp"

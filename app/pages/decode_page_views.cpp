@@ -1,7 +1,7 @@
 // The decode page's drawing: the ceiling bars (datasheet, measured, what-if and published, per weight format) and
 // the measured chain against users, from the decode page model (models/decode_page_model); the strip's sentences.
 #include "app_context.h"
-#include "export/plot_csv.h"
+#include "widgets/plot_csv.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/decode_model.hpp"

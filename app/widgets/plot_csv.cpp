@@ -1,4 +1,4 @@
-#include "export/plot_csv.h"
+#include "widgets/plot_csv.h"
 
 #include "models/series_csv.h"
 #include "qcustomplot.h"

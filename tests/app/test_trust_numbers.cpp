@@ -2,7 +2,7 @@
 // decode page names what really ran and reads its verdict off the curve it draws, "measured here" badges only
 // over things measured here, and the host memcpy headline from a DRAM-sized copy.
 #include "app_test_support.h"
-#include "export/plot_csv.h"
+#include "widgets/plot_csv.h"
 #include "pages/amdahl_page.h"
 #include "pages/batch_page.h"
 #include "pages/decode_page.h"
