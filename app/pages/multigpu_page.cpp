@@ -162,7 +162,7 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   form->addRow(tr("Link"), m_link);
   controls()->addWidget(calc);
   m_calcTab = std::make_unique<ProjectorSideTab>(
-      sideTabs(), controls(), calc, nullptr, tr("All-reduce"),
+      sideTabs(), controls(), QList<QWidget*>{calc}, nullptr, tr("All-reduce"),
       tr("The all-reduce calculator: its own tab on a projector, so the controls need no scrolling"));
 
   m_result = addResultLabel(1, Qt::RichText);

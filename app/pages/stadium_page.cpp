@@ -118,8 +118,11 @@ void StadiumPage::buildControls() {
   m_workersValue = new QLabel;
   m_workersValue->setMinimumWidth(70);
   m_workersValue->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-  wl->addWidget(m_workersSlider, 0, 0, 1, 3);
-  wl->addWidget(m_workersValue, 0, 3);
+  // The value beside the slider in the first row only, so the buttons below can use the column's whole width.
+  auto* workersRow = new QHBoxLayout;
+  workersRow->addWidget(m_workersSlider, 1);
+  workersRow->addWidget(m_workersValue);
+  wl->addLayout(workersRow, 0, 0, 1, 3);
   auto* w8 = new QPushButton(tr("8 · CPU"));
   w8->setToolTip(tr("Eight fast cores, like a desktop CPU: the lesson's 16,384 rounds"));
   auto* w4096 = new QPushButton(tr("4,096 · GPU"));
@@ -147,6 +150,7 @@ void StadiumPage::buildControls() {
                                "d_out = 4,096 cells, each a 4,096-long dot product."));
   m_batchValue = new QLabel;
   m_batchValue->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  m_batchValue->setWordWrap(true);  // "32 × 4,096 = 131,072 cells" wraps in a projector's narrow column
   cl->addWidget(m_batchSlider, 0, 0, 1, 3);
   cl->addWidget(m_batchValue, 1, 0, 1, 3);
   auto* b1 = new QPushButton(tr("1×4096"));
@@ -218,9 +222,9 @@ void StadiumPage::buildControls() {
   vl->addWidget(restart, 2, 2);
   controls()->addWidget(viewBox);
   m_viewTab = std::make_unique<ProjectorSideTab>(
-      sideTabs(), controls(), viewBox, nullptr, tr("Pace and view"),
-      tr("Where the pace comes from, the zoom and Pause: their own tab on a projector, so the controls need no "
-         "scrolling"));
+      sideTabs(), controls(), QList<QWidget*>{clerkBox, viewBox}, nullptr, tr("Clerk"),
+      tr("The clerk, where the pace comes from, the zoom and Pause: their own tab on a projector, so the controls "
+         "need no scrolling"));
   connect(m_source, &QComboBox::currentIndexChanged, this, [this] { applySource(); });
   connect(m_zoomSlider, &QSlider::valueChanged, this, [this](int v) { m_view->setZoom(v / 100.0); });
   connect(m_view, &StadiumView::zoomChanged, this, [this](double z) {

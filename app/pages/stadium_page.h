@@ -116,5 +116,5 @@ class StadiumPage : public Page {
   Rates m_rates;
   QVector<Rates> m_sources;
   QString m_preferSource;
-  std::unique_ptr<ProjectorSideTab> m_viewTab;  // "Pace and view": its own side tab on a projector  // the source to select after the next rebuild
+  std::unique_ptr<ProjectorSideTab> m_viewTab;  // the clerk, pace and view: their own side tab on a projector  // the source to select after the next rebuild
 };

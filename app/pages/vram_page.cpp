@@ -530,7 +530,7 @@ void VramPage::applyTheme(const Theme& theme) {
   // On a projector the column's fonts are too big for all three groups in a 768-pixel-high window.
   if (!m_kvTab)
     m_kvTab = std::make_unique<ProjectorSideTab>(
-        sideTabs(), controls(), m_kvBox, m_cardBox, tr("KV cache"),
+        sideTabs(), controls(), QList<QWidget*>{m_kvBox}, m_cardBox, tr("KV cache"),
         tr("Layers, KV heads, head size, context and users: their own tab on a projector, so the controls need no "
            "scrolling"));
   m_kvTab->place(theme.isProjector());

@@ -4,9 +4,9 @@
 #include <QVBoxLayout>
 #include <QWidget>
 
-ProjectorSideTab::ProjectorSideTab(QTabWidget* tabs, QVBoxLayout* controls, QWidget* group, QWidget* before,
+ProjectorSideTab::ProjectorSideTab(QTabWidget* tabs, QVBoxLayout* controls, QList<QWidget*> groups, QWidget* before,
                                    QString name, QString tip)
-    : m_tabs(tabs), m_controls(controls), m_group(group), m_before(before), m_name(std::move(name)),
+    : m_tabs(tabs), m_controls(controls), m_groups(std::move(groups)), m_before(before), m_name(std::move(name)),
       m_tip(std::move(tip)) {
   m_tab = new QWidget(tabs);
   m_tab->hide();
@@ -19,7 +19,9 @@ bool ProjectorSideTab::inOwnTab() const { return m_tabs->indexOf(m_tab) >= 0; }
 void ProjectorSideTab::place(bool ownTab) {
   const int at = m_tabs->indexOf(m_tab);
   if (ownTab) {
-    if (m_group->parentWidget() != m_tab) static_cast<QVBoxLayout*>(m_tab->layout())->insertWidget(0, m_group);
+    auto* col = static_cast<QVBoxLayout*>(m_tab->layout());
+    for (int i = 0; i < m_groups.size(); ++i)
+      if (m_groups[i]->parentWidget() != m_tab) col->insertWidget(i, m_groups[i]);  // above the stretch, in order
     if (at < 0) {
       m_tabs->addTab(m_tab, m_name);
       m_tabs->setTabToolTip(m_tabs->indexOf(m_tab), m_tip);
@@ -27,8 +29,9 @@ void ProjectorSideTab::place(bool ownTab) {
     return;
   }
   if (at >= 0) m_tabs->removeTab(at);
-  if (m_group->parentWidget() == m_tab) {
+  for (QWidget* group : m_groups) {
+    if (group->parentWidget() != m_tab) continue;
     const int index = m_before ? m_controls->indexOf(m_before) : -1;
-    m_controls->insertWidget(index, m_group);
+    m_controls->insertWidget(index, group);
   }
 }

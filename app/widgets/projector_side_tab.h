@@ -1,7 +1,8 @@
 #pragma once
-// One group of a page's controls that takes its own side tab on a projector, where the column's big fonts cannot
-// hold every group in a 768-pixel-high window, and goes back among the controls (before `before`) otherwise.
+// Groups of a page's controls that take their own side tab on a projector, where the column's big fonts cannot
+// hold every group in a 768-pixel-high window, and go back among the controls (before `before`, in order) otherwise.
 // The tab is appended after the page's own tabs (Controls, Lesson), so the keys that switch those two still do.
+#include <QList>
 #include <QString>
 
 class QTabWidget;
@@ -10,7 +11,7 @@ class QWidget;
 
 class ProjectorSideTab {
  public:
-  ProjectorSideTab(QTabWidget* tabs, QVBoxLayout* controls, QWidget* group, QWidget* before, QString name,
+  ProjectorSideTab(QTabWidget* tabs, QVBoxLayout* controls, QList<QWidget*> groups, QWidget* before, QString name,
                    QString tip);
   void place(bool ownTab);
   bool inOwnTab() const;
@@ -18,7 +19,7 @@ class ProjectorSideTab {
  private:
   QTabWidget* m_tabs;
   QVBoxLayout* m_controls;
-  QWidget* m_group;
+  QList<QWidget*> m_groups;
   QWidget* m_before;  // null: the group goes back at the end of the controls
   QWidget* m_tab;
   QString m_name, m_tip;

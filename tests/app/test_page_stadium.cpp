@@ -231,7 +231,7 @@ TEST(StadiumPage, DefaultPlanIsTheBenchSuite) {
   EXPECT_EQ(fromPage.size(), 2u);  // the naive loop and all-core BLAS at 512³
 }
 
-TEST(StadiumPage, OnAProjectorPaceAndViewTakeTheirOwnSideTab) {
+TEST(StadiumPage, OnAProjectorTheClerkAndPaceTakeTheirOwnSideTab) {
   AppContext ctx(noGpu());
   StadiumPage page(ctx);
   page.initialize();
@@ -240,8 +240,10 @@ TEST(StadiumPage, OnAProjectorPaceAndViewTakeTheirOwnSideTab) {
   const int normalTabs = side->count();  // Controls, Lesson
   page.applyTheme(Theme::projector(true));
   EXPECT_EQ(side->count(), normalTabs + 1);
-  EXPECT_EQ(side->tabText(normalTabs), QStringLiteral("Pace and view"));
+  EXPECT_EQ(side->tabText(normalTabs), QStringLiteral("Clerk"));
+  EXPECT_TRUE(side->widget(normalTabs)->isAncestorOf(page.clerkSlider()));
   EXPECT_TRUE(side->widget(normalTabs)->isAncestorOf(page.rateSource()));  // the pace source moved with it
   page.applyTheme(Theme::normal());
   EXPECT_EQ(side->count(), normalTabs);
+  EXPECT_TRUE(side->widget(0)->isAncestorOf(page.clerkSlider()));  // back among the controls
 }
