@@ -13,6 +13,7 @@
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 #include "widgets/spread_marks.h"
+#include "widgets/stacked_or_tabbed.h"
 
 #include <QGridLayout>
 #include <QGroupBox>
@@ -74,16 +75,10 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
                    1600, 2000, 2048, 2560, 3200, 4000, 4096, 5000, 6400, 8000, 8192, 10000};
   m_factorSteps = {1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 8, 10, 16, 20, 50, 100, 1000};
 
-  auto* visual = new QWidget;
-  auto* col = new QVBoxLayout(visual);
-  col->setContentsMargins(0, 0, 0, 0);
-  col->setSpacing(6);
-
-  m_plot = new QCustomPlot(visual);
+  m_plot = new QCustomPlot;
   m_plot->setToolTip(tr("Speed-up against the number of workers (both axes logarithmic). Dotted: Amdahl's law "
                         "for the serial share you set; dashed: its ceiling 1/s; grey dotted: no serial part at "
                         "all. Solid marks: this CPU, measured; hollow: recorded."));
-  m_plot->setMinimumHeight(220);
   useLogAxis(m_plot, true);
   useLogAxis(m_plot, false);
   m_plot->xAxis->setLabel(tr("workers N"));
@@ -114,14 +109,16 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_tracerText->position->setCoords(-8, -8);
   m_limitText = new QCPItemText(m_plot);
   m_limitText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-  col->addWidget(m_plot, 5);
 
-  auto* lower = new QHBoxLayout;
+  // The measured run and the data-loading bars side by side, under the law when the page is tall enough for all
+  // three at readable sizes, else behind a second tab (a projector at 1366×768).
+  m_lowerPane = new QWidget;
+  auto* lower = new QHBoxLayout(m_lowerPane);
+  lower->setContentsMargins(0, 0, 0, 0);
   lower->setSpacing(6);
-  m_scalePlot = new QCustomPlot(visual);
+  m_scalePlot = new QCustomPlot(m_lowerPane);
   m_scalePlot->setToolTip(tr("The measured run close up: speed-up on this CPU against threads. Solid marks: measured "
                              "here; dotted: Amdahl's law at the run's serial share; grey: perfect scaling."));
-  m_scalePlot->setMinimumHeight(150);
   m_scalePlot->xAxis->setLabel(tr("CPU threads"));
   m_scalePlot->yAxis->setLabel(tr("speed-up ×"));
   m_runIdeal = m_scalePlot->addGraph();
@@ -140,13 +137,17 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_scaleNote->setTextAlignment(Qt::AlignLeft);
   lower->addWidget(m_scalePlot, 1);
 
-  m_barPlot = new QCustomPlot(visual);
+  m_barPlot = new QCustomPlot(m_lowerPane);
   m_barPlot->setToolTip(tr("The lesson's data-loading example: the job's time before and after a faster GPU. The "
                            "loading part (orange) does not shrink, so the whole job speeds up far less than the GPU."));
-  m_barPlot->setMinimumHeight(150);
   lower->addWidget(m_barPlot, 1);
-  col->addLayout(lower, 3);
-  setVisual(visual);
+  // The bars' x range leaves room for the total's text: fitted again when the data area's width changes.
+  connect(m_barPlot, &QCustomPlot::afterLayout, this, [this] {
+    if (std::abs(m_barPlot->axisRect()->width() - m_barAreaPx) > 8) scheduleReplot(Loading);
+  });
+  m_visual = new StackedOrTabbed(m_plot, m_lowerPane, tr("Amdahl's law"), tr("Measured run · data loading"), 5, 3);
+  m_visual->setObjectName(QStringLiteral("amdahlViews"));
+  setVisual(m_visual);
 
   m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("Amdahl's law (dotted, dashed)"));
   addBadge(m_modelBadge);
@@ -172,7 +173,8 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
 }
 
 QString AmdahlPage::takeaway() const {
-  return tr("Workers only shorten the part of a job that can be split: a 5 % serial share caps any number of "
+  // A no-break space keeps "5 %" on one line where the title wraps.
+  return tr("Workers only shorten the part of a job that can be split: a 5\u00A0% serial share caps any number of "
             "them at 20×.");
 }
 
@@ -320,14 +322,26 @@ void AmdahlPage::updateReadouts() {
     // What the last thread count implies, only as far as its per-round spread (and a quiet machine) allow.
     const Point& last = m_measured.back();
     const ShareInference inf = infer_serial_share(last.range, int(last.threads), m_busy.busy());
-    const QString warning = busyWarningHtml(m_busy, m_ctx.theme());
-    m_measuredLabel->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
-                             tr("Measured here at serial share %1 (Amdahl on %2 threads: %3): %4")
-                                 .arg(fmtPercent(m_runShare))
-                                 .arg(int(last.threads))
-                                 .arg(fmtTimes(amdahl_speedup(m_runShare, last.threads), 2),
-                                      last.threads > 1 ? QString::fromStdString(inf.conclusion.text).toHtmlEscaped()
-                                                       : fmtTimes(last.speedup, 2)));
+    const QString conclusion = last.threads > 1 ? QString::fromStdString(inf.conclusion.text).toHtmlEscaped()
+                                                : fmtTimes(last.speedup, 2);
+    const QString amdahl = fmtTimes(amdahl_speedup(m_runShare, last.threads), 2);
+    if (m_busy.busy()) {
+      // On a busy machine the strip says so in one line and gives the speed-up; the evidence and the reason no
+      // share can be read are in the tooltip (the whole sentence took eleven lines at 1366×768 on a projector and
+      // pushed the plots off the page).
+      m_measuredLabel->setText(tr("<span style='color:%1'><b>⚠ The CPU was busy: these speed-ups may be low.</b></span>"
+                                  "<br>Measured here at serial share %2: <b>%3</b> on %4 threads (Amdahl: %5).")
+                                   .arg(m_ctx.theme().bad.name(), fmtPercent(m_runShare), fmtTimes(last.speedup, 2))
+                                   .arg(int(last.threads))
+                                   .arg(amdahl));
+      m_measuredLabel->setToolTip(busyWarningHtml(m_busy, m_ctx.theme()) + QStringLiteral("<br>") + conclusion);
+    } else {
+      m_measuredLabel->setText(tr("Measured here at serial share %1 (Amdahl on %2 threads: %3): %4")
+                                   .arg(fmtPercent(m_runShare))
+                                   .arg(int(last.threads))
+                                   .arg(amdahl, conclusion));
+      m_measuredLabel->setToolTip(QString());
+    }
   } else if (!m_recorded.empty()) {
     const Point& last = m_recorded.back();
     m_measuredLabel->setText(tr("%1, serial share %2: %3 on %4 threads (Amdahl: %5)")
@@ -385,6 +399,7 @@ void AmdahlPage::run() {
   m_runShare = serialShare();
   m_busy.start();
   m_measuredLabel->setText(tr("Measuring…"));
+  if (m_visual->tabbed()) m_visual->showBottom(true);  // the run is drawn on the close-up: show it
   startPlan(tr("Thread scaling at %1 serial").arg(fmtPercent(m_runShare)), plan(), policy);
 }
 

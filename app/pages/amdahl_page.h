@@ -25,6 +25,7 @@ class QSlider;
 class QSpinBox;
 class QTimer;
 class SourceBadge;
+class StackedOrTabbed;
 
 class AmdahlPage : public Page {
   Q_OBJECT
@@ -60,6 +61,8 @@ class AmdahlPage : public Page {
   QVector<QPointF> measuredPoints() const;
   // Marks on the big workers plot (only runs at the slider's serial share are drawn there).
   int mainPlotMarkCount() const;
+  // The law above the measured run and the loading bars, or (too little height for all three) behind tabs.
+  StackedOrTabbed* views() const { return m_visual; }
   QSlider* serialSlider() const { return m_serialSlider; }
   QSlider* workersSlider() const { return m_workersSlider; }
 
@@ -75,6 +78,10 @@ class AmdahlPage : public Page {
   void updateReadouts();
   void updateGpuNote();
 
+  void fitPlotSizes(const Theme& theme);
+
+  StackedOrTabbed* m_visual = nullptr;
+  QWidget* m_lowerPane = nullptr;      // the two small plots side by side
   QCustomPlot* m_plot = nullptr;       // speed-up against workers, log-log
   QCustomPlot* m_scalePlot = nullptr;  // the measured run close up: linear threads axis
   QCustomPlot* m_barPlot = nullptr;    // data loading: before / after stacked time
@@ -111,6 +118,7 @@ class AmdahlPage : public Page {
 
   QTimer* m_replot = nullptr;
   unsigned m_dirty = All;  // the plots the next replot() redraws
+  int m_barAreaPx = 0;     // the loading bars' data-area width their x range was fitted to
   QVector<double> m_serialSteps;   // slider index -> serial share (fine near 0)
   QVector<double> m_workerSteps;   // slider index -> workers (log-ish, with 8 and 4,096 exact)
   QVector<double> m_factorSteps;   // slider index -> GPU speed-up factor

@@ -9,7 +9,9 @@
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
 #include "widgets/spread_marks.h"
+#include "widgets/stacked_or_tabbed.h"
 
+#include <QFontMetrics>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -90,6 +92,11 @@ void AmdahlPage::replot() {
     for (int i = 0; i < my.size(); ++i) m_runSpread->addData(my[i] - lows[i], highs[i] - my[i]);
     m_runRecorded->setData(rx, ry);
     m_scalePlot->xAxis->setRange(0.7, maxT + 0.3);
+    // Threads are whole numbers: ticks on them only, about five across (quarter threads crowded a projector).
+    QSharedPointer<QCPAxisTickerFixed> threadTicks(new QCPAxisTickerFixed);
+    threadTicks->setTickStep(std::max(1.0, std::ceil(maxT / 5)));
+    threadTicks->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    m_scalePlot->xAxis->setTicker(threadTicks);
     double top = std::max(2.0, maxT) * 1.08;
     for (double v : my) top = std::max(top, v * 1.15);
     m_scalePlot->yAxis->setRange(0, top);
@@ -123,15 +130,23 @@ void AmdahlPage::replot() {
     ticker->addTick(1, tr("after"));
     m_barPlot->yAxis->setTicker(ticker);
     m_barPlot->yAxis->setRange(0.4, 2.6);
-    m_barPlot->xAxis->setRange(0, 1.6);
+    // Room right of the shorter bar for its total at the theme's font (it was cut at the plot's edge on a
+    // projector): the range grows until the text fits, from the data area's current width.
+    const QString totalText = tr("%1 → %2").arg(fmtFixed(L + (1 - L) / k, 2), fmtTimes(partial_speedup(1 - L, k), 2));
+    QFont tf(QStringLiteral("DejaVu Sans"), t.plotFontPt);
+    tf.setBold(true);
+    m_barAreaPx = m_barPlot->axisRect()->width();
+    const double areaPx = std::max(120, m_barAreaPx);
+    const double textShare = (QFontMetrics(tf).horizontalAdvance(totalText) + 16) / areaPx;
+    const double end = L + (1 - L) / k + 0.02;
+    m_barPlot->xAxis->setRange(0, std::max(1.6, std::min(4.0, end / std::max(0.2, 1 - textShare))));
+    m_barPlot->xAxis->ticker()->setTickCount(4);
     m_barPlot->xAxis->setLabel(tr("time, share of the old job"));
     auto* total = new QCPItemText(m_barPlot);
     total->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     total->position->setCoords(L + (1 - L) / k + 0.02, 1.0);
-    total->setText(tr("%1 → %2").arg(fmtFixed(L + (1 - L) / k, 2), fmtTimes(partial_speedup(1 - L, k), 2)));
+    total->setText(totalText);
     total->setColor(t.text);
-    QFont tf(QStringLiteral("DejaVu Sans"), t.plotFontPt);
-    tf.setBold(true);
     total->setFont(tf);
     m_barPlot->legend->setVisible(true);
     placeLegendAbove(m_barPlot, 2);  // the bars and their total fill the axis rect: the key goes above it
@@ -139,8 +154,27 @@ void AmdahlPage::replot() {
   }
 }
 
+// Each plot's least readable height at the theme's fonts: its tick and axis-title lines, the key above the small
+// plots, a data area a class can read, and room along the y axis for its title. Below these the views take turns.
+void AmdahlPage::fitPlotSizes(const Theme& t) {
+  const QFontMetrics tick(QFont(QStringLiteral("DejaVu Sans"), t.plotFontPt));
+  QFont bold(QStringLiteral("DejaVu Sans"), t.plotFontPt);
+  bold.setBold(true);
+  const QFontMetrics title(bold);
+  const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
+  const int axes = tick.height() + title.height() + 24;  // x ticks and title, padding
+  const int yTitle = title.horizontalAdvance(m_scalePlot->yAxis->label()) + 12;
+  m_plot->setMinimumHeight(std::max(axes + 150, yTitle));
+  const int small = std::max(2 * key.height() + axes + 90, 2 * key.height() + yTitle);
+  for (QCustomPlot* p : {m_scalePlot, m_barPlot}) p->setMinimumHeight(small);
+  m_lowerPane->setMinimumHeight(small);
+  m_visual->updateGeometry();
+  m_visual->relayout();
+}
+
 void AmdahlPage::applyTheme(const Theme& t) {
   Page::applyTheme(t);
+  fitPlotSizes(t);
   for (QCustomPlot* p : {m_plot, m_scalePlot, m_barPlot}) stylePlot(p, t);
   styleGraph(m_curve, t, t.accent, SeriesKind::Model);
   // The law is this page's main line: dotted like every model, but as thick as a measured line so a

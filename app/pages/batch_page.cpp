@@ -12,6 +12,7 @@
 #include "widgets/roofline_plot.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/stacked_or_tabbed.h"
 #include "widgets/spread_marks.h"
 
 #include <QComboBox>
@@ -24,7 +25,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSlider>
-#include <QSplitter>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -50,19 +50,17 @@ int log2i(long long v) {
 }  // namespace
 
 BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
-  auto* visual = new QSplitter(Qt::Horizontal, this);
-  m_plot = new QCustomPlot(visual);
+  m_plot = new QCustomPlot;
   m_plot->setObjectName(QStringLiteral("batchPlot"));
-  m_plot->setMinimumSize(360, 260);
-  m_roof = new RooflinePlot(visual);
+  m_roof = new RooflinePlot;
   m_roof->setCompact(true);
   m_roof->setTitle(tr("Each point on the roofline"));
-  m_roof->setMinimumWidth(260);
-  visual->addWidget(m_plot);
-  visual->addWidget(m_roof);
-  visual->setStretchFactor(0, 3);
-  visual->setStretchFactor(1, 2);
-  setVisual(visual);
+  // Side by side where both are wide enough to read at the theme's fonts (applyTheme), else behind two tabs: at
+  // 1366×768 on a projector the roofline was squeezed until its title and ticks were cut.
+  m_visual = new StackedOrTabbed(m_plot, m_roof, tr("Speed against B"), tr("On the roofline"), 3, 2);
+  m_visual->setOrientation(Qt::Horizontal);
+  m_visual->setObjectName(QStringLiteral("batchViews"));
+  setVisual(m_visual);
 
   m_badge = new SourceBadge(SourceBadge::Kind::MeasuredHere, QString());
   m_recordedBadge = new SourceBadge(SourceBadge::Kind::Recorded, QString());
@@ -446,6 +444,18 @@ void BatchPage::scheduleReplot() {
 void BatchPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
   m_roof->applyTheme(theme);
+  // Each chart's least readable width: the sweep's "100 GFLOP/s" ticks, its axis title and a data area; the
+  // roofline's title across.
+  {
+    const QFontMetrics tick(QFont(QStringLiteral("DejaVu Sans"), theme.plotFontPt));
+    QFont bold(QStringLiteral("DejaVu Sans"), theme.plotFontPt + 2);
+    bold.setBold(true);
+    m_plot->setMinimumSize(tick.horizontalAdvance(QStringLiteral("100 GFLOP/s")) + 2 * tick.height() + 260,
+                           theme.isProjector() ? 300 : 260);
+    m_roof->setMinimumWidth(std::max(260, QFontMetrics(bold).horizontalAdvance(tr("Each point on the roofline")) + 30));
+    m_visual->updateGeometry();
+    m_visual->relayout();
+  }
   for (QLabel* l : {m_modelLabel, m_crossLabel, m_lastLabel})
     l->setStyleSheet(QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt));
   // Slider values keep room for their widest text ("8,192", "(list)") at the theme's font size.

@@ -22,6 +22,7 @@ class QSlider;
 class QTableWidget;
 class QTimer;
 class RooflinePlot;
+class StackedOrTabbed;
 
 class BatchPage : public Page {
   Q_OBJECT
@@ -67,6 +68,8 @@ class BatchPage : public Page {
   double modelCrossoverBatch() const;                // where I(B) reaches the ridge; 0 = never / unknown
   RooflinePlot* roofline() const { return m_roof; }
   QCustomPlot* sweepPlot() const { return m_plot; }
+  // The sweep and its roofline side by side or (too narrow for both) behind tabs.
+  StackedOrTabbed* views() const { return m_visual; }
 
  protected:
   void onResult(const gpulab::Result& r) override;
@@ -83,6 +86,7 @@ class BatchPage : public Page {
   void replot();
   void findCrossover();
 
+  StackedOrTabbed* m_visual = nullptr;
   QCustomPlot* m_plot = nullptr;
   RooflinePlot* m_roof = nullptr;
   QTableWidget* m_table = nullptr;

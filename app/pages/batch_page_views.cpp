@@ -9,6 +9,7 @@
 #include "pages/batch_page.h"
 #include "models/device_words.h"
 #include "qcustomplot.h"
+#include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
 #include "widgets/roofline_plot.h"
 #include "widgets/source_badge.h"
@@ -209,6 +210,10 @@ void BatchPage::replot() {
   m_plot->xAxis->setRange(bmin / 1.5, bmax * 1.5);
   m_plot->yAxis->setRange(ylo / 2, yhi * 2.5);
   m_plot->replot();
+  // The key goes where it hides no point: in the bottom right it covered B = 1 (a slow point low on the left)
+  // once its entries grew long at a projector's font.
+  moveLegendOffData(m_plot, {Qt::AlignBottom | Qt::AlignRight, Qt::AlignTop | Qt::AlignLeft,
+                             Qt::AlignBottom | Qt::AlignLeft, Qt::AlignTop | Qt::AlignRight});
 
   // The small roofline: the model's roof for this device and the sweep's points.
   QVector<RooflinePlot::Roof> roofs;

@@ -16,6 +16,7 @@
 #include "widgets/published_views.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/stacked_or_tabbed.h"
 #include "widgets/spread_marks.h"
 
 #include <QComboBox>
@@ -36,19 +37,17 @@ using namespace gpulab::models;
 
 
 DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
-  auto* visual = new QWidget;
-  auto* col = new QVBoxLayout(visual);
-  col->setContentsMargins(0, 0, 0, 0);
-  m_ceilingPlot = new QCustomPlot(visual);
+  m_ceilingPlot = new QCustomPlot;
   m_ceilingPlot->setToolTip(tr("The most tokens per second one user can get: bandwidth ÷ bytes of weights per token, "
                                "for three weight formats and three bandwidths (datasheet card, measured, what-if)"));
   // Short enough to fit beside a short chart at 1366×768 in projector mode; "per user" is in the tooltip and title.
   m_ceilingPlot->yAxis->setLabel(tr("tokens/s"));
+  // The key in rows of its own above the bars: inside the data area it covered the INT8 bars' labels (four
+  // long entries once the published GPUs are shown).
   m_ceilingPlot->legend->setVisible(true);
-  m_ceilingPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+  placeLegendAbove(m_ceilingPlot, 1);
   useLogAxis(m_ceilingPlot, false);
-  col->addWidget(m_ceilingPlot, 1);
-  m_batchPlot = new QCustomPlot(visual);
+  m_batchPlot = new QCustomPlot;
   m_batchPlot->setToolTip(tr("Measured chain of transformer-shaped products, extrapolated to 32 layers: total and "
                              "per-user tokens/s as users are batched together; dotted: the bandwidth ceiling"));
   useLogAxis(m_batchPlot, true);
@@ -57,8 +56,10 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   m_batchPlot->yAxis->setLabel(tr("tokens/s"));  // the series' names say total or per user, and the scale note
   m_batchPlot->legend->setVisible(true);
   m_batchPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-  col->addWidget(m_batchPlot, 1);
-  setVisual(visual);
+  // Both charts one above the other when the page is tall enough for both at readable sizes, else taking turns.
+  m_visual = new StackedOrTabbed(m_ceilingPlot, m_batchPlot, tr("Ceiling"), tr("Measured chain"), 1, 1);
+  m_visual->setObjectName(QStringLiteral("decodeViews"));
+  setVisual(m_visual);
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("bandwidth and chain (solid)"));
   addBadge(m_measuredBadge);
@@ -180,6 +181,7 @@ void DecodePage::run() {
   policy.max_samples = 20;
   policy.time_budget_s = tiny ? 0.05 : 0.8;
   m_busy.start();
+  if (m_visual->tabbed()) m_visual->showBottom(true);  // the run is drawn on the chain's chart: show it
   startPlan(tr("Decode: bandwidth, then the chain"), plan(), policy);
 }
 
@@ -216,6 +218,7 @@ QStringList DecodePage::ceilingBarLabels() const { return m_barLabels; }
 
 void DecodePage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
+  fitPlotSizes(theme);
   const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);
   for (QLabel* l : {m_ceilingLabel, m_chainLabel, m_batchLabel}) l->setStyleSheet(css);
   replot();

@@ -19,6 +19,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QTimer;
+class StackedOrTabbed;
 
 class DecodePage : public Page {
   Q_OBJECT
@@ -44,6 +45,8 @@ class DecodePage : public Page {
   // For tests and the exercises.
   QCustomPlot* ceilingPlot() const { return m_ceilingPlot; }
   QCustomPlot* batchPlot() const { return m_batchPlot; }
+  // The two charts, one above the other or (too little height for both) behind tabs.
+  StackedOrTabbed* views() const { return m_visual; }
   void setWhatIfBandwidthGBs(double gbs);
   void setParamsBillions(double b);
   void setCard(const QString& name);
@@ -72,6 +75,9 @@ class DecodePage : public Page {
   std::vector<decode_page_model::Input> inputs() const;  // the store's results, with their sources
   QString csvCeilings() const;
 
+  void fitPlotSizes(const Theme& theme);
+
+  StackedOrTabbed* m_visual = nullptr;
   QCustomPlot* m_ceilingPlot = nullptr;
   QCustomPlot* m_batchPlot = nullptr;
   QDoubleSpinBox* m_whatIf = nullptr;

@@ -10,13 +10,16 @@
 #include "models/decode_verdict.h"
 #include "pages/decode_page.h"
 #include "qcustomplot.h"
+#include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
 #include "widgets/published_views.h"
 #include "widgets/source_badge.h"
 #include "widgets/spread_marks.h"
+#include "widgets/stacked_or_tabbed.h"
 
 #include <QDoubleSpinBox>
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QLabel>
 
 #include <algorithm>
@@ -83,7 +86,8 @@ void DecodePage::replot() {
       const QString txt = fmtFixed(tok, tok < 10 ? 1 : 0);
       label->setText(txt);
       m_barLabels << txt;
-      QFont f(QStringLiteral("DejaVu Sans"), t.plotFontPt);
+      // The key's size, not the axes': at the axes' size neighbouring bars' labels ran together ("239239").
+      QFont f(QStringLiteral("DejaVu Sans"), legendFontPt(t));
       f.setBold(true);
       label->setFont(f);
       label->setColor(t.text);
@@ -92,10 +96,19 @@ void DecodePage::replot() {
   addPublishedDecodeBars(m_ceilingPlot, t, published, int(sources.size()), barW, groupW, &maxTok, &minTok);
   for (const PublishedDecodeBar& b : published) m_ceilingRows.push_back({b.format, b.label, 0, 0, b.tokensPerS});
   for (int fi = 0; fi < int(formats.size()); ++fi)
-    ticker->addTick(fi + 1, tr("%1\n%2 per token").arg(QString::fromStdString(formats[fi].name), fmtBytes(decode_bytes_per_token(params, formats[fi].bytes))));
+    ticker->addTick(fi + 1, tr("%1\n%2/token").arg(QString::fromStdString(formats[fi].name), fmtBytes(decode_bytes_per_token(params, formats[fi].bytes))));
   m_ceilingPlot->xAxis->setTicker(ticker);
   m_ceilingPlot->xAxis->setRange(0.4, formats.size() + 0.6);
-  m_ceilingPlot->yAxis->setRange(std::max(0.1, minTok / 3), maxTok * 8);
+  // Above the tallest bar only its value label (the key is above the chart).
+  m_ceilingPlot->yAxis->setRange(std::max(0.1, minTok / 3), maxTok * 3);
+  // Two entries a row where the widest two fit side by side, else one.
+  {
+    const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
+    int widest = 0;
+    for (int i = 0; i < m_ceilingPlot->plottableCount(); ++i)
+      widest = std::max(widest, key.horizontalAdvance(m_ceilingPlot->plottable(i)->name()));
+    placeLegendAbove(m_ceilingPlot, m_ceilingPlot->width() > 2 * (widest + 60) ? 2 : 1);
+  }
   stylePlot(m_ceilingPlot, t);
   m_ceilingPlot->replot();
 
@@ -189,6 +202,7 @@ void DecodePage::replot() {
   m_batchPlot->yAxis->setRange(std::max(1e-3, yMin / 3), yMax * 6);
   stylePlot(m_batchPlot, t);
   m_batchPlot->replot();
+  moveLegendOffData(m_batchPlot);  // the corner where the key hides no measured point
   const QString warning = busyWarningHtml(m_busy, t);
   m_chainLabel->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
                         (chainLines.isEmpty() ? tr("Measured chain: not run yet") : chainLines.join(QStringLiteral("<br>"))));
@@ -198,4 +212,20 @@ void DecodePage::replot() {
                        runs.empty() ? tr("nothing measured yet")
                        : runs.front().source < 0 ? tr("chain and bandwidth (solid)")
                                                  : m_ctx.results().sourceLabel(runs.front().source));
+}
+
+// Each chart's least readable height at the theme's fonts: the ceiling's key rows above it and its two-line format
+// ticks, the chain's tick and title lines, each with a data area a class can read. Below these they take turns.
+void DecodePage::fitPlotSizes(const Theme& t) {
+  const QFontMetrics tick(QFont(QStringLiteral("DejaVu Sans"), t.plotFontPt));
+  QFont bold(QStringLiteral("DejaVu Sans"), t.plotFontPt);
+  bold.setBold(true);
+  const QFontMetrics title(bold);
+  const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
+  const int yTitle = title.horizontalAdvance(m_batchPlot->yAxis->label()) + 12;
+  const int keyRows = t.isProjector() ? 4 : 2;  // datasheet, what-if, measured and the published GPUs
+  m_ceilingPlot->setMinimumHeight(std::max(keyRows * key.height() + 2 * tick.height() + 24 + 110, yTitle));
+  m_batchPlot->setMinimumHeight(std::max(tick.height() + title.height() + 24 + 150, yTitle));
+  m_visual->updateGeometry();
+  m_visual->relayout();
 }

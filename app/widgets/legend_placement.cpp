@@ -1,0 +1,73 @@
+#include "widgets/legend_placement.h"
+
+#include "qcustomplot.h"
+
+#include <QFontMetrics>
+
+#include <cmath>
+
+namespace {
+
+// Where the inset layout puts a legend of this size in this corner of the data area.
+QRectF legendRectAt(const QRect& area, const QSize& size, Qt::Alignment corner) {
+  const double x = corner & Qt::AlignRight ? area.right() + 1 - size.width() : area.left();
+  const double y = corner & Qt::AlignBottom ? area.bottom() + 1 - size.height() : area.top();
+  return QRectF(x, y, size.width(), size.height());
+}
+
+// How much of the data a legend at `r` would hide: a mark (a point, a bar's top) weighs most, a point of a line
+// some, a text item's anchor as much as a mark.
+double hiddenData(QCustomPlot* plot, const QRectF& r) {
+  double cost = 0;
+  for (int i = 0; i < plot->graphCount(); ++i) {
+    QCPGraph* g = plot->graph(i);
+    if (!g->visible() || g->data()->isEmpty()) continue;
+    const bool marks = !g->scatterStyle().isNone();
+    const bool line = g->lineStyle() != QCPGraph::lsNone && g->pen().style() != Qt::NoPen;
+    QPointF last(1e9, 1e9);
+    for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+      if (!std::isfinite(it->value)) continue;
+      const QPointF p = g->coordsToPixels(it->key, it->value);
+      if (marks && r.contains(p)) cost += 10;
+      if (line) {  // the segment from the previous point, sampled, so a sparse line counts where it runs
+        for (int s = 1; s <= 8 && last.x() < 1e8; ++s) {
+          const QPointF q = last + (p - last) * (s / 8.0);
+          if (r.contains(q)) cost += 1;
+        }
+      }
+      last = p;
+    }
+  }
+  for (int i = 0; i < plot->plottableCount(); ++i) {
+    auto* bars = qobject_cast<QCPBars*>(plot->plottable(i));
+    if (!bars || !bars->visible()) continue;
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+      if (r.contains(bars->coordsToPixels(it->key, it->value))) cost += 10;
+  }
+  for (int i = 0; i < plot->itemCount(); ++i)
+    if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->visible() && !t->text().isEmpty())
+      if (r.contains(t->position->pixelPosition())) cost += 10;
+  return cost;
+}
+
+}  // namespace
+
+void moveLegendOffData(QCustomPlot* plot, const QList<Qt::Alignment>& corners) {
+  QCPLegend* legend = plot->legend;
+  QCPLayoutInset* inset = plot->axisRect()->insetLayout();
+  if (!legend || !legend->visible() || corners.isEmpty()) return;
+  const int index = inset->elements(false).indexOf(legend);
+  if (index < 0) return;  // a legend in a row of its own hides nothing
+  const QRect area = inset->rect();  // the axis rect less the inset layout's margins
+  const QSize size = legend->outerRect().size();
+  if (area.isEmpty() || size.isEmpty()) return;
+  Qt::Alignment best = corners.front();
+  double bestCost = -1;
+  for (Qt::Alignment c : corners) {
+    const double cost = hiddenData(plot, legendRectAt(area, size, c));
+    if (bestCost < 0 || cost < bestCost) bestCost = cost, best = c;
+  }
+  if (inset->insetAlignment(index) == best) return;
+  inset->setInsetAlignment(index, best);
+  plot->replot();
+}

@@ -1,0 +1,15 @@
+#pragma once
+// A legend drawn inside the data area must not hide the data: after a replot, this moves it to the corner of the
+// axis rect where it covers the fewest marks (graph points and bar tops), then lines and text items. Include
+// qcustomplot.h only in .cpp files.
+#include <Qt>
+#include <QList>
+
+class QCustomPlot;
+
+// Tries `corners` in order (the first wins a tie) and replots once more only when the legend moved. Call it after
+// the plot's own replot(), so the layout and the legend's size are current.
+void moveLegendOffData(QCustomPlot* plot, const QList<Qt::Alignment>& corners = {Qt::AlignTop | Qt::AlignLeft,
+                                                                                 Qt::AlignTop | Qt::AlignRight,
+                                                                                 Qt::AlignBottom | Qt::AlignRight,
+                                                                                 Qt::AlignBottom | Qt::AlignLeft});
