@@ -5,6 +5,7 @@
 #include "models/stack_model.h"
 #include "pages/chosen_device.h"
 #include "pages/page_registry.h"
+#include "widgets/projector_side_tab.h"
 #include "widgets/source_badge.h"
 #include "widgets/stack_diagram.h"
 
@@ -56,6 +57,8 @@ QString pathWords(unsigned mask, StackDiagram::Api api) {
 }
 }  // namespace
 
+StackPage::~StackPage() = default;
+
 StackPage::StackPage(AppContext& ctx) : Page(ctx) {
   m_diagram = new StackDiagram;
   setVisual(m_diagram);
@@ -72,6 +75,7 @@ StackPage::StackPage(AppContext& ctx) : Page(ctx) {
   m_list->setMinimumHeight(160);
   lay->addWidget(m_list);
   controls()->addWidget(box, 1);
+  m_listBox = box;
 
   auto* about = new QGroupBox(tr("About this layer"));
   auto* al = new QVBoxLayout(about);
@@ -81,6 +85,11 @@ StackPage::StackPage(AppContext& ctx) : Page(ctx) {
   m_explain->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   al->addWidget(m_explain);
   controls()->addWidget(about);
+  // On a projector the layer's explanation (what the class reads while the teacher clicks) keeps the column; the
+  // list of runs takes its own tab.
+  m_listTab = std::make_unique<ProjectorSideTab>(
+      sideTabs(), controls(), QList<QWidget*>{box}, about, tr("Runs"),
+      tr("The experiments run so far: their own tab on a projector, so the layer's explanation needs no scrolling"));
 
   m_path = new QLabel(this);
   m_path->setWordWrap(true);
@@ -224,10 +233,14 @@ void StackPage::showLayer(int layer) {
                                                             StackDiagram::layerExplanation(l, api).toHtmlEscaped()));
 }
 
+bool StackPage::listInOwnTab() const { return m_listTab->inOwnTab(); }
+
 QString StackPage::explanationText() const { return m_explain->text(); }
 
 void StackPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
+  m_listTab->place(theme.isProjector());
+  if (!m_listTab->inOwnTab()) controls()->setStretchFactor(m_listBox, 1);  // the list takes the column's spare height
   m_diagram->setTheme(theme);
 }
 

@@ -7,7 +7,10 @@
 
 #include <QVector>
 
+#include <memory>
+
 class QLabel;
+class ProjectorSideTab;
 class QListWidget;
 class QTimer;
 class StackDiagram;
@@ -17,6 +20,8 @@ class StackPage : public Page {
   Q_OBJECT
  public:
   explicit StackPage(AppContext& ctx);
+  ~StackPage() override;
+  bool listInOwnTab() const;  // on a projector the list of runs has its own side tab
 
   QString pageId() const override { return QStringLiteral("stack"); }
   QString title() const override { return tr("The software stack"); }
@@ -52,5 +57,7 @@ class StackPage : public Page {
   QTimer* m_refresh = nullptr;
   QVector<Entry> m_entries;
   bool m_examples = false;
-  int m_sticky = -1;  // the layer clicked last: its text stays when the mouse leaves
+  int m_sticky = -1;
+  QWidget* m_listBox = nullptr;
+  std::unique_ptr<ProjectorSideTab> m_listTab;  // the layer clicked last: its text stays when the mouse leaves
 };

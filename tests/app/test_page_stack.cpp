@@ -127,3 +127,16 @@ TEST(StackPage, AVulkanResultShowsVulkansLayersAndIsNotCalledAGpuOnTheCpu) {
   EXPECT_FALSE(page.diagram()->lit() & SD::bit(SD::Hardware));
   EXPECT_TRUE(StackPage::describe(r).contains(QStringLiteral("not a GPU")));
 }
+
+TEST(StackPage, OnAProjectorTheListOfRunsTakesItsOwnTabAndPickingStillLights) {
+  AppContext ctx(noGpu());
+  StackPage page(ctx);
+  page.initialize();
+  EXPECT_FALSE(page.listInOwnTab());
+  page.applyTheme(Theme::projector(false));
+  EXPECT_TRUE(page.listInOwnTab());
+  page.selectExperiment(2);  // the CPU BLAS example
+  EXPECT_TRUE(page.diagram()->lit() & SD::bit(SD::CpuLibrary));
+  page.applyTheme(Theme::normal());
+  EXPECT_FALSE(page.listInOwnTab());
+}
