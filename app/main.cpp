@@ -100,7 +100,11 @@ int runGui(int argc, char** argv) {
   }
   window.resize(size);
   window.move(0, 0);
-  if (parser.isSet(projectorOpt)) window.setProjectorMode(true, /*remember=*/false);
+  if (parser.isSet(projectorOpt)) {
+    // --projector --theme projector-dark: projector mode in its dark theme (stored like the View menu's choice).
+    if (parser.isSet(themeOpt) && parser.value(themeOpt) == QLatin1String("projector-dark")) window.setProjectorDark(true);
+    window.setProjectorMode(true, /*remember=*/false);
+  }
   else if (parser.isSet(themeOpt)) ctx.setTheme(Theme::byName(parser.value(themeOpt)));
   else if (!parser.isSet(shotOpt)) window.restoreProjectorMode();
   window.show();
