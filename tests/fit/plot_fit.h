@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace fit {
 
@@ -51,6 +52,36 @@ inline int overlappingTickLabels(QCPAxis* axis) {
   return overlaps;
 }
 
+// Data marks a legend drawn inside its data area hides: graph points drawn with a mark and the tops of bars,
+// counted where they lie in the legend's rectangle (less a pixel's border). Lines are not counted: a key over a
+// stretch of a model curve still leaves it readable; a key over a measured point hides the measurement.
+inline int marksUnderLegend(QCustomPlot* plot, QString* example) {
+  QCPLegend* legend = plot->legend;
+  if (!legend || !legend->visible() || legend->layout() == plot->plotLayout() || legend->itemCount() == 0) return 0;
+  const QRectF box = QRectF(legend->outerRect()).adjusted(1, 1, -1, -1);
+  if (box.isEmpty()) return 0;
+  int hidden = 0;
+  auto note = [&](const QString& name) {
+    if (example->isEmpty()) *example = name.left(40);
+  };
+  for (int i = 0; i < plot->plottableCount(); ++i) {
+    QCPAbstractPlottable* p = plot->plottable(i);
+    if (!p->visible() || !p->keyAxis()) continue;
+    const bool marks = qobject_cast<QCPBars*>(p) ||
+                       (qobject_cast<QCPGraph*>(p) && !static_cast<QCPGraph*>(p)->scatterStyle().isNone());
+    QCPPlottableInterface1D* points = p->interface1D();
+    if (!marks || !points) continue;
+    const QRect area = p->keyAxis()->axisRect()->rect();
+    for (int k = 0; k < points->dataCount(); ++k) {
+      // A bar's is the middle of its top (of the stack it sits on); a graph's, its point.
+      const QPointF px = points->dataPixelPosition(k);
+      if (std::isfinite(px.x()) && std::isfinite(px.y()) && area.contains(px.toPoint()) && box.contains(px))
+        ++hidden, note(p->name());
+    }
+  }
+  return hidden;
+}
+
 inline QStringList plotProblems(QCustomPlot* plot) {
   QStringList problems;
   if (!plot->isVisible() || plot->width() <= 0) return problems;
@@ -72,6 +103,9 @@ inline QStringList plotProblems(QCustomPlot* plot) {
       }
     }
   }
+  QString underLegend;
+  if (const int n = marksUnderLegend(plot, &underLegend))
+    problems << QStringLiteral("the legend hides %1 data points (\"%2\")").arg(n).arg(underLegend);
   // Text items drawn over each other (more than a quarter of the smaller one covered).
   QVector<QPair<QString, QRectF>> texts;
   for (int i = 0; i < plot->itemCount(); ++i)
