@@ -3,7 +3,9 @@
 // triad for the memory roof, a large GEMM per precision for the compute roof) beside the datasheet ceilings of
 // the detected GPU and of a catalogue GPU chosen by the student; every experiment of every page as a point with
 // its provenance; a recording's points and ceilings labelled "recorded on …".
+#include "gpulab/plan.hpp"
 #include "gpulab/precision.hpp"
+#include "models/roofline_model.h"
 #include "pages/page.h"
 #include "widgets/roofline_plot.h"
 
@@ -41,6 +43,8 @@ class RooflinePage : public Page {
   // The ceilings measured here on the CPU (0 when not measured yet).
   double measuredCpuBandwidth() const;               // bytes/s
   double measuredCpuPeak(gpulab::Precision p) const; // FLOP/s
+  // What "Measure ceilings" runs (gpulab::roofline_plan; its default is `gpulab bench --suite roofline`).
+  gpulab::Plan plan();
 
  protected:
   void onResult(const gpulab::Result& r) override;
@@ -50,6 +54,8 @@ class RooflinePage : public Page {
   void buildControls();
   void scheduleRefresh();
   void refresh();
+  // Every GEMM and streaming result in the store, from every page and (includeRecorded) every recording.
+  roofline_model::Model model(bool includeRecorded) const;
 
   RooflinePlot* m_plot = nullptr;
   QComboBox* m_precision = nullptr;

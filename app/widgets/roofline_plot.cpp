@@ -378,51 +378,44 @@ QString RooflinePlot::csv() const {
   return out;
 }
 
-QString shortDeviceName(const gpulab::Result& r) {
-  auto it = r.provenance.find("device");
-  QString name = it == r.provenance.end() ? QString::fromStdString(r.backend) : QString::fromStdString(it->second);
-  name = name.simplified();
+QString shortDeviceName(const std::string& device, const QString& fallback) {
+  QString name = QString::fromStdString(device).simplified();
   // CPU model strings run long ("AMD EPYC 7B13 64-Core Processor"): the first words say enough on a legend.
   name.remove(QStringLiteral("(R)")).remove(QStringLiteral("(TM)"));
   const QStringList words = name.split(QLatin1Char(' '), Qt::SkipEmptyParts);
   if (words.size() > 3) name = words.mid(0, 3).join(QLatin1Char(' '));
-  return name.isEmpty() ? QObject::tr("unknown device") : name;
+  if (!name.isEmpty()) return name;
+  return fallback.isEmpty() ? QObject::tr("unknown device") : fallback;
 }
 
-bool rooflinePointFor(const gpulab::Result& r, const QString& sourceLabel, bool recorded, const Theme& theme,
-                      RooflinePlot::Point* out) {
-  if (!r.ok() || !(r.flops > 0) || !(r.bytes > 0) || !(r.stats.median_s > 0)) return false;
-  if (r.experiment != "gemm" && r.experiment != "bandwidth") return false;
-  const bool stream = r.experiment == "bandwidth";
-  out->intensity = r.flops / r.bytes;
-  out->flops = r.flops / r.stats.median_s;
-  out->recorded = recorded;
-  out->stream = stream;
-  out->device = shortDeviceName(r);
-  out->color = stream ? theme.memory : theme.precision(r.precision);
-  const QString prec = QString::fromUtf8(gpulab::display_name(r.precision).data());
-  out->group = stream ? QObject::tr("%1 · %2").arg(QString::fromStdString(r.variant), sourceLabel)
-                      : QObject::tr("%1 GEMM · %2").arg(prec, sourceLabel);
-  QString size;
-  if (stream) {
-    size = fmtBytes(r.param("bytes")) + QObject::tr(" per array");
-  } else {
-    size = QStringLiteral("%1×%2×%3 (m×n×k)")
-               .arg(fmtCount(static_cast<long long>(r.param("m"))), fmtCount(static_cast<long long>(r.param("n"))),
-                    fmtCount(static_cast<long long>(r.param("k"))));
-  }
-  auto prov = [&](const char* key) {
-    auto it = r.provenance.find(key);
-    return it == r.provenance.end() ? QString() : QString::fromStdString(it->second);
-  };
-  QString date = prov("date");
+QString shortDeviceName(const gpulab::Result& r) {
+  auto it = r.provenance.find("device");
+  return shortDeviceName(it == r.provenance.end() ? std::string() : it->second, QString::fromStdString(r.backend));
+}
+
+RooflinePlot::Point rooflinePointFor(const roofline_model::Point& p, const QString& sourceLabel, const Theme& theme) {
+  RooflinePlot::Point out;
+  out.intensity = p.intensity;
+  out.flops = p.flopsPerS;
+  out.recorded = p.source >= 0;
+  out.stream = p.stream;
+  const QString noun = QString::fromStdString(p.words.noun);
+  out.device = shortDeviceName(p.device, noun);
+  out.color = p.stream ? theme.memory : theme.precision(p.precision);
+  const QString prec = QString::fromUtf8(gpulab::display_name(p.precision).data());
+  const QString variant = QString::fromStdString(p.variant);
+  out.group = p.stream ? QObject::tr("%1 · %2").arg(variant, sourceLabel) : QObject::tr("%1 GEMM · %2").arg(prec, sourceLabel);
+  const QString size = p.stream ? fmtBytes(p.bytesPerArray) + QObject::tr(" per array")
+                                : QStringLiteral("%1×%2×%3 (m×n×k)").arg(fmtCount(p.m), fmtCount(p.n), fmtCount(p.k));
+  QString date = QString::fromStdString(p.date);
   date.replace(QLatin1Char('T'), QLatin1Char(' ')).remove(QLatin1Char('Z'));
-  out->tooltip = QObject::tr("%1 %2 on %3 (%4)\n%5%6\n%7 at %8 FLOP/B, %9\n%10%11")
-                     .arg(stream ? QObject::tr("Stream") : QObject::tr("GEMM"), QString::fromStdString(r.variant),
-                          shortDeviceName(r), QString::fromStdString(r.backend))
-                     .arg(stream ? QString() : prec + QStringLiteral(", "), size)
-                     .arg(fmtSi(out->flops, "FLOP/s"), fmtFixed(out->intensity, out->intensity < 10 ? 2 : 1),
-                          fmtSi(r.gbps * 1e9, "B/s"))
-                     .arg(sourceLabel, date.isEmpty() ? QString() : QStringLiteral(", ") + date);
-  return true;
+  // The device's words (device_words), so a CPU-type Vulkan device or the emulator says it is not a GPU.
+  out.tooltip = QObject::tr("%1 %2 on %3\n%4%5\n%6 at %7 FLOP/B, %8\n%9%10")
+                    .arg(p.stream ? QObject::tr("Stream") : QObject::tr("GEMM"), variant,
+                         QString::fromStdString(p.words.label))
+                    .arg(p.stream ? QString() : prec + QStringLiteral(", "), size)
+                    .arg(fmtSi(out.flops, "FLOP/s"), fmtFixed(out.intensity, out.intensity < 10 ? 2 : 1),
+                         fmtSi(p.gbps * 1e9, "B/s"))
+                    .arg(sourceLabel, date.isEmpty() ? QString() : QStringLiteral(", ") + date);
+  return out;
 }

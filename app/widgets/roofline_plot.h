@@ -5,6 +5,7 @@
 // where they came from. Measured roofs are solid, datasheet dashed, model dotted (plot_style.h).
 // qcustomplot.h stays in the .cpp: this header is included by several pages.
 #include "gpulab/results.hpp"
+#include "models/roofline_model.h"
 #include "theme.h"
 #include "widgets/plot_style.h"
 
@@ -85,11 +86,11 @@ class RooflinePlot : public QWidget {
   Theme m_theme = Theme::normal();
 };
 
-// A Result as a roofline point: a GEMM at flops/bytes (the lesson's traffic count), a streaming kernel that does
-// FLOPs (triad) at its own intensity. Colour by precision (streams in the memory hue), hollow when recorded, a
-// tooltip with device, variant, precision, size, date and source. False when the result cannot be placed
-// (failed, no FLOPs, no bytes, no time).
-bool rooflinePointFor(const gpulab::Result& r, const QString& sourceLabel, bool recorded, const Theme& theme,
-                      RooflinePlot::Point* out);
+// A model point (models/roofline_model.h) as a roofline point: a GEMM at flops/bytes (the lesson's traffic count),
+// a streaming kernel that does FLOPs (triad) at its own intensity. Colour by precision (streams in the memory hue),
+// hollow when recorded, a tooltip with device, variant, precision, size, date and source.
+RooflinePlot::Point rooflinePointFor(const roofline_model::Point& p, const QString& sourceLabel, const Theme& theme);
 // The device a result ran on, shortened for legends: "NVIDIA H200", "AMD EPYC".
 QString shortDeviceName(const gpulab::Result& r);
+// The same from a device's name as the backend gave it; `fallback` when it gave none.
+QString shortDeviceName(const std::string& device, const QString& fallback);

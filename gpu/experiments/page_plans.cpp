@@ -552,6 +552,33 @@ Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
   return plan.take();
 }
 
+// ==== The roofline page (roofline) ===============================================================================
+// The GPU's roofs come from its vendor library (cuBLASLt, else cuBLAS) at the GPU's sizes; a device without one (a
+// Vulkan device, perhaps lavapipe on the CPU) gets the CPU's sizes and the CPU's library, which it does not run, so
+// only its triad is measured, as the page did before it had a plan. A precision the device lacks is left out.
+Plan roofline_plan(const Backends& backends, const RooflineControls& c) {
+  PlanBuilder plan(plan_name::roofline);
+  std::vector<Backend*> devices{backends.cpu};
+  if (backends.cuda) devices.push_back(backends.cuda);
+  for (Backend* be : devices) {
+    std::vector<std::string> libraries;
+    for (const char* lib : {"cublaslt", "cublas"})
+      if (be != backends.cpu && offers_variant(*be, lib)) libraries.push_back(lib);
+    const bool gpu_sizes = !libraries.empty();
+    if (!gpu_sizes) libraries = {"blas"};
+    plan.bandwidth(*be, "triad", gpu_sizes ? c.gpu_triad_bytes : c.cpu_triad_bytes);
+    const long long n = gpu_sizes ? c.gpu_n : c.cpu_n;
+    for (Precision p : all_precisions)
+      for (const std::string& v : libraries)
+        if (be->supports(GemmSpec{n, n, n, p, v, 0, 42}).ok) {
+          plan.gemm(*be, n, n, n, v, p);
+          break;
+        }
+  }
+  return plan.take();
+}
+// ==== end of the roofline page ===================================================================================
+
 Plan suite_plan(const std::string& name, const Backends& b) {
   if (!b.cpu) throw std::invalid_argument("a plan needs the CPU backend");
   if (name == plan_name::quick) return quick_plan(b);
@@ -579,6 +606,8 @@ Plan suite_plan(const std::string& name, const Backends& b) {
   take(plan_name::vram, [&] { return vram_plan(b); });
   take(plan_name::stadium, [&] { return stadium_plan(b); });
   take(plan_name::multigpu, [&] { return multigpu_plan(b); });
+  // Not in "all": the bandwidth and precision suites already record a triad and a GEMM in every format.
+  if (!every) take(plan_name::roofline, [&] { return roofline_plan(b); });
   if (!known) throw std::invalid_argument("unknown suite \"" + name + "\"");
   return all;
 }

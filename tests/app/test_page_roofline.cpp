@@ -1,6 +1,7 @@
 // The Roofline page offscreen: datasheet roofs from the catalogue, a recording's points and measured ceilings
 // labelled "recorded on …", tooltips with provenance, CSV export.
 #include "app_context.h"
+#include "gpulab/page_plans.hpp"
 #include "gpulab/recording.hpp"
 #include "pages/roofline_page.h"
 #include "qcustomplot.h"
@@ -10,6 +11,8 @@
 #include <QDir>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace {
 
@@ -149,4 +152,21 @@ TEST(RooflinePage, RecordingPointsAndCeilingsAppear) {
   settle();
   page.refreshNow();
   for (const auto& p : page.roofline()->points()) EXPECT_FALSE(p.recorded);
+}
+
+// The bench's roofline suite is the page's "Measure ceilings": the same jobs, so the same set of results.
+TEST(RooflinePage, DefaultPlanIsTheBenchSuite) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  RooflinePage page(ctx);
+  page.initialize();
+  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  std::multiset<std::string> fromPage, fromSuite;
+  for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
+  for (const auto& j : gpulab::suite_plan("roofline", backends).jobs) fromSuite.insert(gpulab::job_key(j));
+  EXPECT_EQ(fromPage, fromSuite);
+  // A triad and at least the CPU's FP32 and FP64 GEMMs.
+  EXPECT_GE(fromPage.size(), 3u);
+  for (const auto& j : page.plan().jobs) EXPECT_EQ(j.plan, "roofline");
 }

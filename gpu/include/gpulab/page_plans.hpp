@@ -25,6 +25,7 @@ inline constexpr const char* amdahl = "amdahl";
 inline constexpr const char* vram = "vram";
 inline constexpr const char* stadium = "stadium";
 inline constexpr const char* multigpu = "multigpu";
+inline constexpr const char* roofline = "roofline";
 }  // namespace plan_name
 
 // ---- The precision page ----------------------------------------------------------------------------------------
@@ -82,6 +83,18 @@ double vram_default_request_bytes();
 // Why `gpu` cannot hold memory for the live bars (empty: it can). Vulkan reports a heap's size, not what is free.
 std::string vram_hold_unavailable(const Backend& gpu);
 Plan vram_plan(const Backends& backends, const VramControls& controls = {});
+
+// ==== The roofline page (roofline) ===============================================================================
+// Its "Measure ceilings": on the CPU and (when there is one) the GPU slot's device, a streaming triad beyond every
+// cache (the memory roof), then one large library GEMM in every precision the device runs (the compute roofs).
+struct RooflineControls {
+  long long cpu_n = 2048;                     // compute-bound (intensity n/6 in FP32), seconds on a 2-core laptop
+  long long gpu_n = 8192;                     // a GPU's library GEMM
+  std::size_t cpu_triad_bytes = 64u << 20;    // per array: past a CPU's caches
+  std::size_t gpu_triad_bytes = std::size_t(1) << 30;  // per array: past an H200's 50 MB L2 many times over
+};
+Plan roofline_plan(const Backends& backends, const RooflineControls& controls = {});
+// ==== end of the roofline page ===================================================================================
 
 // ---- The suites whose pages are converted in round two (their builders hold the suites' content today) --------
 // ==== The matrix-multiply page (matmul) ==========================================================================
