@@ -57,7 +57,7 @@ class StackPage : public Page {
   QTimer* m_refresh = nullptr;
   QVector<Entry> m_entries;
   bool m_examples = false;
-  int m_sticky = -1;
+  int m_sticky = -1;  // the layer clicked last: its text stays when the mouse leaves
   QWidget* m_listBox = nullptr;
-  std::unique_ptr<ProjectorSideTab> m_listTab;  // the layer clicked last: its text stays when the mouse leaves
+  std::unique_ptr<ProjectorSideTab> m_listTab;  // the list of runs: its own side tab on a short projector
 };

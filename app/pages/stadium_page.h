@@ -115,6 +115,6 @@ class StadiumPage : public Page {
   double m_clerk = 0;  // cells/s; 0 = no limit
   Rates m_rates;
   QVector<Rates> m_sources;
-  QString m_preferSource;
-  std::unique_ptr<ProjectorSideTab> m_viewTab;  // the clerk, pace and view: their own side tab on a projector  // the source to select after the next rebuild
+  QString m_preferSource;  // the source to select after the next rebuild
+  std::unique_ptr<ProjectorSideTab> m_viewTab;  // the clerk, pace and view: their own side tab on a short projector
 };
