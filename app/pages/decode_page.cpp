@@ -47,6 +47,10 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   m_ceilingPlot->legend->setVisible(true);
   placeLegendAbove(m_ceilingPlot, 1);
   useLogAxis(m_ceilingPlot, false);
+  // The key's columns follow the chart's width (known only once it is laid out, and again after each resize).
+  connect(m_ceilingPlot, &QCustomPlot::afterLayout, this, [this] {
+    if (m_replot && m_ceilingPlot->legend->wrap() != ceilingKeyColumns()) scheduleReplot();
+  });
   m_batchPlot = new QCustomPlot;
   m_batchPlot->setToolTip(tr("Measured chain of transformer-shaped products, extrapolated to 32 layers: total and "
                              "per-user tokens/s as users are batched together; dotted: the bandwidth ceiling"));

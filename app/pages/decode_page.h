@@ -76,6 +76,7 @@ class DecodePage : public Page {
   QString csvCeilings() const;
 
   void fitPlotSizes(const Theme& theme);
+  int ceilingKeyColumns() const;
 
   StackedOrTabbed* m_visual = nullptr;
   QCustomPlot* m_ceilingPlot = nullptr;

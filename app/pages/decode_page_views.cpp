@@ -101,14 +101,7 @@ void DecodePage::replot() {
   m_ceilingPlot->xAxis->setRange(0.4, formats.size() + 0.6);
   // Above the tallest bar only its value label (the key is above the chart).
   m_ceilingPlot->yAxis->setRange(std::max(0.1, minTok / 3), maxTok * 3);
-  // Two entries a row where the widest two fit side by side, else one.
-  {
-    const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
-    int widest = 0;
-    for (int i = 0; i < m_ceilingPlot->plottableCount(); ++i)
-      widest = std::max(widest, key.horizontalAdvance(m_ceilingPlot->plottable(i)->name()));
-    placeLegendAbove(m_ceilingPlot, m_ceilingPlot->width() > 2 * (widest + 60) ? 2 : 1);
-  }
+  placeLegendAbove(m_ceilingPlot, ceilingKeyColumns());
   stylePlot(m_ceilingPlot, t);
   m_ceilingPlot->replot();
 
@@ -228,4 +221,13 @@ void DecodePage::fitPlotSizes(const Theme& t) {
   m_batchPlot->setMinimumHeight(std::max(tick.height() + title.height() + 24 + 150, yTitle));
   m_visual->updateGeometry();
   m_visual->relayout();
+}
+
+// Two key entries a row where the widest two fit side by side at the chart's width, else one.
+int DecodePage::ceilingKeyColumns() const {
+  const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(m_ctx.theme())));
+  int widest = 0;
+  for (int i = 0; i < m_ceilingPlot->plottableCount(); ++i)
+    widest = std::max(widest, key.horizontalAdvance(m_ceilingPlot->plottable(i)->name()));
+  return m_ceilingPlot->width() > 2 * (widest + 60) ? 2 : 1;
 }
