@@ -1,5 +1,7 @@
 #include "widgets/roofline_plot.h"
 
+#include "widgets/legend_placement.h"
+
 #include "format.h"
 #include "qcustomplot.h"
 
@@ -13,6 +15,8 @@
 #include <limits>
 
 namespace {
+// Below this plot height the legend is left off (see rebuildNow).
+constexpr int kLegendMinHeight = 480;
 
 QString ridgeText(double ridge) {
   const QString v = ridge < 1 ? fmtFixed(ridge, 2) : ridge < 10 ? fmtFixed(ridge, 1) : fmtCount(std::llround(ridge));
@@ -106,6 +110,11 @@ void RooflinePlot::applyTheme(const Theme& theme) {
 
 void RooflinePlot::scheduleRebuild() { m_rebuild->start(); }
 
+void RooflinePlot::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (m_plot && m_plot->legend->visible() != (!m_compact && m_plot->height() >= kLegendMinHeight)) scheduleRebuild();
+}
+
 void RooflinePlot::rebuildNow() {
   m_rebuild->stop();
   rebuild();
@@ -124,7 +133,9 @@ void RooflinePlot::rebuild() {
     m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, m_title));
   }
   stylePlot(m_plot, m_theme);
-  m_plot->legend->setVisible(!m_compact);
+  // A short chart (a 1366×768 projector) has no room for the legend's many roofs without covering points: each
+  // roof is labelled on its line anyway, and the badges above say what the marks are.
+  m_plot->legend->setVisible(!m_compact && m_plot->height() >= kLegendMinHeight);
   {
     // The legend lists many roofs: a size below the axis text keeps it off the points (plot_style.h). A compact
     // chart beside another one keeps the theme's tick and title sizes (a projector needs them) and gets fewer
@@ -330,6 +341,8 @@ void RooflinePlot::rebuild() {
     m_plot->yAxis->setLabel(tr("Performance (FLOP/s)"));
   }
   m_plot->replot();
+  // Then the corner where the legend covers the fewest marks.
+  if (m_plot->legend->visible()) moveLegendOffData(m_plot);
 }
 
 QString RooflinePlot::tooltipAt(const QPoint& px) const {

@@ -70,6 +70,10 @@ class RooflinePlot : public QWidget {
   // Rebuilds now (normally coalesced through a ~30 ms timer).
   void rebuildNow();
 
+ protected:
+  // The legend shows only on a tall enough chart (rebuildNow): a new size may change that.
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void scheduleRebuild();
   void rebuild();
