@@ -34,6 +34,9 @@ void SourceBadge::followApplicationFont() {
   // A label with a style sheet keeps the font it was first polished with when the application font changes
   // later (badges built before the projector theme stayed small): take the theme's font explicitly.
   setFont(QApplication::font());
+  // The same goes for palette(text) in the dashed badges' style: it was resolved against the palette of the first
+  // polish, so after a switch to the dark projector theme their text stayed dark on black. Polish again.
+  setStyleSheet(styleSheet());
 }
 
 void SourceBadge::rewrap() {
