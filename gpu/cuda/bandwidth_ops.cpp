@@ -1,13 +1,13 @@
 // Streaming kernels on the GPU: the copy/triad bandwidth ops (memory roof) and the launch-overhead chain (the GPU's
 // serial part for the Amdahl page). Both verify every element exactly against values the host recomputes.
 #include "backend_internal.hpp"
+#include "gpulab/harness.hpp"
 
 #include "kernels/kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -52,29 +52,11 @@ class BandwidthOp final : public TimedOp {
     m_stream.synchronize();
     std::vector<float> host(m_count);
     download(m_stream, host.data(), out, m_count * sizeof(float));
-    Check c;
-    c.checked = static_cast<long long>(m_count);
-    for (std::size_t i = 0; i < m_count; ++i) {
-      // The device computes the triad as one fused multiply-add (__fmaf_rn); std::fmaf rounds identically, so
-      // every element must match exactly.
-      const float want = m_triad ? std::fmaf(kScalar, kernels::pattern_value(i, kSaltC), kernels::pattern_value(i, kSaltB))
-                                 : kernels::pattern_value(i, kSaltA);
-      const float got = host[i];
-      if (!(got == want)) {
-        const double err = std::isfinite(got) ? std::fabs(static_cast<double>(got) - want) : INFINITY;
-        if (c.first_bad_index < 0) c.first_bad_index = static_cast<long long>(i);
-        c.max_abs_err = std::max(c.max_abs_err, err);
-        c.max_rel_err = std::max(c.max_rel_err, err / std::max(std::fabs(static_cast<double>(want)), 1e-30));
-      }
-    }
-    c.passed = c.first_bad_index < 0;
-    if (!c.passed) {
-      std::ostringstream s;
-      s << (m_triad ? "triad" : "copy") << " output differs from the expected values, first at element "
-        << c.first_bad_index << " (max abs error " << c.max_abs_err << ")";
-      c.message = s.str();
-    }
-    return c;
+    // The device computes the triad as one fused multiply-add (__fmaf_rn); std::fmaf rounds identically, so
+    // every element must match exactly.
+    return check_stream_output(host.data(), m_count, [this](std::size_t i) {
+      return m_triad ? std::fmaf(kScalar, kernels::pattern_value(i, kSaltC), kernels::pattern_value(i, kSaltB)) : kernels::pattern_value(i, kSaltA);
+    }, m_triad ? "triad" : "copy");
   }
 
   double run_once() override {

@@ -178,4 +178,25 @@ Check check_gemm(const double* A, const double* B, const double* C, long long m,
   return check_gemm_impl(A, B, C, m, n, k, atol, rtol, full_limit, samples);
 }
 
+Check check_stream_output(const float* got, std::size_t count, const std::function<float(std::size_t)>& want,
+                          const std::string& what) {
+  Check c;
+  c.checked = static_cast<long long>(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const float expect = want(i);
+    const float g = got[i];
+    if (!(g == expect)) {
+      const double err = std::isfinite(g) ? std::fabs(static_cast<double>(g) - expect) : INFINITY;
+      if (c.first_bad_index < 0) c.first_bad_index = static_cast<long long>(i);
+      c.max_abs_err = std::max(c.max_abs_err, err);
+      c.max_rel_err = std::max(c.max_rel_err, err / std::max(std::fabs(static_cast<double>(expect)), 1e-30));
+    }
+  }
+  c.passed = c.first_bad_index < 0;
+  if (!c.passed)
+    c.message = what + " output differs from the expected values, first at element " +
+                std::to_string(c.first_bad_index) + " (max abs error " + std::to_string(c.max_abs_err) + ")";
+  return c;
+}
+
 }  // namespace gpulab

@@ -5,11 +5,11 @@
 // AMD's 128 MiB Infinity Cache included) unless one shader buffer may not be that large (maxStorageBufferRange:
 // 128 MiB on lavapipe); then they are as large as a binding allows, and provenance says so.
 #include "backend_internal.hpp"
+#include "gpulab/harness.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -74,27 +74,9 @@ class BandwidthOp final : public TimedOp {
     });
     std::vector<float> host(m_count);
     download(m_ctx, m_stream, out, host.data(), m_count * sizeof(float));
-    Check c;
-    c.checked = static_cast<long long>(m_count);
-    for (std::size_t i = 0; i < m_count; ++i) {
-      const float want = m_triad ? std::fmaf(kScalar, pattern_value(i, kSaltC), pattern_value(i, kSaltB))
-                                 : pattern_value(i, kSaltA);
-      const float got = host[i];
-      if (!(got == want)) {
-        const double err = std::isfinite(got) ? std::fabs(static_cast<double>(got) - want) : INFINITY;
-        if (c.first_bad_index < 0) c.first_bad_index = static_cast<long long>(i);
-        c.max_abs_err = std::max(c.max_abs_err, err);
-        c.max_rel_err = std::max(c.max_rel_err, err / std::max(std::fabs(static_cast<double>(want)), 1e-30));
-      }
-    }
-    c.passed = c.first_bad_index < 0;
-    if (!c.passed) {
-      std::ostringstream s;
-      s << (m_triad ? "triad" : "copy") << " output differs from the expected values, first at element "
-        << c.first_bad_index << " (max abs error " << c.max_abs_err << ")";
-      c.message = s.str();
-    }
-    return c;
+    return check_stream_output(host.data(), m_count, [this](std::size_t i) {
+      return m_triad ? std::fmaf(kScalar, pattern_value(i, kSaltC), pattern_value(i, kSaltB)) : pattern_value(i, kSaltA);
+    }, m_triad ? "triad" : "copy");
   }
 
   double run_once() override {

@@ -81,6 +81,12 @@ double paired_median_ratio(const std::vector<double>& a, const std::vector<doubl
 Check compare(const double* out, const double* ref, long long count, double atol, double rtol);
 Check compare(const float* out, const double* ref, long long count, double atol, double rtol);
 
+// A streaming kernel's output against what the host recomputes for every element: `want(i)` is element i's
+// expected value, and the comparison is exact (a copy, or a triad done as one fused multiply-add on both sides).
+// `what` names the kernel in the message ("triad"). Used by every GPU backend's copy/triad check.
+Check check_stream_output(const float* got, std::size_t count, const std::function<float(std::size_t)>& want,
+                          const std::string& what);
+
 // Spot-check a row-major GEMM output C (m×n) against FP64 dot products of A (m×k) and B (k×n):
 // every cell when m·n <= full_limit, otherwise `samples` cells chosen from a fixed seed, plus a NaN/Inf scan
 // over all of C. A and B are given as the values the kernel actually saw (already rounded to its precision).
