@@ -46,6 +46,6 @@ if [ "${GPULAB_APP:-1}" != 0 ] && [ -x "$BIN/gpulab" ]; then
   csv="$SCRATCH/amdahl_measured.csv"
   "$BIN/gpulab" export --page amdahl --plot amdahl_measured --format csv --open "$out" --out "$csv" \
     >"$SCRATCH/export.log" 2>&1 || { cat "$SCRATCH/export.log"; fail "export of the replayed Amdahl page"; }
-  grep -q "^\"recorded on " "$csv" || { cat "$csv"; fail "the replayed CSV has no recorded rows"; }
+  grep -q "^recorded,\"recorded on " "$csv" || { cat "$csv"; fail "the replayed CSV has no recorded rows"; }
 fi
 echo "PASS"

@@ -33,7 +33,7 @@ if ctx["gpu"] == "none":
 results = doc.get("results")
 need(isinstance(results, list) and results, "results is a non-empty list")
 result_keys = {"experiment", "backend", "variant", "precision", "params", "check", "stats", "samples_s", "flops",
-               "bytes", "gflops", "gbps", "provenance", "error"}
+               "bytes", "gflops", "gbps", "provenance", "error", "plan"}
 check_keys = {"passed", "max_abs_err", "max_rel_err", "first_bad_index", "checked", "message"}
 stats_keys = {"median_s", "min_s", "max_s", "mean_s", "rel_spread", "n"}
 precisions = {"fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8"}

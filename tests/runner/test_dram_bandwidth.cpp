@@ -38,6 +38,8 @@ TEST(DramBandwidth, LargestArraysWinOverFasterCacheSizedOnes) {
 
 TEST(DramBandwidth, TransfersCountTheirBytes) {
   gpulab::Result small, big;
+  small.experiment = big.experiment = gpulab::experiment_name::transfer;  // read through the typed transfer view
+  small.variant = big.variant = "h2h";
   small.params = {{"bytes", 1e6}};
   small.gbps = 900;
   big.params = {{"bytes", 1e9}};
