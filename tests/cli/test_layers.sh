@@ -10,6 +10,8 @@ bin_dir=$1
 scratch=$2
 build_dir=$(dirname "$bin_dir")
 db="$build_dir/compile_commands.json"
+# A build without the app (the sanitizer builds: GPULAB_APP=OFF) has no app layers to check.
+[ "${GPULAB_APP:-1}" != 0 ] || { echo "SKIP: this build has no app (GPULAB_APP=OFF)"; exit 0; }
 [ -f "$db" ] || { echo "SKIP: no $db"; exit 0; }
 mkdir -p "$scratch"
 src_root=$(cd "$(dirname "$0")/../.." && pwd)
