@@ -1,5 +1,8 @@
 #include "gpulab/layer_chain_plan.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -49,6 +52,39 @@ std::vector<ChainStep> plan_layer_chain(const LayerChainSpec& spec, std::vector<
     layer_input_width = spec.matrices.back().n;
   }
   return steps;
+}
+
+void check_chain_row(Check& total, std::size_t product, long long row, const float* in, const float* out, long long k,
+                     long long n, const std::function<double(long long i, long long col)>& weight,
+                     const std::function<double(double mag, double ref)>& tolerance) {
+  auto text = [](double v) {
+    std::ostringstream s;
+    s.precision(7);
+    s << v;
+    return s.str();
+  };
+  const int samples = static_cast<int>(std::min<long long>(n, 24));
+  for (int c = 0; c < samples; ++c) {
+    const long long col = std::min(samples == n ? c : (c * n) / samples + (c % 3), n - 1);
+    double ref = 0, mag = 0;
+    for (long long i = 0; i < k; ++i) {
+      const double term = static_cast<double>(in[i]) * weight(i, col);
+      ref += term;
+      mag += std::fabs(term);
+    }
+    const double got = out[col];
+    const double err = std::isfinite(got) ? std::fabs(got - ref) : INFINITY;
+    ++total.checked;
+    total.max_abs_err = std::max(total.max_abs_err, err);
+    total.max_rel_err = std::max(total.max_rel_err, err / std::max(std::fabs(ref), 1e-30));
+    if (!(err <= tolerance(mag, ref)) && total.passed) {
+      total.passed = false;
+      total.first_bad_index = static_cast<long long>(product);
+      total.message = "layer chain product " + std::to_string(product + 1) + " (" + std::to_string(k) + " -> " +
+                      std::to_string(n) + "), batch row " + std::to_string(row) + ", column " + std::to_string(col) +
+                      ": got " + text(got) + ", expected " + text(ref);
+    }
+  }
 }
 
 }  // namespace gpulab

@@ -81,31 +81,14 @@ class LayerChainOp final : public TimedOp {
       for (long long r : rows) {
         const std::vector<float> in = read_row(input_of(s), r * s.lda, s.k);
         const std::vector<float> out = read_row(m_buffers[static_cast<std::size_t>(s.out_buffer)], r * s.n, s.n);
-        const int samples = static_cast<int>(std::min<long long>(s.n, 24));
-        for (int c = 0; c < samples; ++c) {
-          const long long col = std::min(samples == s.n ? c : (c * s.n) / samples + (c % 3), s.n - 1);
-          double ref = 0, mag = 0;
-          for (long long i = 0; i < s.k; ++i) {
-            const double w = m_hw[s.weight + static_cast<std::size_t>(i * s.n + col)];
-            ref += static_cast<double>(in[static_cast<std::size_t>(i)]) * w;
-            mag += std::fabs(static_cast<double>(in[static_cast<std::size_t>(i)]) * w);
-          }
-          const double got = out[static_cast<std::size_t>(col)];
-          const double err = std::isfinite(got) ? std::fabs(got - ref) : INFINITY;
-          ++total.checked;
-          total.max_abs_err = std::max(total.max_abs_err, err);
-          total.max_rel_err = std::max(total.max_rel_err, err / std::max(std::fabs(ref), 1e-30));
-          // FP32 sums in both precisions; FP16 adds the weights' rounding (the host keeps FP32 values) and the
-          // output's: 2^-10 of the sum of magnitudes covers both.
-          const double tol = (m_fp16 ? 0x1p-10 : 32.0 * 0x1p-24 * static_cast<double>(s.k)) * mag + 1e-30;
-          if (!(err <= tol) && total.passed) {
-            total.passed = false;
-            total.first_bad_index = static_cast<long long>(si);
-            total.message = "layer chain product " + std::to_string(si + 1) + " (" + std::to_string(s.k) + " -> " +
-                            std::to_string(s.n) + "), batch row " + std::to_string(r) + ", column " +
-                            std::to_string(col) + ": got " + number_text(got, 7) + ", expected " + number_text(ref, 7);
-          }
-        }
+        check_chain_row(
+            total, si, r, in.data(), out.data(), s.k, s.n,
+            [&](long long i, long long col) { return double(m_hw[s.weight + static_cast<std::size_t>(i * s.n + col)]); },
+            [&](double mag, double) {
+                          // FP32 sums in both precisions; FP16 adds the weights' rounding (the host keeps FP32
+                          // values) and the output's: 2^-10 of the sum of magnitudes covers both.
+                          return (m_fp16 ? 0x1p-10 : 32.0 * 0x1p-24 * static_cast<double>(s.k)) * mag + 1e-30;
+                        });
       }
     }
     return total;

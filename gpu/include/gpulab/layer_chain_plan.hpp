@@ -4,6 +4,7 @@
 #include "gpulab/backend.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,5 +38,13 @@ struct ChainStep {
 // fixed so the reference can follow it. `buffer_width` receives each activation buffer's width (two sets,
 // alternating by layer). Throws std::invalid_argument when no activation is wide enough.
 std::vector<ChainStep> plan_layer_chain(const LayerChainSpec& spec, std::vector<long long>& buffer_width);
+
+// A GPU backend's check of one batch row of one product of the chain: up to 24 columns spread over the row, each
+// against an FP64 dot product of the row's input `in` (k values) with `weight(i, col)`; `tolerance(mag, ref)` is the
+// backend's bound for a dot product whose terms' magnitudes sum to `mag`. Folds the result into `total` (which starts
+// passed); the first failure names the product, row and column.
+void check_chain_row(Check& total, std::size_t product, long long row, const float* in, const float* out, long long k,
+                     long long n, const std::function<double(long long i, long long col)>& weight,
+                     const std::function<double(double mag, double ref)>& tolerance);
 
 }  // namespace gpulab
