@@ -25,7 +25,11 @@ QLabel* wrapped(const QString& text, QWidget* parent) {
   // Never wider than the column: a wrapped label's minimum width is its longest word (a long name, a rich-text
   // box with padding and a border), which at the projector's font pushed the lesson past its viewport and cut
   // off the right edge. Ignored: the label takes the width it is given and wraps (height for width) to fit.
-  l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  // A new size policy drops the height-for-width flag word wrap had set; without it the layout gave the label
+  // its height at its preferred width, and the intro's last paragraph was cut off below it.
+  QSizePolicy policy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  policy.setHeightForWidth(true);
+  l->setSizePolicy(policy);
   l->setMinimumWidth(0);
   return l;
 }
@@ -123,8 +127,8 @@ LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidge
                               .arg(ex.unit.isEmpty() ? tr("the unit shown") : ex.unit));
     inputRow->addWidget(row.input, 1);
     auto* unit = new QLabel(ex.unit, host);
-    unit->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long unit is cut, not the column
-    unit->setMinimumWidth(std::min(unit->sizeHint().width(), 40));
+    // Shown whole ("FLOPs per byte" cut to "FLOPs p" asked the wrong question): the input field gives way instead.
+    unit->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Preferred);
     inputRow->addWidget(unit);
     row.checkButton = new QPushButton(tr("Check"), host);
     row.checkButton->setToolTip(tr("Compute the answer and compare it with your prediction"));
