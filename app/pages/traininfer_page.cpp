@@ -235,37 +235,4 @@ QList<PlotExport> TrainInferPage::plots() {
                      }}};
 }
 
-LessonContent TrainInferPage::lesson() const {
-  LessonContent c;
-  c.runningExample = running_example::line(pageId());
-  c.intro = tr(
-      "Using a model and teaching it are different jobs for the same card.\n\n"
-      "Inference (serving) runs the model forward only. VRAM holds the weights, the KV cache — the keys and "
-      "values of every token each open conversation has seen — and the activations of the layer being worked "
-      "on. Producing a token reads every weight once for very little arithmetic, so one user's speed is set by "
-      "memory bandwidth; batching users is how serving puts the idle cores to work.\n\n"
-      "Training runs forward and backward and then updates every weight. Besides the weights it keeps a gradient "
-      "for each, an FP32 master copy and Adam's two running moments (about 16 bytes per parameter in mixed "
-      "precision), plus each layer's activations for the backward pass. It feeds large batches, so it is limited "
-      "by arithmetic — and first of all by whether the state fits. LoRA trains small adapters beside a frozen "
-      "base; QLoRA stores that base in 4 bits.");
-  c.questions = {
-      {tr("Serving a 7B model in FP16 keeps 14 GB of weights; a full fine-tune keeps about 112 GB of state before "
-          "any activations. Where does the factor of eight come from?"),
-       tr("Serving keeps 2 bytes per weight. Training keeps 2 (BF16 weights) + 2 (gradients) + 4 (FP32 master) "
-          "+ 4 + 4 (Adam's two moments) = 16 bytes per weight, eight times more, before the saved activations.")},
-      {tr("Why does a bigger batch help training's speed but not one chatbot user's?"),
-       tr("Training is bounded by arithmetic, and a big batch keeps the Tensor Cores full. One user's decode is "
-          "bounded by reading the weights for each token; a bigger batch shares that read between users (more "
-          "total tokens), but the single user still waits for the same read.")},
-  };
-  c.exercises.append({tr("Predict the training state (weights, gradients, master copy, Adam) of a 7B model at 16 "
-                         "bytes per parameter, in GB."),
-                      tr("GB"),
-                      [] { return training_state_bytes(7e9, NumberFormat::bf16).total() / 1e9; },
-                      tr("7 × 10⁹ parameters × 16 bytes = 112 GB, from the VRAM model — activations come on top."),
-                      0.05});
-  return c;
-}
-
 GPULAB_REGISTER_PAGE(65, TrainInferPage);
