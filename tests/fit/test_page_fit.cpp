@@ -156,6 +156,17 @@ QStringList problemsOnPage(MainWindow& w, Page* page) {
       plot->replot(QCustomPlot::rpImmediateRefresh);  // tick vectors as drawn at this size
       for (const QString& p : fit::plotProblems(plot)) problems << QStringLiteral("plot: ") + p;
     }
+    if (auto* bar = qobject_cast<QTabBar*>(child)) {
+      // A tab's name shortened to "Shared me…" or hidden behind scroll arrows is a view the class cannot find.
+      for (int t = 0; t < bar->count(); ++t) {
+        if (!bar->isTabVisible(t)) continue;
+        const QString name = bar->tabText(t).remove(QLatin1Char('&'));
+        const int need = bar->fontMetrics().horizontalAdvance(name);
+        const QRect tab = bar->tabRect(t);
+        if (tab.width() < need + 8 || !bar->rect().contains(tab))
+          problems << QStringLiteral("tab name cut: \"%1\" needs %2 px, its tab is %3 px").arg(name).arg(need).arg(tab.width());
+      }
+    }
     if (auto* table = qobject_cast<QTableWidget*>(child); table && !scrolls) {
       // A results table shows every row and every cell's text: the row that hides behind a scroll bar is the
       // one the class never sees.
