@@ -1,6 +1,8 @@
 #include "pages/batch_page.h"
 
 #include "app_context.h"
+#include "widgets/choice_box.h"
+#include "widgets/fitting_columns.h"
 #include "widgets/plot_csv.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
@@ -84,8 +86,11 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setToolTip(tr("Every batch size of the sweep: median time, FLOP/s with its spread over the samples "
                          "(half the range from the slowest to the fastest), bytes by the lesson's count (X, W and Y "
-                         "once each), FLOPs per byte and the bandwidth that implies."));
+                         "once each), FLOPs per byte and the bandwidth that implies. Where the column is narrow, "
+                         "the time, bytes and GB/s columns are hidden (in that order)."));
   sideTabs()->addTab(m_table, tr("Numbers"));
+  // In the narrow side column the time, bytes and GB/s give way first: B, FLOP/s, spread and FLOP/B are the lesson.
+  m_tableColumns = new FittingColumns(m_table, {1, 4, 6});
 
   buildControls();
   runBar()->setRunText(tr("Run sweep"));
@@ -197,7 +202,7 @@ void BatchPage::refillDevices() {
   {
     const QSignalBlocker block(m_backend);
     m_backend->clear();
-    m_backend->addItem(tr("CPU · OpenBLAS, all cores"), false);
+    addChoice(m_backend, tr("CPU · OpenBLAS"), tr("OpenBLAS on all of this machine's cores"), false);
     if (m_ctx.hasGpu()) {
       // Named by device_words: a CPU-type Vulkan device is "Vulkan on the CPU (llvmpipe) — not a GPU".
       m_backend->addItem(chosen_device::name(m_ctx), true);
@@ -401,6 +406,7 @@ void BatchPage::onResult(const gpulab::Result& r) {
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_table->setItem(row, c, item);
   }
+  m_tableColumns->refit();
   m_lastLabel->setText(tr("<b>B = %1</b>: %2, %3, %4 moved, <b>%5 FLOP/B</b>, %6")
                            .arg(fmtCount(pt.batch), fmtSeconds(pt.seconds), fmtSi(pt.flopsPerS, "FLOP/s"),
                                 fmtBytes(pt.bytes), fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1),

@@ -20,6 +20,7 @@ class QLabel;
 class QLineEdit;
 class QSlider;
 class QTableWidget;
+class FittingColumns;
 class QTimer;
 class RooflinePlot;
 class StackedOrTabbed;
@@ -90,6 +91,7 @@ class BatchPage : public Page {
   QCustomPlot* m_plot = nullptr;
   RooflinePlot* m_roof = nullptr;
   QTableWidget* m_table = nullptr;
+  FittingColumns* m_tableColumns = nullptr;
   QComboBox* m_backend = nullptr;
   QComboBox* m_precision = nullptr;
   QComboBox* m_budget = nullptr;

@@ -1,6 +1,7 @@
 #include "pages/decode_page.h"
 
 #include "app_context.h"
+#include "widgets/choice_box.h"
 #include "widgets/plot_csv.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
@@ -104,7 +105,9 @@ void DecodePage::buildControls() {
   m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_card->setMinimumContentsLength(10);
   for (const GpuSpec& g : catalogue())
-    if (g.bandwidth_gbs > 0) m_card->addItem(tr("%1 (%2 GB/s)").arg(QString::fromStdString(g.name)).arg(g.bandwidth_gbs), QString::fromStdString(g.name));
+    if (g.bandwidth_gbs > 0)
+      addChoice(m_card, QString::fromStdString(g.name), tr("%1 GB/s memory bandwidth (datasheet)").arg(g.bandwidth_gbs),
+                QString::fromStdString(g.name));
   const GpuSpec* detected = m_ctx.gpuInfo() ? find_gpu(m_ctx.gpuInfo()->name) : nullptr;
   m_card->setCurrentIndex(std::max(0, m_card->findData(detected ? QString::fromStdString(detected->name) : QStringLiteral("H100 SXM"))));
   m_card->setToolTip(tr("The datasheet card whose memory bandwidth gives the dashed-outline bars"));
@@ -117,10 +120,10 @@ void DecodePage::buildControls() {
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_shape->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_shape->setMinimumContentsLength(10);
-  m_shape->addItem(tr("7B layer (4096 / 11008)"), QStringLiteral("7b"));
-  m_shape->addItem(tr("7B with GQA (8 KV heads)"), QStringLiteral("7b-gqa"));
-  m_shape->addItem(tr("small (1024 / 2816), quick"), QStringLiteral("small"));
-  m_shape->addItem(tr("tiny (256 / 688), a check only"), QStringLiteral("tiny"));
+  addChoice(m_shape, tr("7B layer"), tr("A 7B model's layer: width 4096, feed-forward 11008"), QStringLiteral("7b"));
+  addChoice(m_shape, tr("7B, GQA"), tr("The 7B layer with grouped-query attention (8 KV heads)"), QStringLiteral("7b-gqa"));
+  addChoice(m_shape, tr("small, quick"), tr("Width 1024, feed-forward 2816: quick, but it fits in caches"), QStringLiteral("small"));
+  addChoice(m_shape, tr("tiny, a check"), tr("Width 256, feed-forward 688: a check that the chain runs, not a speed"), QStringLiteral("tiny"));
   m_shape->setToolTip(tr("Shape of one layer: QKV, O, gate, up and down projections. Results are scaled by layer "
                          "count to the full 32 layers; the small shapes fit in caches and so overstate speed"));
   cform->addRow(tr("Layer"), m_shape);

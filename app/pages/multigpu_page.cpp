@@ -9,6 +9,7 @@
 #include "pages/page_registry.h"
 #include "pages/running_example.h"
 #include "qcustomplot.h"
+#include "widgets/choice_box.h"
 #include "widgets/parallelism_view.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
@@ -54,8 +55,8 @@ QVector<MultiGpuPage::Link> MultiGpuPage::catalogueLinks() {
   }
   QVector<Link> out;
   for (const auto& [kind, v] : gpuLinks)
-    out.push_back({QStringLiteral("%1 (%2)").arg(kind, v.second.front()), v.first, true});
-  for (const auto& [kind, gbs] : hostLinks) out.push_back({kind, gbs, false});
+    out.push_back({QStringLiteral("%1 (%2)").arg(kind, v.second.front()), kind, v.first, true});
+  for (const auto& [kind, gbs] : hostLinks) out.push_back({kind, kind, gbs, false});
   std::stable_sort(out.begin(), out.end(), [](const Link& a, const Link& b) { return a.gbs > b.gbs; });
   return out;
 }
@@ -142,8 +143,8 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   m_params->setToolTip(tr("Model size in billions of parameters: one gradient per parameter crosses the link"));
   form->addRow(tr("Model"), m_params);
   m_gradFormat = new QComboBox(calc);
-  m_gradFormat->addItem(tr("BF16 / FP16 (2 bytes)"), 2.0);
-  m_gradFormat->addItem(tr("FP32 (4 bytes)"), 4.0);
+  addChoice(m_gradFormat, tr("BF16 / FP16"), tr("2 bytes per gradient"), 2.0);
+  addChoice(m_gradFormat, tr("FP32"), tr("4 bytes per gradient"), 4.0);
   m_gradFormat->setToolTip(tr("Bytes per gradient sent over the link"));
   form->addRow(tr("Gradients"), m_gradFormat);
   m_gpus = new QSpinBox(calc);
@@ -152,7 +153,8 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   m_gpus->setToolTip(tr("GPUs in the ring (8 in one NVLink server is typical)"));
   form->addRow(tr("GPUs"), m_gpus);
   m_link = new QComboBox(calc);
-  for (const Link& l : m_links) m_link->addItem(tr("%1 · %2").arg(l.name, fmtSi(l.gbs * 1e9, "B/s")), l.gbs);
+  for (const Link& l : m_links)
+    addChoice(m_link, tr("%1 · %2").arg(l.kind, fmtSi(l.gbs * 1e9, "B/s")), tr("%1, %2 per direction (datasheet)").arg(l.name, fmtSi(l.gbs * 1e9, "B/s")), l.gbs);
   m_link->setToolTip(tr("The link the gradients cross (datasheet figure)"));
   // Long link names must not widen the controls column: the combo shows what fits, the list shows all.
   for (QComboBox* c : {m_link, m_gradFormat, m_viewLink}) {

@@ -42,6 +42,7 @@ class MultiGpuPage : public Page {
 
   struct Link {
     QString name;     // "NVLink 4 (H100 / H200 SXM)"
+    QString kind;     // "NVLink 4": the name short enough for the side column's box
     double gbs = 0;   // GB/s as the datasheet states it
     bool gpuToGpu = true;
   };

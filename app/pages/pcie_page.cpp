@@ -9,6 +9,7 @@
 #include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
+#include "widgets/choice_box.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -115,11 +116,9 @@ void PciePage::buildControls() {
   const GpuSpec* detected = m_ctx.gpuInfo() ? find_gpu(m_ctx.gpuInfo()->name) : nullptr;
   for (const GpuSpec& g : catalogue())
     if (g.bandwidth_gbs > 0 && g.host_link_gbs > 0)
-      m_card->addItem(tr("%1 (%2 GB %3, %4)")
-                          .arg(QString::fromStdString(g.name))
-                          .arg(g.memory_gb)
-                          .arg(QString::fromStdString(g.memory_type), QString::fromStdString(g.host_link)),
-                      QString::fromStdString(g.name));
+      addChoice(m_card, QString::fromStdString(g.name),
+                tr("%1 GB %2, %3").arg(g.memory_gb).arg(QString::fromStdString(g.memory_type), QString::fromStdString(g.host_link)),
+                QString::fromStdString(g.name));
   const QString initial = detected ? QString::fromStdString(detected->name) : QStringLiteral("RTX 4090");
   m_card->setCurrentIndex(std::max(0, m_card->findData(initial)));
   m_card->setToolTip(tr("Whose datasheet figures to draw: the PCIe link per direction and the on-card memory "
@@ -133,9 +132,12 @@ void PciePage::buildControls() {
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_model->setMinimumContentsLength(10);
-  for (const ModelShape& s : model_presets())
+  int lessonModel = 0;
+  for (const ModelShape& s : model_presets()) {
+    if (s.id == "lesson-7b") lessonModel = m_model->count();
     m_model->addItem(QString::fromUtf8(s.label.data(), int(s.label.size())), s.params);
-  m_model->setCurrentIndex(std::max(0, m_model->findText(QStringLiteral("7B (lesson example)"))));
+  }
+  m_model->setCurrentIndex(lessonModel);
   m_model->setToolTip(tr("The model whose weights are read once per generated token"));
   tform->addRow(tr("Model"), m_model);
   m_format = new QComboBox;

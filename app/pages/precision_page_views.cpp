@@ -9,6 +9,7 @@
 #include "gpulab/models/vram_model.hpp"
 #include "qcustomplot.h"
 #include "widgets/onscreen_hint.h"
+#include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
 
 #include <QHeaderView>
@@ -48,22 +49,24 @@ void PrecisionPage::replotUnderflow() {
   stylePlot(p, theme);
   useLogAxis(p, true);  // SI prefixes: 100 n = 0.0000001
   p->xAxis->setLabel(tr("Gradient magnitude (µ millionth, n billionth)"));
-  p->yAxis->setLabel(tr("Updates lost (%)"));
+  p->yAxis->setLabel(tr("Lost (%)"));  // short: the projector's chart is 240 px tall
   p->legend->setVisible(true);
-  p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  // Above the chart: inside it, the key hid FP16's lost points at 100 % (a 1366-pixel window's chart is narrow).
+  // As many keys to a row as fit the chart's width.
 
   struct Style {
     gpulab::UnderflowMethod m;
     QColor color;
     QCPScatterStyle::ScatterShape shape;
     Qt::PenStyle pen;
+    QString key;  // the legend's name: short, so two keys share a row above the chart
   };
   const Style styles[] = {
-      {gpulab::UnderflowMethod::fp16_plain, theme.precision(Precision::fp16), QCPScatterStyle::ssDisc, Qt::SolidLine},
-      {gpulab::UnderflowMethod::fp16_static_scale, theme.precision(Precision::fp16).darker(140), QCPScatterStyle::ssSquare, Qt::SolidLine},
-      {gpulab::UnderflowMethod::fp16_dynamic_scale, theme.precision(Precision::fp16).darker(190), QCPScatterStyle::ssTriangle, Qt::SolidLine},
-      {gpulab::UnderflowMethod::bf16_plain, theme.precision(Precision::bf16), QCPScatterStyle::ssDiamond, Qt::SolidLine},
-      {gpulab::UnderflowMethod::fp32_reference, theme.precision(Precision::fp32), QCPScatterStyle::ssCross, Qt::DashLine},
+      {gpulab::UnderflowMethod::fp16_plain, theme.precision(Precision::fp16), QCPScatterStyle::ssDisc, Qt::SolidLine, tr("FP16 unscaled")},
+      {gpulab::UnderflowMethod::fp16_static_scale, theme.precision(Precision::fp16).darker(140), QCPScatterStyle::ssSquare, Qt::SolidLine, QString()},
+      {gpulab::UnderflowMethod::fp16_dynamic_scale, theme.precision(Precision::fp16).darker(190), QCPScatterStyle::ssTriangle, Qt::SolidLine, tr("FP16 dynamic scale")},
+      {gpulab::UnderflowMethod::bf16_plain, theme.precision(Precision::bf16), QCPScatterStyle::ssDiamond, Qt::SolidLine, tr("BF16 unscaled")},
+      {gpulab::UnderflowMethod::fp32_reference, theme.precision(Precision::fp32), QCPScatterStyle::ssCross, Qt::DashLine, tr("FP32 (reference)")},
   };
   const auto& u = m_underflow;
   for (const Style& st : styles) {
@@ -76,9 +79,9 @@ void PrecisionPage::replotUnderflow() {
       ys << 100.0 * double(m->lost[b]) / double(u.per_bin[b]);
     }
     QCPGraph* g = p->addGraph();
-    QString name = QString::fromStdString(m->name);
+    QString name = st.key;
     if (st.m == gpulab::UnderflowMethod::fp16_static_scale)
-      name = tr("FP16 × %1 loss scale").arg(fmtCount(static_cast<long long>(u.spec.loss_scale)));
+      name = tr("FP16 × %1").arg(fmtCount(static_cast<long long>(u.spec.loss_scale)));
     g->setName(tr("%1: %2 % lost").arg(name, fmtFixed(100.0 * double(m->total_lost) / double(u.spec.count), 1)));
     g->setData(xs, ys, true);
     QPen pen(st.color, theme.lineWidth, st.pen);
@@ -94,13 +97,14 @@ void PrecisionPage::replotUnderflow() {
       ys << 100.0 * double(plain->damaged[b]) / double(u.per_bin[b]);
     }
     QCPGraph* g = p->addGraph();
-    g->setName(tr("FP16, no loss scaling: arrived but > 10 % off (%1 %)")
+    g->setName(tr("FP16 unscaled, > 10 % off: %1 %")
                    .arg(fmtFixed(100.0 * double(plain->total_damaged) / double(u.spec.count), 1)));
     g->setData(xs, ys, true);
     // Thinner than the five methods, but never under 3 px on a projector.
     g->setPen(QPen(theme.precision(Precision::fp16), std::max(theme.isProjector() ? 3.0 : 1.0, theme.lineWidth * 0.6),
                    Qt::DashLine));
   }
+  placeLegendAboveFitting(p);
   const double lo = u.spec.min_grad / 2, hi = u.spec.max_grad * 2;
   p->xAxis->setRange(lo, hi);
   p->yAxis->setRange(-5, 105);
@@ -424,7 +428,9 @@ void PrecisionPage::fillTable() {
       case precision_model::Status::ran: status = tr("ran: %1, checked").arg(qs(r.variant)); break;
       case precision_model::Status::runsHere: status = tr("runs: %1").arg(qs(r.variant)); break;
     }
-    if (r.precision == Precision::fp32 && r.supported) status += tr("; TF32 off");
+    // FP32 runs with TF32 off; said in the row's tooltip and under the chart ("FP32 means FP32"), not in the cell,
+    // which it pushed past a 1366-pixel window's table.
+    const QString statusTip = r.precision == Precision::fp32 && r.supported ? status + tr(" (TF32 off)") : status;
     const QStringList cells{precName(r.precision),
                             r.flopsPerS > 0 ? fmtSi(r.flopsPerS, unit.toUtf8().constData()) : QStringLiteral("—"),
                             r.datasheetFlops > 0 ? fmtSi(r.datasheetFlops, unit.toUtf8().constData()) : tr("none"),
@@ -440,7 +446,7 @@ void PrecisionPage::fillTable() {
         item->setForeground(r.supported ? theme.precision(r.precision) : theme.mutedText);
       }
       if (c >= 1 && c <= 4) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-      item->setToolTip(c == 2 ? tr("%1 datasheet, dense").arg(datasheetCard()) : r.supported ? status : qs(r.reason));
+      item->setToolTip(c == 2 ? tr("%1 datasheet, dense").arg(datasheetCard()) : r.supported ? statusTip : qs(r.reason));
       m_table->setItem(i, c, item);
     }
   }

@@ -8,6 +8,7 @@
 #include "models/stadium_model.h"
 #include "pages/chosen_device.h"
 #include "pages/page_registry.h"
+#include "widgets/choice_box.h"
 #include "widgets/run_bar.h"
 #include "widgets/projector_side_tab.h"
 #include "widgets/source_badge.h"
@@ -376,6 +377,7 @@ void StadiumPage::rebuildSources() {
   QVector<Rates> list;
   Rates model;
   model.label = tr("the lesson's model (1 cell per worker per round)");
+  model.choice = tr("the lesson's model");
   model.badgeKind = int(SourceBadge::Kind::Model);
   model.badgeDetail = tr("pace");
   list.push_back(model);
@@ -396,12 +398,14 @@ void StadiumPage::rebuildSources() {
     r.professorCellS = p.professorCellS();
     r.studentCellS = p.studentCellS();
     r.label = tr("%1: CPU naive %2 vs %3 %4").arg(where, cube(double(p.professor.n)), crowdWords(p), cube(double(p.crowd.n)));
+    r.choice = where;
     list.push_back(r);
   }
 
   // Keep the user's choice of a measured or recorded pace; the model gives way as soon as there is evidence.
   QString want = !m_preferSource.isEmpty() ? m_preferSource
-                 : m_source->currentIndex() > 0 ? m_source->currentText() : QString();
+                 : m_source->currentIndex() > 0 && m_source->currentIndex() < m_sources.size() ? m_sources[m_source->currentIndex()].label
+                                                                                               : QString();
   m_preferSource.clear();
   m_sources = list;
   int pick = -1;
@@ -411,7 +415,7 @@ void StadiumPage::rebuildSources() {
   {
     const QSignalBlocker block(m_source);
     m_source->clear();
-    for (const Rates& r : list) m_source->addItem(r.label);
+    for (const Rates& r : list) addChoice(m_source, r.choice, r.label);
     m_source->setCurrentIndex(pick);
   }
   applySource();

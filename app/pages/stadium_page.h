@@ -41,7 +41,8 @@ class StadiumPage : public Page {
 
   // The pace of the race: seconds per cell (a 4,096-long dot product) for the professor and for one student.
   struct Rates {
-    QString label;         // shown in the source list
+    QString label;         // what the pace is, in full: the scale line and the list's tooltip
+    QString choice;        // its short name in the source box ("measured here", a recording's label)
     int source = -2;       // -1 measured here, else a recording; -2 the model
     int badgeKind = 0;     // SourceBadge::Kind as int (keeps source_badge.h out of this header)
     QString badgeDetail;

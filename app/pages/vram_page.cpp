@@ -170,11 +170,9 @@ void VramPage::buildControls() {
                    tr("Key/value heads per layer. Fewer than the attention heads is grouped-query attention "
                       "(GQA): the cache shrinks by the same factor"));
   m_headDim = spin(8, 1024, m_shape.head_dim, tr("Width of one head (values per key or value vector)"));
-  auto* shapeRow = new QHBoxLayout;
-  shapeRow->addWidget(m_layers);
-  shapeRow->addWidget(new QLabel(tr("KV heads")));
-  shapeRow->addWidget(m_kvHeads);
-  kform->addRow(tr("Layers"), shapeRow);
+  // One field per row: two to a row cut their labels ("KV head", "Count acti") in the projector's font.
+  kform->addRow(tr("Layers"), m_layers);
+  kform->addRow(tr("KV heads"), m_kvHeads);
   kform->addRow(tr("Head dim"), m_headDim);
   m_context = spin(1, 1 << 21, int(default_context_tokens),
                    tr("Tokens per conversation kept in the KV cache (training: sequence length). Default %1 tokens, "
@@ -183,11 +181,8 @@ void VramPage::buildControls() {
   m_context->setSingleStep(1024);
   m_users = spin(1, 4096, 1, tr("Conversations served at once, each with its own KV cache (training: sequences "
                                 "per step)"));
-  auto* ctxRow = new QHBoxLayout;
-  ctxRow->addWidget(m_context, 2);
-  ctxRow->addWidget(new QLabel(tr("users")));
-  ctxRow->addWidget(m_users, 1);
-  kform->addRow(tr("Context"), ctxRow);
+  kform->addRow(tr("Context"), m_context);
+  kform->addRow(tr("Users"), m_users);
   m_activations = new QCheckBox(tr("Count activations"));
   m_activations->setChecked(true);
   m_activations->setToolTip(tr("Add the working tensors of a forward pass (training: those saved for the "
@@ -199,11 +194,8 @@ void VramPage::buildControls() {
   m_overhead->setValue(1.0);
   m_overhead->setSuffix(tr(" GB"));
   m_overhead->setToolTip(tr("CUDA context, framework workspace and fragmentation: a fixed allowance"));
-  auto* actRow = new QHBoxLayout;
-  actRow->addWidget(m_activations);
-  actRow->addWidget(new QLabel(tr("overhead")));
-  actRow->addWidget(m_overhead);
-  kform->addRow(actRow);
+  kform->addRow(m_activations);
+  kform->addRow(tr("Overhead"), m_overhead);
   controls()->addWidget(kvBox);
 
   auto* cardBox = new QGroupBox(tr("Card"));

@@ -1,9 +1,12 @@
 #include "widgets/legend_placement.h"
 
 #include "qcustomplot.h"
+#include "widgets/plot_style.h"
 
+#include <QEvent>
 #include <QFontMetrics>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -70,4 +73,51 @@ void moveLegendOffData(QCustomPlot* plot, const QList<Qt::Alignment>& corners) {
   if (inset->insetAlignment(index) == best) return;
   inset->setInsetAlignment(index, best);
   plot->replot();
+}
+
+namespace {
+
+// Keys to a row: the widest key's text, icon and padding, as many as the plot's width holds (one to three).
+int legendColumnsThatFit(QCustomPlot* plot) {
+  QCPLegend* legend = plot->legend;
+  const QFontMetrics fm(legend->font());
+  int widest = 0;
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+      widest = std::max(widest, fm.horizontalAdvance(item->plottable()->name()));
+  const int perKey = widest + legend->iconSize().width() + legend->iconTextPadding() + 24;
+  return std::clamp(plot->width() / std::max(1, perKey), 1, 3);
+}
+
+void rewrapLegend(QCustomPlot* plot) {
+  const int columns = legendColumnsThatFit(plot);
+  if (plot->legend->wrap() == columns) return;
+  plot->legend->setWrap(columns);
+  plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flows the keys already there
+  plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+class LegendRewrapOnResize : public QObject {
+ public:
+  explicit LegendRewrapOnResize(QCustomPlot* plot) : QObject(plot), m_plot(plot) {
+    setObjectName(QStringLiteral("legendRewrapOnResize"));
+    plot->installEventFilter(this);
+  }
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (watched == m_plot && event->type() == QEvent::Resize) rewrapLegend(m_plot);
+    return QObject::eventFilter(watched, event);
+  }
+
+ private:
+  QCustomPlot* m_plot;
+};
+
+}  // namespace
+
+void placeLegendAboveFitting(QCustomPlot* plot) {
+  if (!plot->legend) return;
+  placeLegendAbove(plot, plot->legend->wrap());
+  rewrapLegend(plot);
+  if (!plot->findChild<QObject*>(QStringLiteral("legendRewrapOnResize"), Qt::FindDirectChildrenOnly))
+    new LegendRewrapOnResize(plot);
 }

@@ -13,3 +13,7 @@ void moveLegendOffData(QCustomPlot* plot, const QList<Qt::Alignment>& corners = 
                                                                                  Qt::AlignTop | Qt::AlignRight,
                                                                                  Qt::AlignBottom | Qt::AlignRight,
                                                                                  Qt::AlignBottom | Qt::AlignLeft});
+
+// The legend in a row above the chart (placeLegendAbove) with as many keys to a row as the plot's width holds,
+// recounted whenever the plot is resized: a chart behind a tab is laid out at its real width only once shown.
+void placeLegendAboveFitting(QCustomPlot* plot);

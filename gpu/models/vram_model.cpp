@@ -22,7 +22,7 @@ constexpr std::array<ModelShape, 8> k_presets{{
     {"llama-3.2-3b", "Llama 3.2 3B", 3'212'749'824, 28, 3072, 24, 8, 128, 8192, k_llama32},
     // The lesson's running example: "a 7-billion-parameter (7B) language model"; 7e9 exactly so the page
     // reproduces 28.0 / 14.0 / 7.0 / 3.5 GB, with the Llama 2 7B shape for the KV cache.
-    {"lesson-7b", "7B (lesson example)", 7e9, 32, 4096, 32, 32, 128, 11008,
+    {"lesson-7b", "Lesson's 7B", 7e9, 32, 4096, 32, 32, 128, 11008,
      "lesson 17.1 (7B), shape of Llama 2 7B"},
     {"llama-2-7b", "Llama 2 7B", 6'738'415'616, 32, 4096, 32, 32, 128, 11008, k_llama2},
     {"llama-3-8b", "Llama 3 8B", 8'030'261'248, 32, 4096, 32, 8, 128, 14336, k_llama3},
