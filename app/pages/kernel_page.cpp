@@ -72,13 +72,16 @@ void KernelPage::buildViews() {
   m_tabs = new QTabWidget;
   m_tabs->setObjectName(QStringLiteral("kernelViews"));
   m_tabs->setDocumentMode(true);
-  // On a projector's large font the six names may not fit: they shorten rather than hide behind scroll arrows.
+  // Six views share a pane 450 to 520 px wide in a 1366×768 window: the tab names are a word or two each so that all
+  // six show whole there (each view's own header and the tab's tooltip say it in full). Should they still not fit
+  // (a larger font), they shorten rather than hide behind scroll arrows.
   m_tabs->setElideMode(Qt::ElideRight);
   m_tabs->setUsesScrollButtons(false);
 
   m_ownerView = new OwnerView;
-  m_tabs->addTab(m_ownerView, tr("Who computes"));
-  m_tabs->setTabToolTip(0, tr("The output matrix coloured by block and warp; hover a cell"));
+  m_tabs->addTab(m_ownerView, tr("Threads"));
+  m_tabs->setTabToolTip(0, tr("Who computes what: the output matrix coloured by the block and warp whose threads "
+                              "compute each cell; hover a cell"));
 
   // One warp's load: the instruction and warp choosers above the picture.
   auto* warpTab = new QWidget;
@@ -100,8 +103,9 @@ void KernelPage::buildViews() {
   wl->addLayout(row);
   m_warpView = new WarpLoadView;
   wl->addWidget(m_warpView, 1);
-  m_tabs->addTab(warpTab, tr("One warp's load"));
-  m_tabs->setTabToolTip(1, tr("The 32 elements one warp's request touched, and the sectors or banks it cost"));
+  m_tabs->addTab(warpTab, tr("One warp"));
+  m_tabs->setTabToolTip(1, tr("One warp's load: the 32 elements one warp's request touched, and the sectors or banks "
+                              "it cost"));
   connect(m_instruction, &QComboBox::currentIndexChanged, this, [this] {
     if (!m_instruction->signalsBlocked()) refreshWarp();
   });
@@ -117,8 +121,9 @@ void KernelPage::buildViews() {
   m_reusePlot->setToolTip(tr("How many times each element staged in shared memory is read back, per step (steps 1 "
                              "and 2 stage nothing)"));
   m_conflictPlot = new QCustomPlot;
-  m_conflictPlot->setToolTip(tr("The chosen step's shared-memory instructions: bank wavefronts per warp request, "
-                                "against the conflict-free count; the difference is bank conflicts"));
+  m_conflictPlot->setToolTip(tr("The chosen step's shared-memory instructions: bank wavefronts per warp request "
+                                "(the height of each bar), against the conflict-free count; the difference is bank "
+                                "conflicts"));
   m_sharedText = new QLabel;
   m_sharedText->setWordWrap(true);
   m_sharedText->setTextFormat(Qt::RichText);
@@ -127,8 +132,8 @@ void KernelPage::buildViews() {
   sl->addWidget(m_conflictPlot, 0, 1);
   sl->addWidget(m_sharedText, 1, 0, 1, 2);
   sl->setRowStretch(0, 1);
-  m_tabs->addTab(sharedTab, tr("Shared memory"));
-  m_tabs->setTabToolTip(2, tr("Bytes staged, reuse per staged element, bank conflicts per request"));
+  m_tabs->addTab(sharedTab, tr("Shared"));
+  m_tabs->setTabToolTip(2, tr("Shared memory: bytes staged, reuse per staged element, bank conflicts per request"));
 
   // What it adds up to: bytes per FLOP, and each step on a card's roofline.
   auto* totalsTab = new QWidget;
@@ -165,8 +170,9 @@ void KernelPage::buildViews() {
   tl->setRowStretch(1, 1);
   tl->setColumnStretch(0, 1);
   tl->setColumnStretch(1, 1);
-  m_tabs->addTab(totalsTab, tr("Adds up to"));
-  m_tabs->setTabToolTip(3, tr("Bytes per FLOP of every step side by side, and the ceiling each predicts on a card"));
+  m_tabs->addTab(totalsTab, tr("Totals"));
+  m_tabs->setTabToolTip(3, tr("What it adds up to: bytes per FLOP of every step side by side, and the ceiling each "
+                              "predicts on a card"));
   connect(m_card, &QComboBox::currentIndexChanged, this, [this] { refreshTotals(); });
 
   // The per-step table.
@@ -176,8 +182,7 @@ void KernelPage::buildViews() {
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->verticalHeader()->setVisible(false);
   m_table->horizontalHeader()->setStretchLastSection(true);
-  m_table->setToolTip(tr("The trace of every step at the traced size; the last column is what others measured on a "
-                         "real GPU (published), for the trend"));
+  m_table->viewport()->installEventFilter(this);  // its width decides which columns show (fitTableColumns)
   auto* tableTab = new QWidget;
   auto* tbl = new QVBoxLayout(tableTab);
   tbl->setContentsMargins(0, 4, 0, 0);
@@ -212,8 +217,9 @@ void KernelPage::buildViews() {
   playRow->addWidget(speedLabel);
   playRow->addWidget(m_speed);
   ml->addLayout(playRow);
-  m_tabs->addTab(timeTab, tr("Over time"));
-  m_tabs->setTabToolTip(5, tr("Block 0's k-loop animated: tiles into shared memory, barriers, C accumulating"));
+  m_tabs->addTab(timeTab, tr("Replay"));
+  m_tabs->setTabToolTip(5, tr("Block 0's k-loop over time, animated: tiles into shared memory, barriers, C "
+                              "accumulating"));
   connect(m_play, &QPushButton::clicked, this, [this] {
     m_timeline->setPaused(!m_timeline->isPaused());
     m_play->setText(m_timeline->isPaused() ? tr("Play") : tr("Pause"));

@@ -78,6 +78,7 @@ class KernelPage : public Page {
 
  protected:
   void onRunFinished(bool cancelled) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   struct Mailbox {
@@ -93,6 +94,8 @@ class KernelPage : public Page {
   void refreshInstructionChoices();
   void refreshShared();
   void refreshTotals();     // bytes per FLOP, roofline, table
+  void refreshTable();      // the per-step table (kernel_page_table.cpp)
+  void fitTableColumns();   // leaves out the least needed columns while the table is too narrow for all
   void refreshStrip();
   QString tableCsv() const;
   QString sharedCsv() const;

@@ -1,4 +1,5 @@
-// "Inside the kernel": drawing the views from the traces — one warp's load, shared memory, what it adds up to.
+// "Inside the kernel": drawing the views from the traces — one warp's load, shared memory, what it adds up to (the
+// per-step table is in kernel_page_table.cpp).
 #include "pages/kernel_page.h"
 #include "pages/kernel_page_detail.h"
 
@@ -129,7 +130,9 @@ void KernelPage::refreshShared() {
       auto* none = new QCPItemText(p);
       none->position->setCoords(key, 0);
       none->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-      none->setText(tr("none"));
+      // A dash, as in the table: on a half-width chart seven steps leave each bar about 20 px, and two words
+      // "none" side by side ran into each other.
+      none->setText(tr("—"));
       none->setColor(theme.mutedText);
     }
   }
@@ -142,7 +145,9 @@ void KernelPage::refreshShared() {
   p->xAxis->setTicker(ticker);
   p->xAxis->setRange(0.4, 7.6);
   p->xAxis->setLabel(tr("ladder step"));
-  p->yAxis->setLabel(tr("reads per staged element"));
+  // Short enough for the axis of a half-width chart on a projector at 1366×768 (about 310 px tall); "staged" is in
+  // the title, the tooltip and the text below.
+  p->yAxis->setLabel(tr("reads per element"));
   p->yAxis->setRange(0, top * 1.15);
   p->legend->setVisible(false);
   setPlotTitle(p, tr("Reuse of shared memory"), theme);
@@ -189,14 +194,16 @@ void KernelPage::refreshShared() {
   c->xAxis->setRange(0.4, std::max(1.0, double(k2.size())) + 0.8);
   c->xAxis->setLabel(t ? tr("instruction (step %1)").arg(qs(t->step).left(2)) : tr("instruction"));
   setPlotTitle(c, tr("Bank conflicts"), theme);
-  c->yAxis->setLabel(tr("wavefronts per request"));
+  // Per warp request: the title and tooltip say so; the full phrase does not fit the axis on a projector.
+  c->yAxis->setLabel(tr("wavefronts"));
   c->yAxis->setRange(0, ctop * 1.25);
   c->legend->setVisible(!k2.isEmpty());
   if (k2.isEmpty() && t) {
     auto* none = new QCPItemText(c);
     none->position->setType(QCPItemPosition::ptAxisRectRatio);
     none->position->setCoords(0.5, 0.5);
-    none->setText(tr("step %1 uses no shared memory").arg(qs(step_label(t->step))));
+    // Two short lines: the chart is as narrow as 140 px in a 1366×768 window.
+    none->setText(tr("no shared memory\nin step %1").arg(qs(t->step).left(2)));
     none->setColor(theme.mutedText);
   }
   c->replot();
@@ -354,55 +361,5 @@ void KernelPage::refreshTotals() {
   m_roofline->plot()->replot();
   m_rooflineNote->setText(note.join(QLatin1Char(' ')));
 
-  // The table.
-  // Global bytes and bytes staged are in the CSV; on screen the columns a class compares.
-  const QStringList headers = {tr("step"),           tr("check"),
-                               tr("sectors per\nload request"), tr("fetched\nbytes used"),
-                               tr("bytes per\nFLOP"),   tr("FLOP per\nbyte"),
-                               tr("reuse per\nstaged elem."), tr("conflicts per\nshared req."),
-                               tr("published: %\nof cuBLAS")};
-  m_table->setColumnCount(int(headers.size()));
-  m_table->setHorizontalHeaderLabels(headers);
-  if (QTableWidgetItem* h = m_table->horizontalHeaderItem(int(headers.size()) - 1))
-    h->setToolTip(tr("Published, not measured here: siboehm/SGEMM_CUDA's ladder on an RTX A6000 at 4092², each "
-                     "step's speed as a share of cuBLAS"));
-  m_table->setRowCount(int(rows.size()));
-  for (int r = 0; r < int(rows.size()); ++r) {
-    const StepRow& s = rows[std::size_t(r)];
-    const QStringList cells = {qs(step_label(s.step)),
-                               s.check_passed ? tr("passed") : tr("FAILED"),
-                               fmtFixed(s.sectors_per_request, 2),
-                               fmtFixed(100 * s.used_share, 1) + QStringLiteral(" %"),
-                               fmtFixed(s.bytes_per_flop, 4),
-                               fmtFixed(s.intensity, 2),
-                               s.shared_stored ? fmtFixed(s.shared_reuse, 1) : tr("—"),
-                               s.shared_requests ? fmtFixed(s.conflicts_per_request, 2) : tr("—"),
-                               fmtFixed(publishedShareOfCublas(qs(s.step)), 1) + QStringLiteral(" %")};
-    for (int c = 0; c < cells.size(); ++c) {
-      auto* item = new QTableWidgetItem(cells[c]);
-      item->setTextAlignment(c == 0 ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignRight | Qt::AlignVCenter));
-      if (c == 1) item->setForeground(s.check_passed ? theme.good : theme.bad);
-      if (c == 1) item->setToolTip(qs(s.check_message));
-      if (c == 8) item->setToolTip(tr("Published: siboehm/SGEMM_CUDA on an RTX A6000 at 4092² (not measured here)"));
-      m_table->setItem(r, c, item);
-    }
-  }
-  m_table->resizeColumnsToContents();
-  m_table->resizeRowsToContents();
-  if (rows.size() >= 2) {
-    const StepRow& a = rows.front();
-    const StepRow& b = rows.back();
-    m_tableNote->setText(
-        tr("From %1 to %2 the bytes asked of memory per FLOP fell from %3 to %4 — %5× fewer — at %6×%7×%8. "
-           "<i>Published</i> on an RTX A6000 (4092², siboehm/SGEMM_CUDA), the same ladder ran at 1.3 % of cuBLAS "
-           "(naive) and 93.7 % (warp tiles): the trend of the last column follows the bytes. <i>%9.</i>")
-            .arg(qs(step_label(a.step)), qs(step_label(b.step)), fmtFixed(a.bytes_per_flop, 3), fmtFixed(b.bytes_per_flop, 3),
-                 fmtFixed(b.bytes_per_flop > 0 ? a.bytes_per_flop / b.bytes_per_flop : 0, 0))
-            .arg(a.m)
-            .arg(a.n)
-            .arg(a.k)
-            .arg(kernelTraceProvenance()));
-  } else {
-    m_tableNote->setText(tr("Trace all seven steps to compare them. <i>%1.</i>").arg(kernelTraceProvenance()));
-  }
+  refreshTable();
 }

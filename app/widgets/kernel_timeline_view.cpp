@@ -1,4 +1,4 @@
-// The "Over time" view of the kernel page: block 0's k-loop played back from the trace's events.
+// The kernel page's "Replay" view: block 0's k-loop played back over time from the trace's events.
 #include "widgets/kernel_views.h"
 #include "widgets/kernel_view_paint.h"
 

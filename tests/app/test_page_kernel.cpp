@@ -6,6 +6,7 @@
 #include "pages/kernel_page.h"
 #include "widgets/kernel_views.h"
 
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QTest>
@@ -102,6 +103,32 @@ TEST(KernelPage, TracesAllSevenStepsThroughTheRunnerAndChecksThem) {
     if (p.id == QStringLiteral("steps")) csv = p.csv();
   EXPECT_EQ(csv.count(QLatin1Char('\n')), 8);
   EXPECT_TRUE(csv.contains(QStringLiteral("traced on the CPU emulator")));
+
+  // The table never scrolls sideways: on a wide page it shows every column; on a narrow one it leaves out the
+  // columns shown elsewhere on the page (FLOP per byte first) and keeps the step, the bytes per FLOP and the
+  // published share of cuBLAS.
+  page.views()->setCurrentWidget(page.table()->parentWidget());
+  QTableWidget* table = page.table();
+  const auto column = [table](const QString& header) {
+    for (int c = 0; c < table->columnCount(); ++c)
+      if (table->horizontalHeaderItem(c)->text().simplified() == header) return c;
+    return -1;
+  };
+  const int step = column(QStringLiteral("step")), bytesPerFlop = column(QStringLiteral("bytes per FLOP")),
+            flopPerByte = column(QStringLiteral("FLOP per byte")),
+            published = column(QStringLiteral("% of cuBLAS (published)"));
+  ASSERT_TRUE(step >= 0 && bytesPerFlop >= 0 && flopPerByte >= 0 && published >= 0);
+  page.resize(1600, 700);
+  QTest::qWait(50);
+  EXPECT_FALSE(table->horizontalScrollBar()->isVisible());
+  for (int c = 0; c < table->columnCount(); ++c) EXPECT_FALSE(table->isColumnHidden(c)) << c;
+  page.resize(860, 700);
+  QTest::qWait(50);
+  EXPECT_FALSE(table->horizontalScrollBar()->isVisible()) << table->width() << " px wide";
+  EXPECT_TRUE(table->isColumnHidden(flopPerByte));
+  for (int c : {step, bytesPerFlop, published}) EXPECT_FALSE(table->isColumnHidden(c)) << c;
+  EXPECT_TRUE(table->toolTip().contains(QStringLiteral("FLOP per byte"))) << table->toolTip().toStdString();
+  page.resize(1366, 700);
 }
 
 TEST(KernelPage, RegisteredAfterMatmulWithItsPlotsForExport) {
