@@ -43,28 +43,26 @@ bool better(const Stream& a, const Stream& current) {
 
 }  // namespace
 
-CeilingBandwidth ceilingBandwidth(const std::vector<Input>& results) {
-  for (int pass = 0; pass < 2; ++pass) {
-    const Input* found = nullptr;
-    Stream best;
-    for (const Input& in : results) {
-      if ((pass == 0) != (in.source < 0)) continue;
-      const Stream s = streamOf(*in.result);
-      if (!(s.bytesPerS > 0) || (pass == 1 && !s.onGpu)) continue;
-      if (!found || better(s, best)) {
-        found = &in;
-        best = s;
-      }
-    }
-    if (!found) continue;
-    CeilingBandwidth out;
-    out.bytesPerS = best.bytesPerS;
-    out.source = found->source;
-    out.copy = best.copy;
-    out.device = gpulab::device_words(*found->result);
-    return out;
+std::vector<CeilingBandwidth> ceilingBandwidths(const std::vector<Input>& results) {
+  // Each source's best stream: the largest arrays (DRAM, not cache), then the fastest. A recording's only if it
+  // ran on its GPU: a GPU server's CPU triad says nothing about the card.
+  std::map<int, std::pair<const Input*, Stream>> best;
+  for (const Input& in : results) {
+    const Stream s = streamOf(*in.result);
+    if (!(s.bytesPerS > 0) || (in.source >= 0 && !s.onGpu)) continue;
+    auto it = best.find(in.source);
+    if (it == best.end() || better(s, it->second.second)) best[in.source] = {&in, s};
   }
-  return {};
+  std::vector<CeilingBandwidth> out;  // here (-1) first, then the recordings in order: std::map's order
+  for (const auto& [source, found] : best) {
+    CeilingBandwidth c;
+    c.bytesPerS = found.second.bytesPerS;
+    c.source = source;
+    c.copy = found.second.copy;
+    c.device = gpulab::device_words(*found.first->result);
+    out.push_back(c);
+  }
+  return out;
 }
 
 std::vector<ChainRun> chainRuns(const std::vector<Input>& results) {

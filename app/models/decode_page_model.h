@@ -29,7 +29,9 @@ struct CeilingBandwidth {
   bool copy = false;     // a device-to-device copy, not a triad
   gpulab::DeviceWords device;
 };
-CeilingBandwidth ceilingBandwidth(const std::vector<Input>& results);
+// The measured ceiling of each source: this machine's best triad or copy (-1) first, then each recording's GPU
+// triad or device copy — one per source, never the best of two recordings.
+std::vector<CeilingBandwidth> ceilingBandwidths(const std::vector<Input>& results);
 
 // One source's chain.
 struct ChainRun {

@@ -65,9 +65,10 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
   setVisual(m_visual);
 
   m_badge = new SourceBadge(SourceBadge::Kind::MeasuredHere, QString());
-  m_recordedBadge = new SourceBadge(SourceBadge::Kind::Recorded, QString());
   m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("dotted"));
-  for (SourceBadge* b : {m_badge, m_recordedBadge, m_modelBadge}) addBadge(b);
+  addBadge(m_badge);
+  for (SourceBadge* b : m_recordedBadges.badges()) addBadge(b);
+  addBadge(m_modelBadge);
 
   m_modelLabel = addResultLabel(1, Qt::RichText);
   m_crossLabel = addResultLabel(1, Qt::RichText);

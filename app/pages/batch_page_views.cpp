@@ -12,6 +12,7 @@
 #include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
 #include "widgets/roofline_plot.h"
+#include "widgets/recorded_look.h"
 #include "widgets/source_badge.h"
 #include "widgets/spread_marks.h"
 
@@ -104,10 +105,13 @@ void BatchPage::replot() {
   for (const batch_model::RecordedSweep& rs : recorded) {
     const QString source = m_ctx.results().sourceLabel(rs.source);
     QCPGraph* g = m_plot->addGraph();
-    g->setName(tr("%1 %2 · %3").arg(recordedDeviceName(rs), precName(rs.precision), source));
+    // The device once: the recording's label names it already unless the sweep ran on another of its devices.
+    const QString device = recordedDeviceName(rs);
+    g->setName(source.contains(device) ? tr("%1 · %2").arg(precName(rs.precision), source)
+                                       : tr("%1 %2 · %3").arg(device, precName(rs.precision), source));
     g->setData(QVector<double>(rs.batches.begin(), rs.batches.end()),
                QVector<double>(rs.flopsPerS.begin(), rs.flopsPerS.end()));
-    styleGraph(g, theme, rs.device.is_gpu ? theme.gpu : theme.cpu, SeriesKind::Recorded);
+    styleRecordedGraph(g, theme, rs.device.is_gpu ? theme.gpu : theme.cpu, rs.source);
     tagSource(g, source);
     for (double y : rs.flopsPerS) {
       ylo = std::min(ylo, y);
@@ -187,9 +191,11 @@ void BatchPage::replot() {
 
   // One badge per source drawn: "measured here" only once this machine has measured a point.
   m_badge->setVisible(!m_sweep.isEmpty());
-  m_recordedBadge->setVisible(!recorded.empty());
-  if (!recorded.empty())
-    m_recordedBadge->set(SourceBadge::Kind::Recorded, m_ctx.results().sourceLabel(recorded.front().source));
+  QList<RecordedBadges::Drawn> drawn;
+  for (const batch_model::RecordedSweep& rs : recorded)
+    if (std::none_of(drawn.begin(), drawn.end(), [&](const RecordedBadges::Drawn& d) { return d.source == rs.source; }))
+      drawn.push_back({rs.source, m_ctx.results().sourceLabel(rs.source)});
+  m_recordedBadges.show(drawn, tr("Hollow marks"));
   fitBadges();
   if (m_sweep.isEmpty() && recorded.empty()) {
     // Nothing measured yet: say what will appear here rather than leave an empty grid.
@@ -209,11 +215,10 @@ void BatchPage::replot() {
   }
   m_plot->xAxis->setRange(bmin / 1.5, bmax * 1.5);
   m_plot->yAxis->setRange(ylo / 2, yhi * 2.5);
+  // The key above the chart, as many entries to a row as fit: inside, with two recordings' long names, it ran
+  // past the chart's left edge and over the slow points at small B.
+  placeLegendAboveFitting(m_plot);
   m_plot->replot();
-  // The key goes where it hides no point: in the bottom right it covered B = 1 (a slow point low on the left)
-  // once its entries grew long at a projector's font.
-  moveLegendOffData(m_plot, {Qt::AlignBottom | Qt::AlignRight, Qt::AlignTop | Qt::AlignLeft,
-                             Qt::AlignBottom | Qt::AlignLeft, Qt::AlignTop | Qt::AlignRight});
 
   // The small roofline: the model's roof for this device and the sweep's points.
   QVector<RooflinePlot::Roof> roofs;

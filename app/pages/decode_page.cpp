@@ -68,6 +68,7 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("bandwidth and chain (solid)"));
   addBadge(m_measuredBadge);
+  for (SourceBadge* b : m_recordedBadges.badges()) addBadge(b);
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("card bandwidth; ceilings are a model"));
   addBadge(m_sheetBadge);
 

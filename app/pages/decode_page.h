@@ -10,6 +10,8 @@
 #include "models/busy_machine.h"
 #include "models/decode_page_model.h"
 #include "pages/page.h"
+#include "runner/result_store.h"
+#include "widgets/recorded_badges.h"
 
 #include <vector>
 
@@ -92,6 +94,7 @@ class DecodePage : public Page {
   QLabel* m_chainLabel = nullptr;
   QLabel* m_batchLabel = nullptr;
   SourceBadge* m_measuredBadge = nullptr;
+  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
   SourceBadge* m_sheetBadge = nullptr;
   QTimer* m_replot = nullptr;
   QStringList m_barLabels;

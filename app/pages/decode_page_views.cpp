@@ -13,6 +13,7 @@
 #include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
 #include "widgets/published_views.h"
+#include "widgets/recorded_look.h"
 #include "widgets/source_badge.h"
 #include "widgets/spread_marks.h"
 #include "widgets/stacked_or_tabbed.h"
@@ -23,6 +24,7 @@
 #include <QLabel>
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 
 using namespace gpulab;
@@ -35,25 +37,28 @@ void DecodePage::replot() {
   const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
   const std::vector<decode_page_model::Input> in = inputs();
   const std::vector<decode_page_model::ChainRun> runs = decode_page_model::chainRuns(in);
-  // Here first (the triad this page or the roofline page ran), then a recording's GPU triad or d2d copy.
-  const decode_page_model::CeilingBandwidth meas = decode_page_model::ceilingBandwidth(in);
-  const double measured = meas.bytesPerS;
-  const QString measSource =
-      meas.source >= 0 ? m_ctx.results().sourceLabel(meas.source)
-                       : meas.copy ? tr("measured here (%1 copy)").arg(QString::fromStdString(meas.device.noun))
-                                   : tr("measured here (%1 triad)").arg(QString::fromStdString(meas.device.noun));
+  // Here first (the triad this page or the roofline page ran), then each recording's GPU triad or d2d copy.
+  const std::vector<decode_page_model::CeilingBandwidth> ceilings = decode_page_model::ceilingBandwidths(in);
+  auto ceilingName = [&](const decode_page_model::CeilingBandwidth& c) {
+    return c.source >= 0 ? m_ctx.results().sourceLabel(c.source)
+           : c.copy      ? tr("measured here (%1 copy)").arg(QString::fromStdString(c.device.noun))
+                         : tr("measured here (%1 triad)").arg(QString::fromStdString(c.device.noun));
+  };
 
   // ---- ceilings: three formats × (datasheet, measured, what-if) ----
   m_ceilingPlot->clearPlottables();
   m_ceilingPlot->clearItems();
   m_ceilingRows.clear();
   m_barLabels.clear();
-  struct Src { QString name; double bw; QColor colour; Qt::BrushStyle brush; };
+  struct Src { QString name; double bw; QColor colour; Qt::BrushStyle brush; int source = -2; };
   QVector<Src> sources;
   if (card) sources.push_back({tr("datasheet %1: %2").arg(QString::fromStdString(card->name), fmtSi(card->bandwidth_bytes_s(), "B/s")),
                                card->bandwidth_bytes_s(), t.gpu, Qt::BDiagPattern});
-  if (measured > 0) sources.push_back({tr("%1: %2").arg(measSource, fmtSi(measured, "B/s")), measured,
-                                       meas.device.is_gpu ? t.gpu : t.cpu, Qt::SolidPattern});
+  for (const decode_page_model::CeilingBandwidth& c : ceilings) {
+    const QColor device = c.device.is_gpu ? t.gpu : t.cpu;
+    sources.push_back({tr("%1: %2").arg(ceilingName(c), fmtSi(c.bytesPerS, "B/s")), c.bytesPerS,
+                       c.source < 0 ? device : recordedColor(t, device, c.source), Qt::SolidPattern, c.source});
+  }
   sources.push_back({tr("what-if: %1").arg(fmtSi(m_whatIf->value() * 1e9, "B/s")), m_whatIf->value() * 1e9, t.model, Qt::Dense4Pattern});
   // The chain's own format gets bars too, named, so its run and its ceiling are compared in one precision.
   const decode_page_model::ChainRun* chain = runs.empty() ? nullptr : &runs.front();
@@ -71,8 +76,9 @@ void DecodePage::replot() {
     QBrush brush(sources[si].colour, sources[si].brush);
     if (sources[si].brush == Qt::SolidPattern) brush = QBrush(sources[si].colour);
     bars->setBrush(brush);
-    bars->setPen(QPen(sources[si].colour.darker(130), sources[si].brush == Qt::BDiagPattern ? 2 : 1,
-                      sources[si].brush == Qt::BDiagPattern ? Qt::DashLine : Qt::SolidLine));
+    // Dashed outlines: the datasheet's bars, and the second recording's (widgets/recorded_look.h).
+    const bool dashed = sources[si].brush == Qt::BDiagPattern || sources[si].source > 0;
+    bars->setPen(QPen(sources[si].colour.darker(130), dashed ? 2 : 1, dashed ? Qt::DashLine : Qt::SolidLine));
     for (int fi = 0; fi < int(formats.size()); ++fi) {
       const double tok = decode_ceiling_tokens_per_s(sources[si].bw, decode_bytes_per_token(params, formats[fi].bytes));
       const double x = fi + 1 - groupW / 2 + barW * (si + 0.5);
@@ -96,7 +102,8 @@ void DecodePage::replot() {
   addPublishedDecodeBars(m_ceilingPlot, t, published, int(sources.size()), barW, groupW, &maxTok, &minTok);
   for (const PublishedDecodeBar& b : published) m_ceilingRows.push_back({b.format, b.label, 0, 0, b.tokensPerS});
   for (int fi = 0; fi < int(formats.size()); ++fi)
-    ticker->addTick(fi + 1, tr("%1\n%2/token").arg(QString::fromStdString(formats[fi].name), fmtBytes(decode_bytes_per_token(params, formats[fi].bytes))));
+    // The bytes a token reads, without "/token" (the axis title says it): four formats' ticks side by side at 1366 px.
+    ticker->addTick(fi + 1, tr("%1\n%2").arg(QString::fromStdString(formats[fi].name), fmtBytes(decode_bytes_per_token(params, formats[fi].bytes))));
   m_ceilingPlot->xAxis->setTicker(ticker);
   m_ceilingPlot->xAxis->setRange(0.4, formats.size() + 0.6);
   // Above the tallest bar only its value label (the key is above the chart).
@@ -116,7 +123,10 @@ void DecodePage::replot() {
   // ---- the measured chain: tokens/s against users ----
   m_batchPlot->clearGraphs();
   m_batchPlot->clearItems();
-  QStringList chainLines, batchLines;
+  // The strip under the charts: each source's sentence in full while one is drawn; with two or three, the first
+  // in full and the others in short (every full sentence in the labels' tooltips), so the strip keeps to its
+  // height at 1366×768 instead of squashing the charts.
+  QStringList chainLines, batchLines, chainFull, batchFull;
   double yMax = 1, yMin = 1e12;
   for (const decode_page_model::ChainRun& run : runs) {
     const bool here = run.source < 0;
@@ -125,13 +135,15 @@ void DecodePage::replot() {
     const QString who = here ? tr("measured") : m_ctx.results().sourceLabel(run.source);
     const QString prec = QString::fromStdString(std::string(display_name(run.precision)));
     QCPGraph* agg = m_batchPlot->addGraph();
-    styleGraph(agg, t, c, here ? SeriesKind::Measured : SeriesKind::Recorded);
+    if (here) styleGraph(agg, t, c, SeriesKind::Measured);
+    else styleRecordedGraph(agg, t, c, run.source);
     // How much really ran, on the plot itself: a 2-layer chain scaled ×16 is not a 32-layer measurement.
     agg->setName(tr("total tokens/s, %1 (%2; %3)")
                      .arg(who, prec, QString::fromStdString(chain_scale_note(run.layers, kFullLayers))));
     QCPGraph* per = m_batchPlot->addGraph();
-    styleGraph(per, t, c.darker(140), here ? SeriesKind::Measured : SeriesKind::Recorded);
-    per->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, c.darker(140), here ? c.darker(140) : t.surface, t.markerSize + 1));
+    const QColor perColour = (here ? c : recordedColor(t, c, run.source)).darker(140);
+    styleGraph(per, t, perColour, here ? SeriesKind::Measured : SeriesKind::Recorded);
+    per->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, perColour, here ? perColour : t.surface, t.markerSize + 1));
     per->setName(tr("per-user tokens/s, %1").arg(who));
     QVector<double> aggY, aggLo, aggHi, perY, perLo, perHi;
     for (const ChainStep& s : run.steps) {
@@ -157,22 +169,29 @@ void DecodePage::replot() {
       tagSource(cg, tr("model"));
       for (const ChainStep& s : run.steps) cg->addData(s.users, ceil1 * s.users);
       const double b1 = 1 / run.steps.front().median_s;
-      chainLines << tr("%1 batch 1: <b>%2 tokens/s</b> = %3% of its ceiling %4 (%5, %6 of %7 layers run, %8 of "
-                       "weights; time × %7/%6)")
-                        .arg(who, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0), fmtFixed(ceil1, ceil1 < 10 ? 2 : 0),
-                             prec)
-                        .arg(run.layers)
-                        .arg(kFullLayers)
-                        .arg(fmtBytes(run.weightBytes));
+      chainFull << tr("%1 batch 1: <b>%2 tokens/s</b> = %3% of its ceiling %4 (%5, %6 of %7 layers run, %8 of "
+                      "weights; time × %7/%6)")
+                       .arg(who, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0), fmtFixed(ceil1, ceil1 < 10 ? 2 : 0),
+                            prec)
+                       .arg(run.layers)
+                       .arg(kFullLayers)
+                       .arg(fmtBytes(run.weightBytes));
+      chainLines << (chainLines.isEmpty() ? chainFull.back()
+                                          : tr("%1: <b>%2 tokens/s</b>, %3% of its ceiling")
+                                                .arg(who, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0)));
     }
     // The verdict is read off the per-user curve drawn here (models/decode_verdict), so the two cannot disagree.
     const DecodeVerdict verdict = decode_verdict(run.steps);
     const ChainStep& last = run.steps.back();
-    batchLines << tr("%1 at %2 users: total <b>%3</b>, each user %4 tokens/s. <b>%5</b>")
-                      .arg(who)
-                      .arg(int(last.users))
-                      .arg(fmtFixed(last.users / last.median_s, 1), fmtFixed(1 / last.median_s, 2),
-                           QString::fromStdString(verdict.text).toHtmlEscaped());
+    batchFull << tr("%1 at %2 users: total <b>%3</b>, each user %4 tokens/s. <b>%5</b>")
+                     .arg(who)
+                     .arg(int(last.users))
+                     .arg(fmtFixed(last.users / last.median_s, 1), fmtFixed(1 / last.median_s, 2),
+                          QString::fromStdString(verdict.text).toHtmlEscaped());
+    batchLines << (batchLines.isEmpty() ? batchFull.back()
+                                        : tr("%1: total <b>%2</b> tokens/s at %3 users")
+                                              .arg(who, fmtFixed(last.users / last.median_s, 1))
+                                              .arg(int(last.users)));
     if (verdict.bound == DecodeBound::compute) {
       auto* line = new QCPItemStraightLine(m_batchPlot);
       line->point1->setCoords(verdict.bend_users, 1e-6);
@@ -200,11 +219,21 @@ void DecodePage::replot() {
   m_chainLabel->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
                         (chainLines.isEmpty() ? tr("Measured chain: not run yet") : chainLines.join(QStringLiteral("<br>"))));
   m_batchLabel->setText(batchLines.isEmpty() ? tr("Batching: not run yet") : batchLines.join(QStringLiteral("<br>")));
-  m_measuredBadge->set(runs.empty() ? SourceBadge::Kind::Unavailable
-                       : runs.front().source < 0 ? SourceBadge::Kind::MeasuredHere : SourceBadge::Kind::Recorded,
-                       runs.empty() ? tr("nothing measured yet")
-                       : runs.front().source < 0 ? tr("chain and bandwidth (solid)")
-                                                 : m_ctx.results().sourceLabel(runs.front().source));
+  m_chainLabel->setToolTip(chainFull.join(QStringLiteral("<br>")));
+  m_batchLabel->setToolTip(batchFull.join(QStringLiteral("<br>")));
+  // One badge for what was measured here, one per recording drawn (its chain or its ceiling).
+  std::set<int> drawnSources;
+  for (const decode_page_model::ChainRun& run : runs) drawnSources.insert(run.source);
+  for (const decode_page_model::CeilingBandwidth& c : ceilings) drawnSources.insert(c.source);
+  const bool measuredHere = drawnSources.count(-1) > 0;
+  QList<RecordedBadges::Drawn> recorded;
+  for (int s : drawnSources)
+    if (s >= 0) recorded.push_back({s, m_ctx.results().sourceLabel(s)});
+  m_recordedBadges.show(recorded, tr("Recorded bars and lines"));
+  m_measuredBadge->setVisible(measuredHere || recorded.isEmpty());
+  m_measuredBadge->set(measuredHere ? SourceBadge::Kind::MeasuredHere : SourceBadge::Kind::Unavailable,
+                       measuredHere ? tr("chain and bandwidth (solid)") : tr("nothing measured yet"));
+  fitBadges();
 }
 
 // Each chart's least readable height at the theme's fonts: the ceiling's key rows above it and its two-line format

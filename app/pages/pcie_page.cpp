@@ -12,6 +12,7 @@
 #include "widgets/choice_box.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
+#include "widgets/recorded_look.h"
 #include "widgets/source_badge.h"
 #include "widgets/stacked_or_tabbed.h"
 
@@ -91,6 +92,7 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("transfers (solid)"));
   addBadge(m_measuredBadge);
+  for (SourceBadge* b : m_recordedBadges.badges()) addBadge(b);
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("link and card memory (dashed), token cost model"));
   addBadge(m_sheetBadge);
 
@@ -239,8 +241,9 @@ void PciePage::replot() {
     if (!g) {
       g = m_plot->addGraph();
       const bool here = p.source < 0;
-      const QColor c = seriesColour(t, p.series);
-      styleGraph(g, t, c, here ? SeriesKind::Measured : SeriesKind::Recorded);
+      const QColor c = here ? seriesColour(t, p.series) : recordedColor(t, seriesColour(t, p.series), p.source);
+      if (here) styleGraph(g, t, c, SeriesKind::Measured);
+      else styleRecordedGraph(g, t, seriesColour(t, p.series), p.source);
       if (pcie_model::pageable(p.series)) {
         QPen pen = g->pen();
         pen.setStyle(Qt::DashDotLine);
@@ -253,6 +256,13 @@ void PciePage::replot() {
     g->addData(p.bytes, p.gbps);
   }
   for (auto& [key, g] : graphs) g->data()->sort();
+  QList<RecordedBadges::Drawn> recorded;  // one badge per recording drawn
+  for (const auto& [key, g] : graphs)
+    if (key.second >= 0 && std::none_of(recorded.begin(), recorded.end(), [&](const auto& d) { return d.source == key.second; }))
+      recorded.push_back({key.second, m_ctx.results().sourceLabel(key.second)});
+  const int badgesBefore = m_recordedBadges.shown();
+  m_recordedBadges.show(recorded, tr("Hollow marks"));
+  if (m_recordedBadges.shown() != badgesBefore) fitBadges();
 
   // Datasheet: the link per direction and the card's memory, as dashed lines across the plot.
   if (card) {

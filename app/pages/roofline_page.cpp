@@ -38,11 +38,9 @@ RooflinePage::RooflinePage(AppContext& ctx) : Page(ctx) {
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("solid"));
   m_datasheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("dashed, dense"));
-  m_recordedBadge = new SourceBadge(SourceBadge::Kind::Recorded, QString());
   addBadge(m_measuredBadge);
   addBadge(m_datasheetBadge);
-  addBadge(m_recordedBadge);
-  m_recordedBadge->hide();
+  for (SourceBadge* b : m_recordedBadges.badges()) addBadge(b);
   m_publishedBadge = new SourceBadge(SourceBadge::Kind::Published, tr("GPU GEMMs (diamonds)"));
   addBadge(m_publishedBadge);
 
@@ -271,10 +269,10 @@ void RooflinePage::refresh() {
                          : ridges.join(QStringLiteral(" &nbsp;·&nbsp; ")));
 
   // Badges: say which kinds of figure are on screen.
-  QStringList recs;
-  for (const auto& rec : store.recordings()) recs << rec.label;
-  m_recordedBadge->setVisible(showRecorded && !recs.isEmpty());
-  if (!recs.isEmpty()) m_recordedBadge->set(SourceBadge::Kind::Recorded, recs.join(QStringLiteral(" · ")));
+  QList<RecordedBadges::Drawn> recs;  // one badge per recording drawn
+  if (showRecorded)
+    for (int i = 0; i < store.recordings().size(); ++i) recs.push_back({i, store.recordings()[i].label});
+  m_recordedBadges.show(recs, tr("Hollow points and roofs"));
 }
 
 gpulab::Plan RooflinePage::plan() { return gpulab::roofline_plan(planBackends(), gpulab::RooflineControls{}); }

@@ -7,6 +7,8 @@
 #include "gpulab/precision.hpp"
 #include "models/roofline_model.h"
 #include "pages/page.h"
+#include "runner/result_store.h"
+#include "widgets/recorded_badges.h"
 #include "widgets/roofline_plot.h"
 
 class QCheckBox;
@@ -68,7 +70,7 @@ class RooflinePage : public Page {
   QLabel* m_legendNote = nullptr;
   SourceBadge* m_measuredBadge = nullptr;
   SourceBadge* m_datasheetBadge = nullptr;
-  SourceBadge* m_recordedBadge = nullptr;
+  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
   SourceBadge* m_publishedBadge = nullptr;  // published GPU results (widgets/published_views.h)
   QTimer* m_refresh = nullptr;
 };

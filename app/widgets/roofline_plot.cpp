@@ -1,6 +1,7 @@
 #include "widgets/roofline_plot.h"
 
 #include "widgets/legend_placement.h"
+#include "widgets/recorded_look.h"
 
 #include "format.h"
 #include "qcustomplot.h"
@@ -259,7 +260,8 @@ void RooflinePlot::rebuild() {
     QCPGraph* g = m_plot->addGraph();
     g->setName(QStringLiteral("%1 (%2)").arg(group).arg(idx.size()));
     g->setData(xs, ys);
-    styleGraph(g, m_theme, first.color, first.recorded ? SeriesKind::Recorded : SeriesKind::Measured);
+    if (first.recorded) styleRecordedGraph(g, m_theme, first.color, first.source);
+    else styleGraph(g, m_theme, first.color, SeriesKind::Measured);
     g->setLineStyle(QCPGraph::lsNone);
     if (first.published)
       g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(first.color.darker(120), 2),
@@ -411,6 +413,7 @@ RooflinePlot::Point rooflinePointFor(const roofline_model::Point& p, const QStri
   out.intensity = p.intensity;
   out.flops = p.flopsPerS;
   out.recorded = p.source >= 0;
+  out.source = p.source;
   out.stream = p.stream;
   const QString noun = QString::fromStdString(p.words.noun);
   out.device = shortDeviceName(p.device, noun);

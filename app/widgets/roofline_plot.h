@@ -35,6 +35,7 @@ class RooflinePlot : public QWidget {
     double flops = 0;         // achieved FLOP/s
     QColor color;
     bool recorded = false;    // hollow marks for recorded points
+    int source = -1;          // which recording (widgets/recorded_look.h: the second's shade and square marks)
     bool published = false;   // what others measured (widgets/published_views.h): diamonds, never this machine's
     QString group;            // points of one group share a legend entry
     QString tooltip;          // provenance, shown when the mouse rests on the point

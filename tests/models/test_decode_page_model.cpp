@@ -63,17 +63,26 @@ TEST(DecodePageModel, AnotherPlansResultIsNotDrawn) {
   EXPECT_EQ(measuredChainCount({{&other, -1}}), 0);
 }
 
-TEST(DecodePageModel, CeilingBandwidthHereFirstThenARecordedGpu) {
+TEST(DecodePageModel, CeilingBandwidthOnePerSourceHereFirst) {
   const auto here = triad(20, 64 << 20, gpulab::plan_name::bandwidth), recCpu = triad(30, 1 << 30, "", "cpu"),
-             recGpu = triad(4300, 1 << 30, "", "cuda"), recGpuCache = triad(9000, 4 << 20, "", "cuda");
-  const CeilingBandwidth b = ceilingBandwidth({{&here, -1}, {&recGpu, 0}});
-  EXPECT_DOUBLE_EQ(b.bytesPerS, 20e9);
-  EXPECT_EQ(b.source, -1);
-  EXPECT_EQ(b.device.device_class, gpulab::DeviceClass::cpu);
-  const CeilingBandwidth r = ceilingBandwidth({{&recCpu, 0}, {&recGpuCache, 0}, {&recGpu, 0}});
-  EXPECT_DOUBLE_EQ(r.bytesPerS, 4300e9);  // a recording's GPU triad, DRAM-sized; never its CPU's
-  EXPECT_EQ(r.source, 0);
-  EXPECT_EQ(ceilingBandwidth({{&recCpu, 0}}).bytesPerS, 0);
+             recGpu = triad(4300, 1 << 30, "", "cuda"), recGpuCache = triad(9000, 4 << 20, "", "cuda"),
+             otherGpu = triad(900, 1 << 30, "", "cuda");
+  const auto b = ceilingBandwidths({{&recGpu, 0}, {&here, -1}});
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_DOUBLE_EQ(b[0].bytesPerS, 20e9);
+  EXPECT_EQ(b[0].source, -1);
+  EXPECT_EQ(b[0].device.device_class, gpulab::DeviceClass::cpu);
+  EXPECT_EQ(b[1].source, 0);
+  const auto r = ceilingBandwidths({{&recCpu, 0}, {&recGpuCache, 0}, {&recGpu, 0}});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_DOUBLE_EQ(r[0].bytesPerS, 4300e9);  // a recording's GPU triad, DRAM-sized; never its CPU's
+  EXPECT_TRUE(ceilingBandwidths({{&recCpu, 0}}).empty());
+  // Two recordings are two ceilings: the slower card's is not dropped for the faster's.
+  const auto two = ceilingBandwidths({{&recGpu, 0}, {&otherGpu, 1}});
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_DOUBLE_EQ(two[0].bytesPerS, 4300e9);
+  EXPECT_DOUBLE_EQ(two[1].bytesPerS, 900e9);
+  EXPECT_EQ(two[1].source, 1);
 }
 
 TEST(DecodePageModel, AChainOnLavapipeIsNotAGpu) {
