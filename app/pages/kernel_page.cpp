@@ -175,24 +175,8 @@ void KernelPage::buildViews() {
                               "predicts on a card"));
   connect(m_card, &QComboBox::currentIndexChanged, this, [this] { refreshTotals(); });
 
-  // The per-step table.
-  m_table = new QTableWidget;
-  m_table->setObjectName(QStringLiteral("kernelStepTable"));
-  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-  m_table->verticalHeader()->setVisible(false);
-  m_table->horizontalHeader()->setStretchLastSection(true);
-  m_table->viewport()->installEventFilter(this);  // its width decides which columns show (fitTableColumns)
-  auto* tableTab = new QWidget;
-  auto* tbl = new QVBoxLayout(tableTab);
-  tbl->setContentsMargins(0, 4, 0, 0);
-  tbl->addWidget(m_table, 1);
-  m_tableNote = new QLabel;
-  m_tableNote->setWordWrap(true);
-  m_tableNote->setTextFormat(Qt::RichText);
-  m_tableNote->setToolTip(tr("The trend of the whole ladder, from the trace, beside what others measured on a GPU"));
-  tbl->addWidget(m_tableNote);
-  m_tabs->addTab(tableTab, tr("Table"));
+  // The per-step table (kernel_page_table.cpp).
+  m_tabs->addTab(buildTableTab(), tr("Table"));
   m_tabs->setTabToolTip(4, tr("Sectors per request, bytes used, bytes per FLOP, reuse and conflicts, step by step"));
 
   // Step through time.

@@ -18,6 +18,7 @@
 #include <vector>
 
 class OwnerView;
+class FittingColumns;
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -78,7 +79,6 @@ class KernelPage : public Page {
 
  protected:
   void onRunFinished(bool cancelled) override;
-  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   struct Mailbox {
@@ -94,8 +94,8 @@ class KernelPage : public Page {
   void refreshInstructionChoices();
   void refreshShared();
   void refreshTotals();     // bytes per FLOP, roofline, table
-  void refreshTable();      // the per-step table (kernel_page_table.cpp)
-  void fitTableColumns();   // leaves out the least needed columns while the table is too narrow for all
+  QWidget* buildTableTab();  // the per-step table and its note (kernel_page_table.cpp)
+  void refreshTable();
   void refreshStrip();
   QString tableCsv() const;
   QString sharedCsv() const;
@@ -120,6 +120,7 @@ class KernelPage : public Page {
   QLabel* m_tableNote = nullptr;
   SourceBadge* m_traceBadge = nullptr;
   QTableWidget* m_table = nullptr;
+  FittingColumns* m_tableColumns = nullptr;  // leaves out the least needed columns when the table is narrow
   TimelineView* m_timeline = nullptr;
   QPushButton* m_play = nullptr;
   QSlider* m_speed = nullptr;

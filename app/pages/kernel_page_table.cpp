@@ -1,16 +1,17 @@
 // "Inside the kernel": the per-step table — one row per traced step, the columns a class compares, and the columns
-// it needs least left out when the table is too narrow to show them all without scrolling (a 1366×768 window gives
-// it 450 to 520 px). A column left out is still in the CSV behind the table.
+// it needs least left out (FittingColumns) when the table is too narrow to show them all without scrolling (a
+// 1366×768 window gives it 450 to 520 px). A column left out is still in the CSV behind the table.
 #include "pages/kernel_page.h"
 #include "pages/kernel_page_detail.h"
 
 #include "app_context.h"
 #include "format.h"
+#include "widgets/fitting_columns.h"
 #include "widgets/kernel_views.h"
 
-#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QVBoxLayout>
 #include <QTableWidget>
 
 #include <array>
@@ -24,10 +25,33 @@ enum Column { Step, Check, Sectors, Used, BytesPerFlop, FlopPerByte, Reuse, Conf
 
 // Left out in this order while the table is too narrow: each is shown elsewhere on the page. FLOP per byte is bytes
 // per FLOP turned over (the roofline's x); the check is the line under the views; bank conflicts have their own
-// chart on the Shared memory tab; the share of fetched bytes used is on the One warp tab and in the results line.
-constexpr std::array<Column, 4> k_leftOutFirst = {FlopPerByte, Check, Conflicts, Used};
+// chart on the Shared tab; the share of fetched bytes used is on the One warp tab and in the results line.
+constexpr std::array<int, 4> k_leftOutFirst = {FlopPerByte, Check, Conflicts, Used};
 
 }  // namespace
+
+QWidget* KernelPage::buildTableTab() {
+  m_table = new QTableWidget;
+  m_table->setObjectName(QStringLiteral("kernelStepTable"));
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->verticalHeader()->setVisible(false);
+  m_table->horizontalHeader()->setStretchLastSection(true);
+  m_table->setToolTip(tr("The trace of every step at the traced size; the last column is what others measured on a "
+                         "real GPU (published), for the trend. Where the table is narrow, FLOP per byte, check, bank "
+                         "conflicts and bytes used are left out (in that order); the CSV export has them."));
+  m_tableColumns = new FittingColumns(m_table, {k_leftOutFirst.begin(), k_leftOutFirst.end()});
+  auto* tab = new QWidget;
+  auto* layout = new QVBoxLayout(tab);
+  layout->setContentsMargins(0, 4, 0, 0);
+  layout->addWidget(m_table, 1);
+  m_tableNote = new QLabel;
+  m_tableNote->setWordWrap(true);
+  m_tableNote->setTextFormat(Qt::RichText);
+  m_tableNote->setToolTip(tr("The trend of the whole ladder, from the trace, beside what others measured on a GPU"));
+  layout->addWidget(m_tableNote);
+  return tab;
+}
 
 void KernelPage::refreshTable() {
   const Theme& theme = m_ctx.theme();
@@ -82,7 +106,7 @@ void KernelPage::refreshTable() {
     }
   }
   m_table->resizeRowsToContents();
-  fitTableColumns();
+  m_tableColumns->refit();
   if (rows.size() >= 2) {
     const StepRow& a = rows.front();
     const StepRow& b = rows.back();
@@ -99,42 +123,4 @@ void KernelPage::refreshTable() {
   } else {
     m_tableNote->setText(tr("Trace all seven steps to compare them. <i>%1.</i>").arg(kernelTraceProvenance()));
   }
-}
-
-void KernelPage::fitTableColumns() {
-  if (m_table->columnCount() != ColumnCount) return;  // before the first refresh
-  // Each column's natural width (its cells' and its header's), measured with the last one not stretched.
-  QHeaderView* header = m_table->horizontalHeader();
-  header->setStretchLastSection(false);
-  std::array<int, ColumnCount> natural{};
-  int need = 0;
-  for (int c = 0; c < ColumnCount; ++c) {
-    m_table->setColumnHidden(c, false);
-    m_table->resizeColumnToContents(c);
-    natural[std::size_t(c)] = m_table->columnWidth(c);
-    need += natural[std::size_t(c)];
-  }
-  // The viewport as it is once no horizontal scroll bar is needed (the vertical one, if any, keeps its width).
-  const int room = m_table->viewport()->width();
-  QStringList leftOut;
-  for (Column c : k_leftOutFirst) {
-    if (need <= room) break;
-    m_table->setColumnHidden(c, true);
-    need -= natural[std::size_t(c)];
-    leftOut << m_table->horizontalHeaderItem(c)->text().replace(QLatin1Char('\n'), QLatin1Char(' '));
-  }
-  header->setStretchLastSection(true);  // the last column shown takes what is left
-  QString tip = tr("The trace of every step at the traced size; the last column is what others measured on a real GPU "
-                   "(published), for the trend");
-  if (!leftOut.isEmpty())
-    tip += QStringLiteral(". ") + tr("Left out for width (a wider window shows them; the CSV export has them): %1")
-                                      .arg(leftOut.join(QStringLiteral(", ")));
-  m_table->setToolTip(tip);
-}
-
-bool KernelPage::eventFilter(QObject* watched, QEvent* event) {
-  // The table's width changes with the window, with projector mode and with a vertical scroll bar: the columns it
-  // can show change with it.
-  if (m_table && watched == m_table->viewport() && event->type() == QEvent::Resize) fitTableColumns();
-  return Page::eventFilter(watched, event);
 }

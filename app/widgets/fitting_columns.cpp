@@ -7,6 +7,9 @@
 FittingColumns::FittingColumns(QTableWidget* table, QList<int> dropFirst)
     : QObject(table), m_table(table), m_dropFirst(std::move(dropFirst)) {
   m_table->installEventFilter(this);
+  // The viewport too: the table's own Resize reaches this filter before the table lays out its viewport, so the
+  // width read then is the old one; the viewport's Resize comes once the new width is known.
+  m_table->viewport()->installEventFilter(this);
   m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // what does not fit is hidden, not scrolled to
 }
 
@@ -38,6 +41,8 @@ QList<int> FittingColumns::hidden() const {
 bool FittingColumns::eventFilter(QObject* watched, QEvent* event) {
   if (watched == m_table && (event->type() == QEvent::Resize || event->type() == QEvent::Show ||
                              event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange))
+    refit();
+  else if (watched == m_table->viewport() && event->type() == QEvent::Resize)
     refit();
   return QObject::eventFilter(watched, event);
 }
