@@ -82,17 +82,38 @@ const gpulab::Result* measuredFor(const std::vector<Input>& results, const Row& 
   return found;
 }
 
-const gpulab::Result* recordedFor(const std::vector<Input>& results, const Row& row, const Shape& shape, int* source) {
+const gpulab::Result* recordedFor(const std::vector<Input>& results, const Row& row, const Shape& shape, int source) {
   const gpulab::Result* found = nullptr;
   for (const Input& in : results) {
     gpulab::GemmPoint g;
-    if (in.source < 0 || !gemmOf(in, &g) || !g.head.ok || !atShape(g, shape) || rowKeyOf(*in.result) != row.key)
+    if (in.source < 0 || in.source != source || !gemmOf(in, &g) || !g.head.ok || !atShape(g, shape) ||
+        rowKeyOf(*in.result) != row.key)
       continue;
     if (found && g.gflops <= found->gflops) continue;
     found = in.result;
-    if (source) *source = in.source;
   }
   return found;
+}
+
+std::vector<Recorded> recordedBars(const std::vector<Input>& results, const Row& row, const Shape& shape) {
+  std::vector<int> sources;
+  for (const Input& in : results)
+    if (in.source >= 0 && std::find(sources.begin(), sources.end(), in.source) == sources.end())
+      sources.push_back(in.source);
+  std::sort(sources.begin(), sources.end());
+  std::vector<Recorded> out;
+  for (int source : sources)
+    if (const gpulab::Result* r = recordedFor(results, row, shape, source)) out.push_back({r, source});
+  return out;
+}
+
+std::vector<int> recordedSources(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape) {
+  std::vector<int> out;
+  for (const Row& row : rows)
+    for (const Recorded& rec : recordedBars(results, row, shape))
+      if (std::find(out.begin(), out.end(), rec.source) == out.end()) out.push_back(rec.source);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 Counts counts(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape) {
@@ -102,7 +123,7 @@ Counts counts(const std::vector<Input>& results, const std::vector<Row>& rows, c
       if (r->ok() && r->gflops > 0) ++c.measuredBars;
       if (r->error.empty()) ++(r->check.passed ? c.passed : c.wrong);
     }
-    if (recordedFor(results, row, shape)) ++c.recordedBars;
+    c.recordedBars += int(recordedBars(results, row, shape).size());
   }
   return c;
 }
@@ -153,9 +174,7 @@ double recordedLibraryShare(const std::vector<Input>& results, const std::vector
   double lib = 0;
   for (const Row& lr : rows) {
     if (!isLibrary(lr)) continue;
-    int src = -1;
-    if (const gpulab::Result* r = recordedFor(results, lr, shape, &src); r && src == source)
-      lib = std::max(lib, r->gflops);
+    if (const gpulab::Result* r = recordedFor(results, lr, shape, source)) lib = std::max(lib, r->gflops);
   }
   return lib > 0 ? gflops / lib : 0;
 }

@@ -1,8 +1,8 @@
 #pragma once
 // What the matrix-multiply page shows, without Qt: its rows (the ways of computing C = A·B, from the plan
-// builder's list, plus a recording's GPU ways this machine lacks), the newest measured and the best recorded GEMM of
-// each row at the current size, the reference rates the shares are taken against, the sizes a recording offers, and
-// the lesson's n = 60 ratio. Reads typed GEMM views (gpulab/result_views.hpp) of the matmul page's plans only
+// builder's list, plus a recording's GPU ways this machine lacks), the newest measured GEMM and each recording's
+// best of each row at the current size, the reference rates the shares are taken against, the sizes a recording
+// offers, and the lesson's n = 60 ratio. Reads typed GEMM views (gpulab/result_views.hpp) of the matmul page's plans only
 // (gpulab::is_matmul_page_plan), so a recording's batch sweep or stadium never becomes a bar here.
 #include "gpulab/device_words.hpp"
 #include "gpulab/page_plans.hpp"
@@ -55,12 +55,21 @@ int rowIndex(const std::vector<Row>& rows, const std::string& key);
 
 // The newest result measured here for the row at `shape` (any outcome), or null.
 const gpulab::Result* measuredFor(const std::vector<Input>& results, const Row& row, const Shape& shape);
-// The fastest passed result of a recording for the row at `shape`, or null; *source gets its recording.
-const gpulab::Result* recordedFor(const std::vector<Input>& results, const Row& row, const Shape& shape,
-                                  int* source = nullptr);
+// The fastest passed result of recording `source` for the row at `shape`, or null. Each recording is a source of
+// its own: a faster run in another recording never hides this one's.
+const gpulab::Result* recordedFor(const std::vector<Input>& results, const Row& row, const Shape& shape, int source);
+// A row's recorded bars: one per recording with a passed result at `shape`, in source order.
+struct Recorded {
+  const gpulab::Result* result = nullptr;
+  int source = -1;
+};
+std::vector<Recorded> recordedBars(const std::vector<Input>& results, const Row& row, const Shape& shape);
+// The recordings with at least one bar at `shape`, in source order (one badge each).
+std::vector<int> recordedSources(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape);
 
 struct Counts {
-  int measuredBars = 0, passed = 0, wrong = 0, recordedBars = 0;
+  int measuredBars = 0, passed = 0, wrong = 0;
+  int recordedBars = 0;  // every recording's bars: two recordings with the row count twice
 };
 Counts counts(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape);
 

@@ -51,12 +51,14 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   m_plot->yAxis->grid()->setVisible(false);
   // The chart takes the first focus so Space runs the page instead of being swallowed by the size slider.
   m_plot->setFocusPolicy(Qt::StrongFocus);
+  m_plot->installEventFilter(this);  // which labels fit, and on how many lines, depends on its size
   setVisual(withPublishedLadder(m_plot, m_ctx));  // the published GPU ladder under it when no GPU is here
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, {});
-  m_recordedBadge = new SourceBadge(SourceBadge::Kind::Recorded, {});
   // The peak lines say on the chart whether they are measured or a model, so they need no badge of their own.
-  for (SourceBadge* b : {m_measuredBadge, m_recordedBadge}) {
+  QList<SourceBadge*> badges{m_measuredBadge};
+  badges << m_recordedBadges.badges();  // one per recording drawn (two recordings are two sources)
+  for (SourceBadge* b : badges) {
     b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     b->setWordWrap(false);  // a badge, not a banner, when the title wraps
     addBadge(b);
@@ -493,7 +495,7 @@ void MatmulPage::recordingsChanged() {
   // it measured most bars at, so the replay shows something instead of an empty plot.
   const auto results = inputs();
   const bool anyHere = std::any_of(m_rows.begin(), m_rows.end(), [this](const Row& r) {
-    return recordedFor(r, nullptr) || measuredFor(r);
+    return !recordedBars(r).empty() || measuredFor(r);
   });
   if (!matmul_model::recordedSizes(results).empty() && !anyHere) {
     const matmul_model::Shape best = matmul_model::busiestRecordedSize(results);
@@ -509,8 +511,8 @@ const Result* MatmulPage::measuredFor(const Row& row) const {
   return matmul_model::measuredFor(inputs(), row.model, currentShape());
 }
 
-const Result* MatmulPage::recordedFor(const Row& row, int* source) const {
-  return matmul_model::recordedFor(inputs(), row.model, currentShape(), source);
+std::vector<matmul_model::Recorded> MatmulPage::recordedBars(const Row& row) const {
+  return matmul_model::recordedBars(inputs(), row.model, currentShape());
 }
 
 int MatmulPage::measuredBarCount() const { return matmul_model::counts(inputs(), rowModels(), currentShape()).measuredBars; }
@@ -540,11 +542,10 @@ QString MatmulPage::csv() const {
   std::vector<models::GemmBarRow> rows;
   const Result* naive = m_rows.isEmpty() ? nullptr : measuredFor(m_rows.front());  // the naive loop is row 0
   for (const Row& row : m_rows) {
-    int src = -1;
     const int threads = row.model.way.threads;
     rows.push_back({row.name.toStdString(), threads, "measured here", measuredFor(row)});
-    const Result* rec = recordedFor(row, &src);
-    rows.push_back({row.name.toStdString(), threads, m_ctx.results().sourceLabel(src).toStdString(), rec});
+    for (const matmul_model::Recorded& rec : recordedBars(row))  // a line per recording, each under its own label
+      rows.push_back({row.name.toStdString(), threads, m_ctx.results().sourceLabel(rec.source).toStdString(), rec.result});
   }
   return QString::fromStdString(models::gemm_bars_csv(rows, naive && naive->ok() ? naive->gflops : 0));
 }
@@ -569,6 +570,11 @@ void MatmulPage::showEvent(QShowEvent* e) {
   // the page's own visual takes it, so Space runs this page's experiment.
   QWidget* focus = QApplication::focusWidget();
   if (!focus || !isAncestorOf(focus)) m_plot->setFocus(Qt::OtherFocusReason);
+}
+
+bool MatmulPage::eventFilter(QObject* watched, QEvent* e) {
+  if (watched == m_plot && e->type() == QEvent::Resize && m_replot) scheduleReplot();
+  return Page::eventFilter(watched, e);
 }
 
 GPULAB_REGISTER_PAGE(20, MatmulPage);

@@ -5,13 +5,16 @@
 // loop (the professor), the loop reordered for the cache, BLAS on one thread and on all of them, and on a GPU
 // the kernel ladder and cuBLAS — each checked against a reference before it is timed. Results arrive live as
 // horizontal GFLOP/s bars with the speed-up over the professor, the share of BLAS / cuBLAS and of the device's
-// peak; a wrong answer is shown in red instead of a bar. Recorded runs (an opened recording) are hollow bars.
+// peak; a wrong answer is shown in red instead of a bar. Recorded runs (an opened recording) are hollow bars: with two
+// recordings open, each recording's own bar beside the other's, in its own look and with its own badge.
 #include "gpulab/page_plans.hpp"
 #include "models/busy_machine.h"
 #include "models/matmul_model.h"
 #include "models/simd_lanes.h"
 #include "pages/page.h"
+#include "runner/result_store.h"
 #include "widgets/published_ladder.h"
+#include "widgets/recorded_badges.h"
 
 #include <QHash>
 #include <QPair>
@@ -106,6 +109,7 @@ class MatmulPage : public Page {
 
  protected:
   void showEvent(QShowEvent* e) override;
+  bool eventFilter(QObject* watched, QEvent* e) override;  // the chart resized: its labels are fitted again
   void onResult(const gpulab::Result& r) override;
   void onRunFinished(bool cancelled) override;
 
@@ -125,7 +129,8 @@ class MatmulPage : public Page {
   std::vector<matmul_model::Row> rowModels() const;
   matmul_model::Shape currentShape() const { return {m_m, m_k, m_n}; }
   const gpulab::Result* measuredFor(const Row& row) const;
-  const gpulab::Result* recordedFor(const Row& row, int* source) const;
+  // The row's recorded bars at the current size: one per recording that has one.
+  std::vector<matmul_model::Recorded> recordedBars(const Row& row) const;
   void updateRecordedSizes();
   QString csv() const;
 
@@ -144,7 +149,7 @@ class MatmulPage : public Page {
   QLabel* m_recordedSizes = nullptr;  // links to the sizes the opened recordings have, when this one has none
   QLabel* m_gpuNote = nullptr;        // what the GPU slot holds (or that there is no GPU), in device_words
   SourceBadge* m_measuredBadge = nullptr;
-  SourceBadge* m_recordedBadge = nullptr;
+  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
   QVector<Row> m_rows;
   QVector<QCheckBox*> m_rowChecks;
   QVBoxLayout* m_rowsLayout = nullptr;  // the "Ways to compute it" box: the tick boxes, then m_gpuNote

@@ -1,13 +1,16 @@
-// The matrix-multiply page's drawing: the bars (measured solid, recorded hollow, a wrong answer as a red note),
+// The matrix-multiply page's drawing: the bars (measured solid, each recording's hollow in its own look, a wrong
+// answer as a red note),
 // the peak lines, the badges and the results strip, from matmul_model; and the rows' words.
 #include "app_context.h"
 #include "format.h"
 #include "models/guarded_conclusions.h"
 #include "models/measured_spread.h"
+#include "pages/crowded_labels.h"
 #include "pages/matmul_page.h"
 #include "pages/matmul_page_detail.h"
 #include "qcustomplot.h"
 #include "widgets/plot_style.h"
+#include "widgets/recorded_look.h"
 #include "widgets/source_badge.h"
 #include "widgets/spread_marks.h"
 
@@ -17,6 +20,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 using namespace gpulab;
 using matmul_detail::shape;
@@ -114,10 +119,11 @@ void MatmulPage::replot() {
   struct Bar {
     int row;
     double value;
-    bool recorded;
+    int source;  // -1: measured here; else the recording's index (its own bars, look and badge)
     bool gpu;
     QString text;
     models::RateRange range = {};  // measured bars: the samples' spread, drawn as a whisker
+    QString oneLine = {};          // what is said when the row's bars leave room for one line of text each
   };
   QVector<Bar> bars;
   struct Note {
@@ -127,8 +133,22 @@ void MatmulPage::replot() {
   };
   QVector<Note> notes;
   double vmax = 0, vmin = 1e300;
-  bool anyCpu = false, anyGpu = false, anyRecorded = false;
-  QString recordedLabel;
+  bool anyCpu = false, anyGpu = false;
+  // A bar names its recording without the badge's "recorded on " (the hollow bar says that), and where one line
+  // is all there is room for, by its device alone unless both recordings are of the same device: the chart beside
+  // a 1366 px window's controls is narrow, and two recordings' bars must still be told apart.
+  QHash<int, QString> shortNames, shorterNames;
+  {
+    const int recordings = int(m_ctx.results().recordings().size());
+    QStringList devices;
+    for (int s = 0; s < recordings; ++s) {
+      const QString label = m_ctx.results().sourceLabel(s);
+      shortNames[s] = label.startsWith(QStringLiteral("recorded on ")) ? label.mid(12) : label;
+      devices << (shortNames[s].contains(QStringLiteral(", ")) ? shortNames[s].section(QStringLiteral(", "), 0, -2)
+                                                                : shortNames[s]);
+    }
+    for (int s = 0; s < recordings; ++s) shorterNames[s] = devices.count(devices[s]) > 1 ? shortNames[s] : devices[s];
+  }
   QString firstPending;
   for (const Row& r : m_rows)
     if (m_pending.contains(r.key)) {
@@ -139,8 +159,6 @@ void MatmulPage::replot() {
     const Row& row = m_rows[i];
     const bool gpu = row.model.gpu_side;
     const Result* res = measuredFor(row);
-    int src = -1;
-    const Result* rec = recordedFor(row, &src);
     const bool pending = m_pending.contains(row.key);
     if (res && !pending) {
       if (!res->error.empty()) {
@@ -164,8 +182,9 @@ void MatmulPage::replot() {
         // Above 100 % means the peak itself was measured low (a busy shared machine): say so, not "140 %".
         if (sh.abovePeak) shares << tr("above the measured peak");
         else if (sh.ofPeak > 0) shares << tr("%1 % of peak").arg(fmtFixed(100 * sh.ofPeak, sh.ofPeak < 0.1 ? 1 : 0));
-        bars.push_back({i, res->gflops, false, gpu, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · ")) +
-                                                      (shares.isEmpty() ? QString() : QLatin1Char('\n') + shares.join(QStringLiteral(" · "))), range});
+        bars.push_back({i, res->gflops, -1, gpu, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · ")) +
+                                                      (shares.isEmpty() ? QString() : QLatin1Char('\n') + shares.join(QStringLiteral(" · "))),
+                        range, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · "))});
         vmax = std::max(vmax, res->gflops);
         vmin = std::min(vmin, res->gflops);
         (gpu ? anyGpu : anyCpu) = true;
@@ -175,18 +194,20 @@ void MatmulPage::replot() {
     } else if (m_notes.contains(row.key)) {
       notes.push_back({i, m_notes.value(row.key), th.mutedText});
     }
-    if (rec) {
-      anyRecorded = true;
-      recordedLabel = m_ctx.results().sourceLabel(src);
+    // One hollow bar per recording with a result here: two recordings are two sources, never the faster of both.
+    for (const matmul_model::Recorded& rec : recordedBars(row)) {
       // The share of the same recording's library run: the ladder's "% of cuBLAS" is the number to judge it by.
       // On the CPU the faster of the recording's two BLAS runs is the reference.
       QString share;
-      const double libShare = matmul_model::recordedLibraryShare(results, models, row.model, currentShape(), src, rec->gflops);
+      const double gflops = rec.result->gflops;
+      const double libShare =
+          matmul_model::recordedLibraryShare(results, models, row.model, currentShape(), rec.source, gflops);
       if (libShare > 0) share = tr(" · %1 % of %2").arg(fmtFixed(100 * libShare, 0), gpu ? tr("cuBLAS") : tr("BLAS"));
-      bars.push_back({i, rec->gflops, true, gpu,
-                      tr("%1%2\n%3").arg(fmtSi(rec->gflops * 1e9, "FLOP/s"), share, recordedLabel)});
-      vmax = std::max(vmax, rec->gflops);
-      vmin = std::min(vmin, rec->gflops);
+      const QString name = shortNames.value(rec.source);
+      bars.push_back({i, gflops, rec.source, gpu, tr("%1%2\n%3").arg(fmtSi(gflops * 1e9, "FLOP/s"), share, name), {},
+                      tr("%1 · %2").arg(fmtSi(gflops * 1e9, "FLOP/s"), shorterNames.value(rec.source))});
+      vmax = std::max(vmax, gflops);
+      vmin = std::min(vmin, gflops);
     }
   }
   // The peaks belong on the chart when bars of that hardware are there: they say how far from the ceiling we are.
@@ -209,9 +230,35 @@ void MatmulPage::replot() {
   for (const Row& r : m_rows) namesPx = std::max(namesPx, rowMetrics.horizontalAdvance(r.name));
   const double widthPx = m_exportWidth > 0 ? m_exportWidth : m_plot->width();
   const double plotPx = std::max(250.0, widthPx - namesPx - 50.0);
+  // A row holds up to three bars (measured here, each recording): where their two-line labels would run into
+  // each other, each says one line (the rate and the speed-up; a recording's rate and name); where even one line
+  // is too tall (a projector's font at 1366×768), the bars' labels get a smaller font, down to 60 % of the axis's.
+  QMap<int, int> inRow, placed;  // per row: its bars, and those placed so far
+  for (const Bar& b : bars) ++inRow[b.row];
+  QFont barFont = labelFont;
+  {
+    const double axisPx = m_plot->axisRect()->height() > 60 ? m_plot->axisRect()->height() : m_plot->height() - 90.0;
+    const double rowPx = axisPx / (double(m_rows.size()) + 1.0);  // the rows and the room kept for the peak labels
+    auto slotPx = [&](const Bar& b) {
+      const int n = inRow.value(b.row);
+      return (n > 1 ? 0.8 / n : 1.0) * rowPx;
+    };
+    auto linesOf = [](const Bar& b) { return int(b.text.count(QLatin1Char('\n'))) + 1; };
+    for (Bar& b : bars)
+      if (linesOf(b) > 1 && !b.oneLine.isEmpty() && slotPx(b) < 1.15 * linesOf(b) * labelMetrics.lineSpacing())
+        b.text = b.oneLine;
+    const int floorPt = std::max(8, int(std::lround(0.6 * th.plotFontPt)));
+    auto crowded = [&] {
+      const QFontMetrics fm(barFont);
+      return std::any_of(bars.begin(), bars.end(),
+                         [&](const Bar& b) { return slotPx(b) < 1.1 * linesOf(b) * fm.lineSpacing(); });
+    };
+    while (barFont.pointSize() > floorPt && crowded()) barFont.setPointSize(barFont.pointSize() - 1);
+  }
+  const QFontMetrics barMetrics(barFont);
   auto textFrac = [&](const QString& t) {
     int w = 0;
-    for (const QString& line : t.split(QLatin1Char('\n'))) w = std::max(w, labelMetrics.horizontalAdvance(line));
+    for (const QString& line : t.split(QLatin1Char('\n'))) w = std::max(w, barMetrics.horizontalAdvance(line));
     return (w + 16) / plotPx;
   };
 
@@ -251,13 +298,15 @@ void MatmulPage::replot() {
     m_plot->xAxis->ticker()->setTickCount(std::clamp(int(axisPx / (1.6 * (tickPx + 16))), 2, 6));
   }
 
-  auto makeBars = [&](bool recorded, bool gpu) {
+  // One bar set per source and hardware (and per number of bars in the row, as a set has one width): the recorded
+  // sets are named by their recording, so each keeps its own look and its own name.
+  auto makeBars = [&](int source, bool gpu) {
     auto* b = new QCPBars(m_plot->yAxis, m_plot->xAxis);
     const QColor c = gpu ? th.gpu : th.cpu;
-    if (recorded) {
-      b->setPen(QPen(c, 2.5));
+    if (source >= 0) {
+      b->setPen(recordedBarPen(th, c, source));  // the second recording: a deeper shade, a dashed outline
       b->setBrush(Qt::NoBrush);
-      b->setName(recordedLabel);
+      b->setName(m_ctx.results().sourceLabel(source));
     } else {
       b->setPen(QPen(c.darker(115), 1));
       b->setBrush(c);
@@ -267,22 +316,29 @@ void MatmulPage::replot() {
     b->setWidthType(QCPBars::wtPlotCoords);
     return b;
   };
-  QCPBars* set[2][2] = {{nullptr, nullptr}, {nullptr, nullptr}};  // [recorded][gpu]
+  std::map<std::tuple<int, bool, int>, QCPBars*> sets;  // (source, gpu, bars in the row)
+  QVector<crowded_labels::SourcedLabel> barLabels;  // each bar's value label and whose bar it is
   for (const Bar& b : bars) {
-    QCPBars*& target = set[b.recorded][b.gpu];
-    if (!target) target = makeBars(b.recorded, b.gpu);
-    // Measured and recorded share a row: measured above, recorded below.
-    const bool both = std::count_if(bars.begin(), bars.end(), [&](const Bar& o) { return o.row == b.row; }) > 1;
-    const double key = b.row + (both ? (b.recorded ? 0.2 : -0.2) : 0.0);
-    const double width = both ? 0.38 : 0.62;
-    target->setWidth(width);
+    // A row's bars (measured here, then each recording in order) share it evenly, top to bottom: one bar 0.62
+    // of the row tall, two 0.38 at ±0.2, three 0.25 at 0, ±0.27.
+    const int n = inRow.value(b.row), at = placed[b.row]++;
+    const double pitch = n > 1 ? 0.8 / n : 0.0;
+    const double key = b.row + (at - (n - 1) / 2.0) * pitch;
+    const double width = n > 1 ? pitch - 0.02 : 0.62;
+    QCPBars*& target = sets[{b.source, b.gpu, n}];
+    if (!target) {
+      target = makeBars(b.source, b.gpu);
+      target->setWidth(width);
+    }
+    const bool recorded = b.source >= 0;
     // QCPBars draws from the base value to base + value, so on the log axis (base = lo) the length is value - lo.
     target->addData(key, b.value - (logAxis ? lo : 0.0));
     if (b.range.samples > 1) addWhisker(m_plot, key, std::max(b.range.low, logAxis ? lo : 0.0), b.range.high, th.text);
 
     // The label goes inside a long bar (right-aligned, in the bar's contrast colour) and after a short one.
     auto* t = new QCPItemText(m_plot);
-    t->setFont(labelFont);
+    barLabels.push_back({t, b.source});
+    t->setFont(barFont);
     t->setText(b.text);
     t->position->setCoords(b.value, key);
     const double fracAlong = logAxis ? (std::log10(b.value) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
@@ -290,8 +346,21 @@ void MatmulPage::replot() {
     // Outside when it fits there; else inside when the bar is long enough to hold it; else outside regardless.
     const bool inside = fracAlong + textFrac(b.text) > 0.985 && fracAlong >= textFrac(b.text);
     if (!inside) t->position->setCoords(std::max(b.value, b.range.high), key);  // after the whisker
+    {
+      // A line that still runs past the plot's edge (or the bar's start) is elided, never cut mid-letter; the
+      // rate that opens the first line is always kept whole.
+      const double end = std::max(b.value, b.range.high);
+      const double endFrac = logAxis ? (std::log10(end) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (end - lo) / (hi - lo);
+      const int room = int((inside ? fracAlong : 1.0 - endFrac) * plotPx) - 12;
+      QStringList lines = b.text.split(QLatin1Char('\n'));
+      const int rateRoom = barMetrics.horizontalAdvance(lines.front().section(QStringLiteral(" · "), 0, 0) + QStringLiteral(" …"));
+      for (int l = 0; l < lines.size(); ++l)
+        if (room > std::max(40, l == 0 ? rateRoom : 0) && barMetrics.horizontalAdvance(lines[l]) > room)
+          lines[l] = barMetrics.elidedText(lines[l], Qt::ElideRight, room);
+      t->setText(lines.join(QLatin1Char('\n')));
+    }
     t->setTextAlignment(inside ? Qt::AlignRight : Qt::AlignLeft);
-    if (inside && !b.recorded) {
+    if (inside && !recorded) {
       t->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
       t->setPadding(QMargins(0, 0, 8, 0));
       t->setColor(QColor(Qt::black));  // orange and green bars both read best with black text
@@ -299,7 +368,7 @@ void MatmulPage::replot() {
       t->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
       t->setPadding(QMargins(8, 0, 0, 0));
       t->setColor(th.text);
-      if (inside && b.recorded) {
+      if (inside && recorded) {
         t->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
         t->setPadding(QMargins(0, 0, 8, 0));
       }
@@ -334,10 +403,14 @@ void MatmulPage::replot() {
     // Beside the line on the side with room (a low peak's label is not cut off at the axis); on two lines when
     // neither side holds it in one (the projector's font at 1366 px).
     const double at = logAxis ? (std::log10(peak) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (peak - lo) / (hi - lo);
-    const double textPx = labelMetrics.horizontalAdvance(oneLine) + 14;
+    const QString twoLines = tr("%1 peak %2\n(%3)").arg(what, fmtSi(peak * 1e9, "FLOP/s"), how);
+    const bool oneFits = labelMetrics.horizontalAdvance(oneLine) + 14 <= std::max((1 - at) * plotPx, at * plotPx);
+    const QString text = oneFits ? oneLine : twoLines;
+    double textPx = 0;  // the chosen text's widest line: the side is chosen for what is drawn
+    for (const QString& line : text.split(QLatin1Char('\n'))) textPx = std::max(textPx, labelMetrics.horizontalAdvance(line) + 14.0);
     const double right = (1 - at) * plotPx, left = at * plotPx;
     const bool toRight = textPx <= right || (textPx > left && right >= left);
-    t->setText(textPx <= std::max(left, right) ? oneLine : tr("%1 peak %2\n(%3)").arg(what, fmtSi(peak * 1e9, "FLOP/s"), how));
+    t->setText(text);
     t->setPositionAlignment((toRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
     peakLines = std::max(peakLines, int(t->text().count(QLatin1Char('\n'))) + 1);
     t->setPadding(QMargins(6, 2, 6, 2));
@@ -353,17 +426,28 @@ void MatmulPage::replot() {
     // line spacing (28 px against 23 at the projector's font), hence the 1.25 — and no more, or the rows' own
     // labels start to overlap each other at 1366 px.
     const double needPx = 1.25 * labelMetrics.lineSpacing() * (peakLines + 1) + 4;
-    const double top = axisPx > 2 * needPx ? std::max(0.6, needPx * rowsUnits / (axisPx - needPx)) : 0.6;
+    // The first row's top bar sits above its middle when the row holds two or three (measured, each recording).
+    const int firstBars = inRow.value(0);
+    const double firstOffset = firstBars > 1 ? (firstBars - 1) / 2.0 * (0.8 / firstBars) : 0.0;
+    const double top = axisPx > 2 * needPx
+                           ? std::max(0.6, (firstOffset * axisPx + needPx * rowsUnits) / (axisPx - needPx))
+                           : 0.6;
     m_plot->yAxis->setRange(-top, double(m_rows.size()) - 0.4);
   }
+  // The last resort where rows are too thin for every label even in the small font (a dozen rows, or a projector
+  // at 1366×768 after a run): a recording's label that would cover other text goes inside its bar, or is left out
+  // (crowded_labels.h) — its bar, look and badge stay, and the numbers are in the export. Measured against the
+  // axis rect's last layout: the chart is redrawn when it is resized.
+  if (m_plot->axisRect()->height() > 60) crowded_labels::leaveOutCrowded(m_plot, barLabels);
   m_plot->replot(QCustomPlot::rpQueuedReplot);
 
-  m_recordedBadge->setVisible(anyRecorded);
-  // Badges stay short (they share the title row, and the projector font is large); the detail is in the tooltip.
-  if (anyRecorded) {
-    m_recordedBadge->set(SourceBadge::Kind::Recorded, recordedLabel);
-    m_recordedBadge->setToolTip(tr("Hollow bars: results from the opened recording (%1)").arg(recordedLabel));
-  }
+  // One badge per recording drawn, short (they share the title row, and the projector font is large); the detail
+  // and which look is whose are in the tooltips.
+  QList<RecordedBadges::Drawn> drawnRecordings;
+  for (int source : matmul_model::recordedSources(results, models, currentShape()))
+    drawnRecordings.push_back({source, m_ctx.results().sourceLabel(source)});
+  m_recordedBadges.show(drawnRecordings, tr("Hollow bars"));
+  fitBadges();
   m_measuredBadge->setVisible(anyCpu || anyGpu);  // "measured here" only over bars measured here
   m_measuredBadge->set(SourceBadge::Kind::MeasuredHere);
   m_measuredBadge->setToolTip(tr("Solid bars: measured on this machine now, at %1").arg(shape(m_m, m_k, m_n)));

@@ -1,18 +1,21 @@
 // The matrix-multiply page: a tiny size runs offscreen to completion with a bar and a passed check per CPU
 // variant; a big naive size is estimated as too long (the function, not the dialog); recorded results are
-// hollow bars.
+// hollow bars, two recordings' as two sources (a bar set, a look and a badge each).
 #include "app_test_support.h"
 #include "main_window.h"
 #include "pages/matmul_page.h"
 #include "qcustomplot.h"
+#include "widgets/source_badge.h"
 
 #include "gpulab/page_plans.hpp"
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QMap>
 
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include <QTest>
 #include <gtest/gtest.h>
@@ -148,6 +151,74 @@ TEST(MatmulPage, RecordedResultsAreHollowBars) {
     QTest::qWait(100);
     page.grab().save(dir + QStringLiteral("/matmul-recorded.png"));
   }
+}
+
+namespace {
+// A recording of the CPU ladder at 60³ made on `device`, at `scale` times the given rates.
+gpulab::Recording cpuLadder(const std::string& device, const std::string& date, double scale) {
+  gpulab::Recording rec;
+  rec.context["cpu"] = device;
+  rec.context["gpu"] = "none";
+  rec.context["date"] = date;
+  for (auto [variant, threads, gflops] : {std::tuple{"naive", 0, 4.0}, std::tuple{"blas", 1, 100.0}, std::tuple{"blas", 0, 96.0}}) {
+    gpulab::Result r;
+    r.experiment = "gemm";
+    r.plan = gpulab::plan_name::matmul;
+    r.backend = "cpu";
+    r.variant = variant;
+    r.params = {{"m", 60}, {"n", 60}, {"k", 60}, {"threads", double(threads)}};
+    r.check.passed = true;
+    r.flops = 2.0 * 60 * 60 * 60;
+    r.gflops = gflops * scale;
+    r.stats.median_s = r.flops / (r.gflops * 1e9);
+    r.stats.n = 5;
+    rec.results.push_back(r);
+  }
+  return rec;
+}
+}  // namespace
+
+TEST(MatmulPage, TwoRecordingsAreTwoSourcesEachWithItsBarsLookAndBadge) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  page.resize(1400, 800);
+  page.show();
+  ctx.results().addRecording(QStringLiteral("/tmp/fast.json"), cpuLadder("Fast Box", "2026-11-30", 1.0));
+  ctx.results().addRecording(QStringLiteral("/tmp/slow.json"), cpuLadder("Slow Box", "2026-11-20", 0.5));
+  for (int i = 0; i < 5; ++i) QTest::qWait(20);
+  ASSERT_EQ(page.sizeN(), 60);
+  // Each recording's bar in each of the three rows: the slower one is never hidden behind the faster.
+  EXPECT_EQ(page.recordedBarCount(), 6);
+  QMap<QString, QVector<double>> byName;  // bar set name -> its values
+  QMap<QString, Qt::PenStyle> outline;
+  for (int i = 0; i < page.plot()->plottableCount(); ++i)
+    if (auto* bars = qobject_cast<QCPBars*>(page.plot()->plottable(i))) {
+      for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) byName[bars->name()] << it->value;
+      outline[bars->name()] = bars->pen().style();
+    }
+  const QString fast = ctx.results().sourceLabel(0), slow = ctx.results().sourceLabel(1);
+  ASSERT_TRUE(fast.contains(QStringLiteral("Fast Box"))) << fast.toStdString();
+  ASSERT_EQ(byName.size(), 2) << QStringList(byName.keys()).join(QStringLiteral(" | ")).toStdString();
+  EXPECT_EQ(byName.value(fast).size(), 3);
+  EXPECT_EQ(byName.value(slow).size(), 3);
+  EXPECT_TRUE(byName.value(slow).contains(50.0));  // the slow box's BLAS, 1 thread
+  EXPECT_TRUE(byName.value(fast).contains(100.0));
+  EXPECT_EQ(outline.value(fast), Qt::SolidLine);
+  EXPECT_EQ(outline.value(slow), Qt::DashLine);  // the second recording's look (widgets/recorded_look.h)
+  // One badge per recording, each naming its own.
+  QStringList recordedBadges;
+  for (SourceBadge* b : page.findChildren<SourceBadge*>())
+    if (b->kind() == SourceBadge::Kind::Recorded && !b->isHidden()) recordedBadges << b->text().simplified();
+  ASSERT_EQ(recordedBadges.size(), 2) << recordedBadges.join(QStringLiteral(" | ")).toStdString();
+  EXPECT_EQ(recordedBadges.filter(QStringLiteral("Fast Box")).size(), 1);
+  EXPECT_EQ(recordedBadges.filter(QStringLiteral("Slow Box")).size(), 1);
+  // The export has a line per recording's bar, under its own label.
+  const QString csv = page.plots()[0].csv();
+  EXPECT_EQ(csv.count(QStringLiteral("Fast Box")), 3);
+  EXPECT_EQ(csv.count(QStringLiteral("Slow Box")), 3);
+  if (const QString dir = qEnvironmentVariable("GPULAB_SHOT_DIR"); !dir.isEmpty())
+    page.grab().save(dir + QStringLiteral("/matmul-two-recordings.png"));
 }
 
 TEST(MatmulPage, LessonAnswers) {

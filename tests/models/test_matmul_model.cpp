@@ -68,7 +68,8 @@ TEST(MatmulModel, AnotherPlansResultIsNotDrawn) {
   const std::vector<Input> results{{&mine, -1}, {&batch, -1}, {&stadium, 0}};
   const Row& all = row(rows, "cpu/blas/0");
   ASSERT_EQ(measuredFor(results, all, Shape{}), &mine);
-  EXPECT_EQ(recordedFor(results, all, Shape{}), nullptr);  // the recorded one is the stadium's
+  EXPECT_EQ(recordedFor(results, all, Shape{}, 0), nullptr);  // the recorded one is the stadium's
+  EXPECT_TRUE(recordedBars(results, all, Shape{}).empty());
   EXPECT_EQ(counts(results, rows, Shape{}).measuredBars, 1);
   EXPECT_EQ(counts(results, rows, Shape{}).recordedBars, 0);
   EXPECT_DOUBLE_EQ(refs(results, rows, Shape{}).blasAll, 10);
@@ -76,7 +77,8 @@ TEST(MatmulModel, AnotherPlansResultIsNotDrawn) {
   // The sizes suite and a recording from before plans are the page's own.
   const gpulab::Result sizes = gemm("cpu", "blas", 12, gpulab::plan_name::matmul_sizes);
   const gpulab::Result legacy = gemm("cpu", "blas", 13, "");
-  EXPECT_EQ(recordedFor({{&sizes, 0}, {&legacy, 1}}, all, Shape{}), &legacy);
+  EXPECT_EQ(recordedFor({{&sizes, 0}, {&legacy, 1}}, all, Shape{}, 0), &sizes);
+  EXPECT_EQ(recordedFor({{&sizes, 0}, {&legacy, 1}}, all, Shape{}, 1), &legacy);
 }
 
 TEST(MatmulModel, BarsMatchTheSizeAndTheNewestMeasuredWins) {
@@ -147,6 +149,41 @@ TEST(MatmulModel, ARecordingBringsItsGpuLadderNamedByItsDevice) {
   EXPECT_EQ(busiestRecordedSize(results), (Shape{4096, 4096, 4096}));
   ASSERT_EQ(recordedSizes(results).size(), 2u);
   EXPECT_EQ(recordedSizes(results).front(), (Shape{512, 512, 512}));  // smallest first
+}
+
+TEST(MatmulModel, TwoRecordingsAreTwoSourcesEachWithItsOwnBar) {
+  const auto rows = cpuRows();
+  const Row& all = row(rows, "cpu/blas/0");
+  const Row& naive = row(rows, "cpu/naive/-1");
+  // The first recording's machine is twice as fast; the second's slower bar is still its own.
+  const gpulab::Result fast = gemm("cpu", "blas", 40);
+  const gpulab::Result fastOlder = gemm("cpu", "blas", 30);  // the same recording's slower run is not a bar
+  const gpulab::Result slow = gemm("cpu", "blas", 20);
+  const gpulab::Result slowLib = gemm("cpu", "blas", 25, gpulab::plan_name::matmul, 60, 1);
+  const gpulab::Result slowNaive = gemm("cpu", "naive", 0.5);  // only the second recording ran the professor
+  const gpulab::Result here = gemm("cpu", "blas", 35);
+  const std::vector<Input> results{{&fast, 0}, {&fastOlder, 0}, {&here, -1}, {&slow, 1}, {&slowLib, 1}, {&slowNaive, 1}};
+  EXPECT_EQ(recordedFor(results, all, Shape{}, 0), &fast);
+  EXPECT_EQ(recordedFor(results, all, Shape{}, 1), &slow);
+  EXPECT_EQ(recordedFor(results, all, Shape{}, -1), nullptr);  // measured here is never a recording's bar
+  const auto bars = recordedBars(results, all, Shape{});
+  ASSERT_EQ(bars.size(), 2u);
+  EXPECT_EQ(bars[0].result, &fast);
+  EXPECT_EQ(bars[0].source, 0);
+  EXPECT_EQ(bars[1].result, &slow);
+  EXPECT_EQ(bars[1].source, 1);
+  const auto naiveBars = recordedBars(results, naive, Shape{});
+  ASSERT_EQ(naiveBars.size(), 1u);
+  EXPECT_EQ(naiveBars[0].source, 1);
+  EXPECT_EQ(recordedSources(results, rows, Shape{}), (std::vector<int>{0, 1}));
+  EXPECT_TRUE(recordedSources(results, rows, Shape{512, 512, 512}).empty());
+  // Every recording's bars count: 2 (BLAS all) + 1 (BLAS one) + 1 (naive).
+  EXPECT_EQ(counts(results, rows, Shape{}).recordedBars, 4);
+  EXPECT_EQ(measuredFor(results, all, Shape{}), &here);
+  // A recorded share is of its own recording's library: the second's naive against its BLAS (the faster, 25),
+  // never against the first's faster one.
+  EXPECT_DOUBLE_EQ(recordedLibraryShare(results, rows, naive, Shape{}, 1, 0.5), 0.02);
+  EXPECT_DOUBLE_EQ(recordedLibraryShare(results, rows, naive, Shape{}, 0, 0.5), 0.5 / 40);
 }
 
 TEST(MatmulModel, ThePracticeRatioComesFromTheFastestRunsAt60) {
