@@ -62,24 +62,33 @@ std::optional<std::string> applyMeasured(std::vector<Row>& rows, const gpulab::R
 }
 
 std::vector<int> applyRecorded(std::vector<Row>& rows, const std::vector<RecordedResult>& recorded) {
-  for (Row& r : rows) {
-    r.recordedFlops = 0;
-    r.recordedSource = -1;
-  }
+  for (Row& r : rows) r.recorded.clear();
   std::vector<int> sources;
   for (const RecordedResult& rec : recorded) {
+    if (rec.source < 0) continue;  // measured here is no recording
     const auto g = gpulab::as_gemm(*rec.result);
     if (!g || !g->head.ok) continue;
     const bool ours = g->head.plan == gpulab::plan_name::precision || (g->head.plan.empty() && g->library);
     if (!ours) continue;
     Row& r = rowOf(rows, g->head.precision);
-    if (g->gflops * 1e9 > r.recordedFlops) {
-      r.recordedFlops = g->gflops * 1e9;
-      r.recordedSource = rec.source;
+    auto it = std::find_if(r.recorded.begin(), r.recorded.end(), [&](const Recorded& x) { return x.source == rec.source; });
+    if (it == r.recorded.end()) it = r.recorded.insert(r.recorded.end(), Recorded{rec.source, 0, false});
+    if (g->gflops * 1e9 > it->flops) {
+      it->flops = g->gflops * 1e9;
+      it->onGpu = g->head.on_gpu && !g->head.cpu_device;  // lavapipe is Vulkan on the CPU, not a GPU
     }
     if (std::find(sources.begin(), sources.end(), rec.source) == sources.end()) sources.push_back(rec.source);
   }
+  for (Row& r : rows)
+    std::sort(r.recorded.begin(), r.recorded.end(), [](const Recorded& a, const Recorded& b) { return a.source < b.source; });
+  std::sort(sources.begin(), sources.end());
   return sources;
+}
+
+double recordedFlops(const Row& row, int source) {
+  for (const Recorded& r : row.recorded)
+    if (r.source == source) return r.flops;
+  return 0;
 }
 
 SpeedVerdict speedVerdict(const std::vector<Row>& rows) {
@@ -93,7 +102,8 @@ SpeedVerdict speedVerdict(const std::vector<Row>& rows) {
   v.best = best->precision;
   v.bestFlops = best->flopsPerS;
   if (v.fp32Flops > 0 && best->precision != gpulab::Precision::fp32) v.kind = SpeedVerdict::Kind::fasterThanFp32;
-  else if (v.fp64Flops > 0) v.kind = SpeedVerdict::Kind::fp32WithFp64;
+  // FP32 against FP64 only once FP32 has run: mid-run, FP64 alone is "the fastest so far", not "FP32 at 0 FLOP/s".
+  else if (best->precision == gpulab::Precision::fp32 && v.fp64Flops > 0) v.kind = SpeedVerdict::Kind::fp32WithFp64;
   else v.kind = SpeedVerdict::Kind::fastestOnly;
   return v;
 }

@@ -17,6 +17,13 @@ struct GpuSpec;
 
 namespace precision_model {
 
+// One opened recording's rate for a format: each recording is a source of its own, drawn as its own bar.
+struct Recorded {
+  int source = -1;     // the recording's index in the result store (it decides the bar's look)
+  double flops = 0;    // its fastest GEMM of the format, FLOP/s (INT8: OP/s)
+  bool onGpu = false;  // ran on a GPU, not a CPU-type device (the bar's colour says CPU or GPU)
+};
+
 struct Row {
   gpulab::Precision precision = gpulab::Precision::fp32;
   bool supported = false;
@@ -26,8 +33,7 @@ struct Row {
   double checkMaxAbs = -1;    // the measured kernel's own check against FP64 (-1 = none)
   double relFro = -1;         // emulated GEMM: ||C - C_fp64||_F / ||C_fp64||_F (-1 = not computed)
   double emuMaxAbs = -1;      // emulated GEMM: max |C - C_fp64|
-  double recordedFlops = 0;   // the best from an opened recording
-  int recordedSource = -1;    // which recording (an index into the store's recordings)
+  std::vector<Recorded> recorded;  // one per opened recording that ran the format, in source order
   double datasheetFlops = 0;  // the chosen card's dense datasheet peak (0 = the card has no such path)
 };
 
@@ -43,13 +49,16 @@ void applyDatasheet(std::vector<Row>& rows, const gpulab::models::GpuSpec* card)
 void clearMeasured(std::vector<Row>& rows);
 // A result of this page's own run. Returns the error to show when it is a GEMM that did not run.
 std::optional<std::string> applyMeasured(std::vector<Row>& rows, const gpulab::Result& r);
-// A recording's results: the fastest GEMM of each format among those its precision plan made (a recording from
-// before plans were recorded: its library GEMMs, as then). Returns the sources that contributed, in order.
+// The recordings' results: for each recording, the fastest GEMM of each format among those its precision plan made
+// (a recording from before plans were recorded: its library GEMMs, as then); a faster recording never hides a
+// slower one's bar. Returns the sources that contributed, in source order.
 struct RecordedResult {
   const gpulab::Result* result = nullptr;
   int source = -1;
 };
 std::vector<int> applyRecorded(std::vector<Row>& rows, const std::vector<RecordedResult>& recorded);
+// A row's rate in recording `source` (0: that recording did not run the format).
+double recordedFlops(const Row& row, int source);
 
 // The results strip's speed verdict.
 struct SpeedVerdict {

@@ -41,6 +41,7 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   m_plot = new QCustomPlot(this);
   m_plot->setObjectName(QStringLiteral("precisionPlot"));
   m_plot->setMinimumHeight(150);
+  m_plot->installEventFilter(this);  // resized (a tab, the compact layout): its value labels are fitted again
   m_table = new QTableWidget(0, 6, this);
   m_table->setObjectName(QStringLiteral("precisionTable"));
   m_table->setHorizontalHeaderLabels({tr("Format"), tr("Throughput"), tr("Datasheet"), tr("Max error"),
@@ -69,13 +70,11 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
 
   m_badge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("speed"));
   m_emuBadge = new SourceBadge(SourceBadge::Kind::Model, tr("error: emulated"));
-  m_recBadge = new SourceBadge(SourceBadge::Kind::Recorded, QString());
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, QString());
   addBadge(m_badge);
   addBadge(m_sheetBadge);
   addBadge(m_emuBadge);
-  addBadge(m_recBadge);
-  m_recBadge->hide();
+  for (SourceBadge* b : m_recordedBadges.badges()) addBadge(b);  // one per recording drawn, hidden until then
 
   m_speedLabel = addResultLabel(3, Qt::RichText);  // the widest: it also carries the datasheet's ratio
   m_errorLabel = addResultLabel(2, Qt::RichText);
@@ -310,11 +309,13 @@ void PrecisionPage::recordingsChanged() {
   std::vector<precision_model::RecordedResult> recorded;
   for (const StoredResult& s : m_ctx.results().all())
     if (s.source >= 0) recorded.push_back({&s.result, s.source});
-  QStringList labels;
-  for (int source : precision_model::applyRecorded(m_rows, recorded)) labels << m_ctx.results().sourceLabel(source);
-  m_recBadge->setVisible(!labels.isEmpty());
-  if (!labels.isEmpty()) m_recBadge->set(SourceBadge::Kind::Recorded, tr("hollow bars: %1").arg(labels.join(", ")));
+  // Two recordings are two sources: each has its own bars (its own look) and its own badge, never one for both.
+  m_recordedSources = precision_model::applyRecorded(m_rows, recorded);
+  QList<RecordedBadges::Drawn> drawn;
+  for (int source : m_recordedSources) drawn.push_back({source, m_ctx.results().sourceLabel(source)});
+  m_recordedBadges.show(drawn, tr("Hollow bars"));
   fitBadges();
+  if (m_fitTimer) m_fitTimer->start();  // a recording's slot in every row: do the panels and the table still fit?
   scheduleReplot();
 }
 
@@ -334,6 +335,11 @@ void PrecisionPage::resizeEvent(QResizeEvent* e) {
   Page::resizeEvent(e);
   m_fitTimer->start();  // do the three panels and the table still fit together?
   scheduleReplot();     // the value labels go inside or past their bars by the panel's width
+}
+
+bool PrecisionPage::eventFilter(QObject* watched, QEvent* e) {
+  if (watched == m_plot && e->type() == QEvent::Resize) scheduleReplot();
+  return Page::eventFilter(watched, e);
 }
 
 void PrecisionPage::recomputeUnderflow() {

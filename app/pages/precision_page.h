@@ -8,7 +8,10 @@
 #include "gpulab/underflow_demo.hpp"
 #include "models/precision_model.h"
 #include "pages/page.h"
+#include "runner/result_store.h"
+#include "widgets/recorded_badges.h"
 
+#include <QPair>
 #include <QVector>
 
 #include <array>
@@ -24,6 +27,7 @@ class QTableWidget;
 class QTabWidget;
 class QTimer;
 class QCPAxisRect;
+class QCPItemText;
 
 class PrecisionPage : public Page {
   Q_OBJECT
@@ -84,6 +88,7 @@ class PrecisionPage : public Page {
   void onResult(const gpulab::Result& r) override;
   void onRunFinished(bool cancelled) override;
   void resizeEvent(QResizeEvent* e) override;
+  bool eventFilter(QObject* watched, QEvent* e) override;  // the chart resized: its value labels are fitted again
 
  private:
   void buildControls();
@@ -92,7 +97,7 @@ class PrecisionPage : public Page {
   void updateCompact();           // from the views' size and the theme's fonts
   void placeSharedWidgets();      // the chart and the table into the current tab
   QVector<Panel> shownPanels() const;
-  void drawSpeedPanel(QCPAxisRect* r, int width);
+  void drawSpeedPanel(QCPAxisRect* r, int width, int height);  // the panel's size as it will be laid out
   void drawBytesPanel(QCPAxisRect* r);
   void drawErrorPanel(QCPAxisRect* r);
   gpulab::Backend& backend();
@@ -130,13 +135,15 @@ class PrecisionPage : public Page {
   QLabel* m_gmaxLabel = nullptr;
   SourceBadge* m_badge = nullptr;
   SourceBadge* m_emuBadge = nullptr;
-  SourceBadge* m_recBadge = nullptr;
+  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
   SourceBadge* m_sheetBadge = nullptr;
   QTimer* m_replot = nullptr;
   QTimer* m_underflowTimer = nullptr;
 
   std::vector<Row> m_rows;
+  std::vector<int> m_recordedSources;  // the recordings with a bar here, in source order: a slot in each row each
   QStringList m_throughputLabels;
+  QVector<QPair<QCPItemText*, int>> m_recordedValueLabels;  // the speed panel's recorded values and their recording
   gpulab::UnderflowResult m_underflow;
   bool m_ranOnGpu = false;
 };

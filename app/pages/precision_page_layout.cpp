@@ -97,15 +97,16 @@ void PrecisionPage::setCompact(bool compact) {
 
 void PrecisionPage::updateCompact() {
   if (!m_views || m_views->width() <= 0) return;
-  // What the three panels and the table need at the theme's fonts: seven rows of two labelled bars each plus
-  // the axis below; the panels' titles and value labels across; the table's rows.
+  // What the three panels and the table need at the theme's fonts: seven rows of labelled bars (datasheet,
+  // measured here, each opened recording) plus the axis below; the panels' titles and value labels across; the
+  // table's rows.
   QFont tick(QStringLiteral("DejaVu Sans"));
   tick.setPointSize(m_ctx.theme().plotFontPt);
   QFont bold = tick;
   bold.setBold(true);
   const QFontMetrics fm(tick), fb(bold);
   const int line = fm.height();
-  const int chartH = 7 * (2 * line + 8) + 3 * line + 24;
+  const int chartH = 7 * ((2 + int(m_recordedSources.size())) * line + 8) + 3 * line + 24;
   const int tableH = (m_table->rowCount() + 1) * (m_table->fontMetrics().height() + 10) + 8;
   const int chartW = fm.horizontalAdvance(QStringLiteral("FP64 ")) + 3 * fm.horizontalAdvance(QStringLiteral("1.98 PFLOP/s")) +
                      fb.horizontalAdvance(tr("Bytes · 7B model")) + fb.horizontalAdvance(tr("Correct digits")) + 120;

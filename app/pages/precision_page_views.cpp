@@ -1,5 +1,6 @@
 // The precision page's drawing: the formats chart (throughput, bytes per parameter, error), the table, the
 // results strip's sentences and the underflow plot, from the rows the page model keeps (models/precision_model.h).
+#include "pages/crowded_labels.h"
 #include "pages/precision_page.h"
 #include "pages/precision_page_detail.h"
 
@@ -11,6 +12,7 @@
 #include "widgets/onscreen_hint.h"
 #include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
+#include "widgets/recorded_look.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -18,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 using gpulab::Precision;
 using precision_detail::precName;
@@ -175,6 +178,7 @@ void PrecisionPage::replot() {
   QCustomPlot* p = m_plot;
   p->clearPlottables();
   p->clearItems();
+  m_recordedValueLabels.clear();  // the items just went
   // The panels are made afresh each time: one on a compact layout's tab, three side by side otherwise and on
   // every slide. They share the format rows: FP64 on top, the smallest formats at the bottom.
   p->plotLayout()->clear();
@@ -210,15 +214,24 @@ void PrecisionPage::replot() {
   double total = 0;
   for (double s : stretch) total += s;
   const QFontMetrics tickFm(p->axisRects().front()->axis(QCPAxis::atLeft)->tickLabelFont());
+  // ...and its height less the value axis below (tick labels, title, margins).
+  const int panelH = (m_exportSize.isEmpty() ? p->height() : m_exportSize.height()) - 2 * tickFm.height() - 30;
   for (int i = 0; i < panels.size(); ++i) {
     const int width = int(plotW * stretch[i] / total) - (i == 0 ? tickFm.horizontalAdvance(QStringLiteral("FP64")) + 30 : 20);
     switch (panels[i]) {
-      case Panel::speed: drawSpeedPanel(rects[i], width); break;
+      case Panel::speed: drawSpeedPanel(rects[i], width, panelH); break;
       case Panel::bytes: drawBytesPanel(rects[i]); break;
       case Panel::error: drawErrorPanel(rects[i]); break;
     }
   }
   p->replot();
+  // Laid out now: a recording's value label that would be drawn over other text goes inside its bar, or is left
+  // out (crowded_labels.h); its bar, look and badge stay, and the export has the numbers.
+  QVector<crowded_labels::SourcedLabel> recordedLabels;
+  for (const auto& [item, source] : m_recordedValueLabels) recordedLabels.push_back({item, source});
+  const QVector<QCPItemText*> leftOut = crowded_labels::leaveOutCrowded(p, recordedLabels);
+  for (QCPItemText* t : leftOut) m_throughputLabels.removeOne(t->text());
+  if (!leftOut.isEmpty()) p->replot();
   fillTable();
 
   // Strip: the fastest format against FP32 (the model's verdict), and the error spread.
@@ -267,13 +280,26 @@ void PrecisionPage::replot() {
 }
 
 // 1. Throughput (log), one slot per source in each format's row: the chosen card's datasheet (dashed) on top,
-// measured here (solid) below it, recorded (hollow) last when a recording is open. One line of text per slot at
-// most, short ("not here"): the reasons are in the controls column and the table.
-void PrecisionPage::drawSpeedPanel(QCPAxisRect* r, int width) {
+// measured here (solid) below it, then one slot per opened recording (hollow, each in its own look: two recordings
+// are two sources, never the faster of both). One line of text per slot at most, short ("not here"): the reasons
+// are in the controls column and the table.
+void PrecisionPage::drawSpeedPanel(QCPAxisRect* r, int width, int height) {
   const Theme& theme = m_ctx.theme();
-  const QFont valueFont = valueFontOf(theme);
+  const int recordings = int(m_recordedSources.size());
+  // The row's slots, evenly spaced top to bottom: datasheet, measured here, then each recording in source order.
+  const int slotCount = 2 + recordings;
+  const double pitch = std::min(0.4, 0.87 / slotCount);  // distance between slots' centres
+  // A recording's labels sit near the measured ones (similar rates): where a slot is thinner than a line of text
+  // (two recordings at 1366×768, a projector's font), the values get a smaller font, down to 60 % of the axis's;
+  // what still does not fit goes inside its bar or is left out after the layout (replot).
+  QFont valueFont = valueFontOf(theme);
+  if (recordings > 0 && height > 0) {
+    const double slotPx = pitch * height / double(m_rows.size());
+    const int floorPt = std::max(8, int(std::lround(0.6 * theme.plotFontPt)));
+    while (valueFont.pointSize() > floorPt && 1.05 * QFontMetrics(valueFont).lineSpacing() > slotPx)
+      valueFont.setPointSize(valueFont.pointSize() - 1);
+  }
   const QFontMetrics fm(valueFont);
-  const bool anyRecorded = std::any_of(m_rows.begin(), m_rows.end(), [](const Row& row) { return row.recordedFlops > 0; });
   const QColor hw = m_ranOnGpu ? theme.gpu : theme.cpu;
   m_throughputLabels.clear();
   QCPAxis* x = r->axis(QCPAxis::atBottom);
@@ -282,50 +308,63 @@ void PrecisionPage::drawSpeedPanel(QCPAxisRect* r, int width) {
   x->ticker().dynamicCast<QCPAxisTickerLog>()->setSubTickCount(0);
   x->setLabel(tr("FLOP/s (INT8: OP/s)"));
   double lo = 1e300, hi = 0;
-  for (const Row& row : m_rows)
-    for (double v : {row.flopsPerS, row.recordedFlops, row.datasheetFlops})
-      if (v > 0) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
+  auto extend = [&](double v) {
+    if (v <= 0) return;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  };
+  for (const Row& row : m_rows) {
+    for (double v : {row.flopsPerS, row.datasheetFlops}) extend(v);
+    for (const precision_model::Recorded& rec : row.recorded) extend(rec.flops);
+  }
   if (hi <= 0) {
     lo = 1e9;
     hi = m_ctx.cpuInfo().peak_gflops_fp32 > 0 ? m_ctx.cpuInfo().peak_gflops_fp32 * 1e9 : 1e11;
   }
   const double xlo = lo / 10, xhi = hi * 4;
   x->setRange(xlo, xhi);
-  const double slot = anyRecorded ? 0.29 : 0.2;  // distance between slots' centres
-  const double w = anyRecorded ? 0.26 : 0.36;
-  const double ySheet = -slot, yHere = anyRecorded ? 0.0 : slot, yRec = slot;
-  auto* sheet = new QCPBars(y, x);
-  auto* here = new QCPBars(y, x);
-  auto* rec = new QCPBars(y, x);
-  for (QCPBars* b : {sheet, here, rec}) {
+  const double w = 0.9 * pitch;
+  auto slotY = [&](int k) { return (k - (slotCount - 1) / 2.0) * pitch; };
+  const double ySheet = slotY(0), yHere = slotY(1);
+  auto newBars = [&] {
+    auto* b = new QCPBars(y, x);
     b->setBaseValue(xlo);
     b->setWidth(w);
-  }
+    return b;
+  };
+  auto* sheet = newBars();
+  auto* here = newBars();
   QColor sheetFill = theme.gpu;
   sheetFill.setAlpha(45);
   sheet->setPen(QPen(theme.gpu, 2, Qt::DashLine));
   sheet->setBrush(sheetFill);
   here->setPen(QPen(hw.darker(120), 1));
   here->setBrush(hw);
-  rec->setPen(QPen(theme.gpu, 2));
-  rec->setBrush(Qt::NoBrush);
   sheet->setName(tr("datasheet: %1").arg(datasheetCard()));
   here->setName(tr("measured here"));
-  rec->setName(tr("recorded"));
+  // A bar set per recording (and per CPU or GPU, the device's colour), named by the recording.
+  std::map<std::pair<int, bool>, QCPBars*> recordedSets;
+  auto recordedBars = [&](const precision_model::Recorded& rec) {
+    QCPBars*& b = recordedSets[{rec.source, rec.onGpu}];
+    if (!b) {
+      b = newBars();
+      b->setPen(recordedBarPen(theme, rec.onGpu ? theme.gpu : theme.cpu, rec.source));  // the second: deeper, dashed
+      b->setBrush(Qt::NoBrush);
+      b->setName(m_ctx.results().sourceLabel(rec.source));
+    }
+    return b;
+  };
   const int room = std::max(60, width - 12);
   auto text = [&](double xx, double yy, const QString& t, const QColor& c, Qt::Alignment a) {
-    panelLabel(r, xx, yy, t, c, a, valueFont);
     m_throughputLabels << t;
+    return panelLabel(r, xx, yy, t, c, a, valueFont);
   };
   // A value's label sits past the end of its bar, or inside it where the text would be cut at the panel's edge.
   auto valueLabel = [&](double v, double yy, const QString& t, const QColor& outside, const QColor& fill) {
     const double reach = std::log(v / xlo) / std::log(xhi / xlo);
     const bool inside = fm.horizontalAdvance(t) + 10 > (1 - reach) * width;
     const QColor in = fill.alpha() < 128 || fill.lightness() > 150 ? theme.text : QColor(Qt::white);
-    text(v, yy, t, inside ? in : outside, inside ? Qt::AlignRight : Qt::AlignLeft);
+    return text(v, yy, t, inside ? in : outside, inside ? Qt::AlignRight : Qt::AlignLeft);
   };
   for (int i = 0; i < int(m_rows.size()); ++i) {
     const Row& row = m_rows[i];
@@ -349,9 +388,14 @@ void PrecisionPage::drawSpeedPanel(QCPAxisRect* r, int width) {
     } else if (!row.supported) {
       text(xlo, i + yHere, tr("not here"), theme.mutedText, Qt::AlignLeft);  // why: the controls column and the table
     }
-    if (row.recordedFlops > 0) {
-      rec->addData(i + yRec, row.recordedFlops);
-      valueLabel(row.recordedFlops, i + yRec, fmtSi(row.recordedFlops, unit), theme.gpu.darker(130), QColor(0, 0, 0, 0));
+    for (const precision_model::Recorded& rec : row.recorded) {
+      const auto at = std::find(m_recordedSources.begin(), m_recordedSources.end(), rec.source);
+      if (at == m_recordedSources.end() || rec.flops <= 0) continue;
+      const double yRec = i + slotY(2 + int(at - m_recordedSources.begin()));
+      recordedBars(rec)->addData(yRec, rec.flops);
+      const QColor c = recordedColor(theme, rec.onGpu ? theme.gpu : theme.cpu, rec.source);
+      QCPItemText* label = valueLabel(rec.flops, yRec, fmtSi(rec.flops, unit), theme.dark ? c : c.darker(130), QColor(0, 0, 0, 0));
+      m_recordedValueLabels.push_back({label, rec.source});
     }
   }
 }
@@ -469,20 +513,25 @@ void PrecisionPage::fillTable() {
 QString PrecisionPage::csvSummary() const {
   QString out = QStringLiteral(
       "precision,supported,variant,flop_per_s,bytes_per_param,check_max_abs_err,emulated_rel_frobenius,"
-      "emulated_max_abs_err,recorded_flop_per_s,datasheet_flop_per_s,datasheet_card,reason\n");
+      "emulated_max_abs_err,datasheet_flop_per_s,datasheet_card,reason");
+  // A column per opened recording, named by it: two recordings are two sources, never one merged column.
+  for (int source : m_recordedSources)
+    out += QStringLiteral(",\"flop_per_s %1\"").arg(m_ctx.results().sourceLabel(source).replace(QLatin1Char('"'), QStringLiteral("\"\"")));
+  out += QLatin1Char('\n');
   for (const Row& r : m_rows) {
     QString reason = qs(r.reason);
     reason.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,\"%11\",\"%12\"\n")
+    out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,\"%10\",\"%11\"")
                .arg(precName(r.precision), r.supported ? QStringLiteral("yes") : QStringLiteral("no"), qs(r.variant))
                .arg(r.flopsPerS, 0, 'g', 6)
                .arg(gpulab::bytes_per_element(r.precision))
                .arg(r.checkMaxAbs, 0, 'g', 4)
                .arg(r.relFro, 0, 'g', 4)
                .arg(r.emuMaxAbs, 0, 'g', 4)
-               .arg(r.recordedFlops, 0, 'g', 6)
                .arg(r.datasheetFlops, 0, 'g', 6)
                .arg(datasheetCard(), reason);
+    for (int source : m_recordedSources) out += QStringLiteral(",%1").arg(precision_model::recordedFlops(r, source), 0, 'g', 6);
+    out += QLatin1Char('\n');
   }
   return out;
 }

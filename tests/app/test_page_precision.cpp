@@ -1,10 +1,13 @@
 // The Precision page offscreen: unsupported formats greyed with the backend's reason, a run fills throughput and
-// error for the CPU's formats, the underflow tab counts lost updates.
+// error for the CPU's formats, the underflow tab counts lost updates, two recordings are two sources.
 #include "app_context.h"
 #include "pages/precision_page.h"
+#include "qcustomplot.h"
+#include "widgets/source_badge.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QMap>
 #include "gpulab/page_plans.hpp"
 
 #include <gtest/gtest.h>
@@ -107,4 +110,70 @@ TEST(PrecisionPage, DefaultPlanIsTheBenchSuite) {
   fromPage.clear();
   for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
   EXPECT_NE(fromPage, fromSuite);
+}
+
+// Two recordings open at once are two sources: each format's row has a hollow bar per recording that ran it (the
+// slower machine's too), in a bar set named by its recording, with its own look and its own badge.
+TEST(PrecisionPage, TwoRecordingsAreTwoSourcesEachWithItsBarsLookAndBadge) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  PrecisionPage page(ctx);
+  page.initialize();
+  page.resize(1600, 1000);
+  page.show();
+  auto recording = [](const std::string& device, double scale) {
+    gpulab::Recording rec;
+    rec.context["cpu"] = device;
+    rec.context["gpu"] = "none";
+    rec.context["date"] = "2026-11-30";
+    for (auto [p, gflops] : {std::pair{Precision::fp64, 104.0}, std::pair{Precision::fp32, 208.0}}) {
+      gpulab::Result r;
+      r.experiment = "gemm";
+      r.plan = gpulab::plan_name::precision;
+      r.backend = "cpu";
+      r.variant = "blas";
+      r.precision = p;
+      r.params = {{"m", 1024}, {"n", 1024}, {"k", 1024}};
+      r.check.passed = true;
+      r.check.checked = 10;
+      r.gflops = gflops * scale;
+      rec.results.push_back(r);
+    }
+    return rec;
+  };
+  ctx.results().addRecording(QStringLiteral("/tmp/fast.json"), recording("Fast Box", 1.0));
+  ctx.results().addRecording(QStringLiteral("/tmp/slow.json"), recording("Slow Box", 0.5));
+  for (int i = 0; i < 10; ++i) QCoreApplication::processEvents();
+  const auto& fp64 = page.row(Precision::fp64).recorded;
+  ASSERT_EQ(fp64.size(), 2u);
+  EXPECT_DOUBLE_EQ(fp64[0].flops, 104e9);
+  EXPECT_DOUBLE_EQ(fp64[1].flops, 52e9);  // not hidden behind the faster machine's
+  page.showView(PrecisionPage::View::speed);
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < 200) QCoreApplication::processEvents();
+  const QString fast = ctx.results().sourceLabel(0), slow = ctx.results().sourceLabel(1);
+  QMap<QString, int> barsByName;
+  QMap<QString, Qt::PenStyle> outline;
+  for (int i = 0; i < page.summaryPlot()->plottableCount(); ++i)
+    if (auto* bars = qobject_cast<QCPBars*>(page.summaryPlot()->plottable(i)); bars && bars->name().contains(QStringLiteral("recorded on"))) {
+      barsByName[bars->name()] += bars->data()->size();
+      outline[bars->name()] = bars->pen().style();
+    }
+  EXPECT_EQ(barsByName.value(fast), 2);  // FP64 and FP32
+  EXPECT_EQ(barsByName.value(slow), 2);
+  EXPECT_EQ(barsByName.size(), 2);
+  EXPECT_EQ(outline.value(fast), Qt::SolidLine);
+  EXPECT_EQ(outline.value(slow), Qt::DashLine);
+  QStringList recordedBadges;
+  for (SourceBadge* b : page.findChildren<SourceBadge*>())
+    if (b->kind() == SourceBadge::Kind::Recorded && !b->isHidden()) recordedBadges << b->text().simplified();
+  ASSERT_EQ(recordedBadges.size(), 2) << recordedBadges.join(QStringLiteral(" | ")).toStdString();
+  EXPECT_EQ(recordedBadges.filter(QStringLiteral("Fast Box")).size(), 1);
+  EXPECT_EQ(recordedBadges.filter(QStringLiteral("Slow Box")).size(), 1);
+  // The export: a column per recording, named by it.
+  const QString header = page.plots().front().csv().section(QLatin1Char('\n'), 0, 0);
+  EXPECT_TRUE(header.contains(QStringLiteral("flop_per_s ") + fast)) << header.toStdString();
+  EXPECT_TRUE(header.contains(QStringLiteral("flop_per_s ") + slow)) << header.toStdString();
 }

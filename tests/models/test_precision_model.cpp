@@ -30,8 +30,11 @@ TEST(PrecisionModel, ARecordingDrawsOnlyWhatThePrecisionPlanMeasured) {
   const gpulab::Result mine = gemm(Precision::fp32, 100, gpulab::plan_name::precision);
   const gpulab::Result matmul = gemm(Precision::fp32, 900, gpulab::plan_name::matmul);  // faster, another plan's
   const auto sources = applyRecorded(rows, {{&matmul, 0}, {&mine, 1}});
-  EXPECT_DOUBLE_EQ(rowOf(rows, Precision::fp32).recordedFlops, 100e9);
-  EXPECT_EQ(rowOf(rows, Precision::fp32).recordedSource, 1);
+  const Row& fp32 = rowOf(rows, Precision::fp32);
+  ASSERT_EQ(fp32.recorded.size(), 1u);
+  EXPECT_DOUBLE_EQ(fp32.recorded[0].flops, 100e9);
+  EXPECT_EQ(fp32.recorded[0].source, 1);
+  EXPECT_DOUBLE_EQ(recordedFlops(fp32, 0), 0);  // the first recording's is another plan's GEMM
   EXPECT_EQ(sources, std::vector<int>{1});
 }
 
@@ -40,7 +43,37 @@ TEST(PrecisionModel, ARecordingFromBeforePlansStillDrawsItsLibraryGemms) {
   const gpulab::Result legacy = gemm(Precision::fp64, 50, "");
   const gpulab::Result naive = gemm(Precision::fp64, 900, "", "naive");
   applyRecorded(rows, {{&legacy, 0}, {&naive, 0}});
-  EXPECT_DOUBLE_EQ(rowOf(rows, Precision::fp64).recordedFlops, 50e9);
+  EXPECT_DOUBLE_EQ(recordedFlops(rowOf(rows, Precision::fp64), 0), 50e9);
+}
+
+TEST(PrecisionModel, TwoRecordingsAreTwoSourcesEachWithItsOwnRate) {
+  auto rows = initialRows();
+  // The second recording's machine is half as fast: its slower FP64 is still its own bar, never hidden by the
+  // first's; each recording keeps its own fastest run.
+  const gpulab::Result second64 = gemm(Precision::fp64, 52, gpulab::plan_name::precision);
+  const gpulab::Result first64 = gemm(Precision::fp64, 104, gpulab::plan_name::precision);
+  const gpulab::Result first64Slower = gemm(Precision::fp64, 90, gpulab::plan_name::precision);
+  gpulab::Result second32 = gemm(Precision::fp32, 200, gpulab::plan_name::precision);
+  second32.backend = "cuda";  // only the second ran FP32, on a GPU
+  const auto sources = applyRecorded(rows, {{&second64, 1}, {&first64, 0}, {&first64Slower, 0}, {&second32, 1}});
+  EXPECT_EQ(sources, (std::vector<int>{0, 1}));
+  const Row& fp64 = rowOf(rows, Precision::fp64);
+  ASSERT_EQ(fp64.recorded.size(), 2u);
+  EXPECT_EQ(fp64.recorded[0].source, 0);  // in source order, whatever the order of the results
+  EXPECT_DOUBLE_EQ(fp64.recorded[0].flops, 104e9);
+  EXPECT_EQ(fp64.recorded[1].source, 1);
+  EXPECT_DOUBLE_EQ(fp64.recorded[1].flops, 52e9);
+  EXPECT_FALSE(fp64.recorded[1].onGpu);
+  const Row& fp32 = rowOf(rows, Precision::fp32);
+  ASSERT_EQ(fp32.recorded.size(), 1u);
+  EXPECT_EQ(fp32.recorded[0].source, 1);
+  EXPECT_DOUBLE_EQ(recordedFlops(fp32, 1), 200e9);
+  EXPECT_TRUE(fp32.recorded[0].onGpu);
+  EXPECT_DOUBLE_EQ(recordedFlops(fp32, 0), 0);
+  // Applying again starts afresh (a recording closed): no bar of the old set stays.
+  applyRecorded(rows, {{&second64, 1}});
+  EXPECT_EQ(rowOf(rows, Precision::fp64).recorded.size(), 1u);
+  EXPECT_TRUE(rowOf(rows, Precision::fp32).recorded.empty());
 }
 
 TEST(PrecisionModel, MeasuredResultsFillTheirRowAndOnlyARunnableFormatsFailureIsAnError) {
@@ -60,6 +93,9 @@ TEST(PrecisionModel, MeasuredResultsFillTheirRowAndOnlyARunnableFormatsFailureIs
 TEST(PrecisionModel, VerdictsFollowTheRows) {
   auto rows = initialRows();
   EXPECT_EQ(speedVerdict(rows).kind, SpeedVerdict::Kind::nothing);
+  rowOf(rows, Precision::fp64).flopsPerS = 50;  // mid-run: FP64 has run, FP32 not yet
+  EXPECT_EQ(speedVerdict(rows).kind, SpeedVerdict::Kind::fastestOnly);
+  EXPECT_EQ(speedVerdict(rows).best, Precision::fp64);
   rowOf(rows, Precision::fp32).flopsPerS = 100;
   rowOf(rows, Precision::fp64).flopsPerS = 50;
   EXPECT_EQ(speedVerdict(rows).kind, SpeedVerdict::Kind::fp32WithFp64);
