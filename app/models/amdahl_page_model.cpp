@@ -3,6 +3,7 @@
 #include "gpulab/page_plans.hpp"
 #include "gpulab/result_views.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace amdahl_page_model {
@@ -59,20 +60,23 @@ void addToRun(std::vector<Point>& run, Point p) {
 
 Recorded recorded(const std::vector<Input>& results) {
   Recorded out;
-  // The newest recorded run decides which recording and share the points come from.
+  // Each recording's newest run decides the share its points come from (a recording may hold runs at two shares).
   for (auto it = results.rbegin(); it != results.rend(); ++it) {
     if (it->source < 0) continue;
     const auto s = gpulab::as_amdahl_step(*it->result);
     if (!s || !s->head.ok || !ofThisPlan(s->head)) continue;
-    out.source = it->source;
-    out.share = s->serial_share;
-    break;
+    const bool known = std::any_of(out.runs.begin(), out.runs.end(),
+                                   [&](const RecordedRun& run) { return run.source == it->source; });
+    if (!known) out.runs.push_back({it->source, s->serial_share, {}});
   }
+  std::sort(out.runs.begin(), out.runs.end(),
+            [](const RecordedRun& a, const RecordedRun& b) { return a.source < b.source; });
   for (const Input& in : results) {
     if (in.source < 0) continue;
     if (const auto s = gpulab::as_amdahl_step(*in.result)) {
-      if (s->head.ok && ofThisPlan(s->head) && in.source == out.source && s->serial_share == out.share)
-        out.points.push_back(pointOf(*s, *in.result));
+      if (!s->head.ok || !ofThisPlan(s->head)) continue;
+      for (RecordedRun& run : out.runs)
+        if (run.source == in.source && s->serial_share == run.share) run.points.push_back(pointOf(*s, *in.result));
     } else if (const auto l = gpulab::as_launch_overhead(*in.result)) {
       if (l->head.ok && ofThisPlan(l->head) && l->per_launch_s > 0) {
         out.launchSource = in.source;

@@ -1,8 +1,9 @@
 #pragma once
 // What the Amdahl page shows from measurements, without Qt: its own run's thread counts as they arrive (each
-// speed-up paired with the one-thread run of the same rounds), the GPU's launch cost, and a recording's run (the
-// newest recorded share, from one recording). Read through typed views (as_amdahl_step, as_launch_overhead) of the
-// amdahl plan only; a recording from before plans is read as then. The law itself is gpulab/models/amdahl_model.hpp.
+// speed-up paired with the one-thread run of the same rounds), the GPU's launch cost, and each open recording's run
+// (two recordings are two sources: one run each, never merged, never only one). Read through typed views
+// (as_amdahl_step, as_launch_overhead) of the amdahl plan only; a recording from before plans is read as then. The
+// law itself is gpulab/models/amdahl_model.hpp.
 #include "gpulab/results.hpp"
 #include "models/guarded_conclusions.h"
 
@@ -37,14 +38,18 @@ struct Input {
   const gpulab::Result* result = nullptr;
   int source = -1;  // -1 measured here, else the recording's index
 };
-struct Recorded {
-  int source = -1;           // the recording the run comes from (-1: none)
-  double share = -1;         // its serial share
+// One recording's run: the share of its newest run, and every thread count it recorded at that share.
+struct RecordedRun {
+  int source = -1;    // the recording the run comes from
+  double share = -1;  // its serial share
   std::vector<Point> points;
-  int launchSource = -1;     // the recording whose launch cost is shown (-1: none)
+};
+struct Recorded {
+  std::vector<RecordedRun> runs;  // one per recording that holds a run, in source order
+  int launchSource = -1;          // the recording whose launch cost is shown (-1: none)
   double perLaunchS = 0;
 };
-// The newest recorded run (its recording and share), every thread count of it, and a recorded launch cost.
+// Each recording's run, and a recorded launch cost (the last one listed).
 Recorded recorded(const std::vector<Input>& results);
 
 }  // namespace amdahl_page_model

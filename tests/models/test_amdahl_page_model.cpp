@@ -1,5 +1,5 @@
-// The Amdahl page's model: its run's thread counts and launch cost from the amdahl plan's results, the newest
-// recorded run from one recording, and nothing from another plan.
+// The Amdahl page's model: its run's thread counts and launch cost from the amdahl plan's results, one recorded
+// run per recording (two recordings: two runs, neither merged into the other), and nothing from another plan.
 #include "models/amdahl_page_model.h"
 
 #include "gpulab/page_plans.hpp"
@@ -65,22 +65,48 @@ TEST(AmdahlPageModel, AnotherPlansResultIsNotDrawn) {
   const auto mine = step(2, 1.5, 0.3, ""), other = step(2, 1.9, 0.05, gpulab::plan_name::quick),
              otherLaunch = launch(5e-6, gpulab::plan_name::matmul);
   const Recorded rec = recorded({{&mine, 0}, {&other, 0}, {&otherLaunch, 0}});  // the quick plan's is newer
-  EXPECT_EQ(rec.source, 0);
-  EXPECT_DOUBLE_EQ(rec.share, 0.3);
-  ASSERT_EQ(rec.points.size(), 1u);
-  EXPECT_DOUBLE_EQ(rec.points[0].speedup, 1.5);
+  ASSERT_EQ(rec.runs.size(), 1u);
+  EXPECT_EQ(rec.runs[0].source, 0);
+  EXPECT_DOUBLE_EQ(rec.runs[0].share, 0.3);
+  ASSERT_EQ(rec.runs[0].points.size(), 1u);
+  EXPECT_DOUBLE_EQ(rec.runs[0].points[0].speedup, 1.5);
   EXPECT_EQ(rec.launchSource, -1);
 }
 
-TEST(AmdahlPageModel, TheNewestRecordedRunFromOneRecording) {
-  const auto a1 = step(1, 1, 0.3), a2 = step(2, 1.5, 0.3), b1 = step(1, 1, 0.1), b2 = step(2, 1.8, 0.1),
+TEST(AmdahlPageModel, EachRecordingsNewestRunAtItsShare) {
+  // Recording 0 ran at 30 % and later at 10 %: its newest share decides which of its points are its run.
+  const auto old1 = step(1, 1, 0.3), old2 = step(2, 1.5, 0.3), new1 = step(1, 1, 0.1), new2 = step(2, 1.8, 0.1),
              here = step(2, 1.9, 0.05), l = launch(3e-6);
-  const Recorded rec = recorded({{&a1, 0}, {&a2, 0}, {&l, 0}, {&b1, 1}, {&b2, 1}, {&here, -1}});
-  EXPECT_EQ(rec.source, 1);  // the newest recorded run; measured here is not a recording
-  EXPECT_DOUBLE_EQ(rec.share, 0.1);
-  ASSERT_EQ(rec.points.size(), 2u);  // never merged with recording 0's points
-  EXPECT_DOUBLE_EQ(rec.points[1].speedup, 1.8);
+  const Recorded rec = recorded({{&old1, 0}, {&old2, 0}, {&l, 0}, {&new1, 0}, {&new2, 0}, {&here, -1}});
+  ASSERT_EQ(rec.runs.size(), 1u);  // measured here is not a recording
+  EXPECT_EQ(rec.runs[0].source, 0);
+  EXPECT_DOUBLE_EQ(rec.runs[0].share, 0.1);
+  ASSERT_EQ(rec.runs[0].points.size(), 2u);
+  EXPECT_DOUBLE_EQ(rec.runs[0].points[1].speedup, 1.8);
   EXPECT_EQ(rec.launchSource, 0);
   EXPECT_DOUBLE_EQ(rec.perLaunchS, 3e-6);
-  EXPECT_EQ(recorded({{&here, -1}}).source, -1);
+  EXPECT_TRUE(recorded({{&here, -1}}).runs.empty());
+}
+
+TEST(AmdahlPageModel, TwoRecordingsAreTwoRuns) {
+  // Listed out of order (recording 1 first): both come back, in source order, each with only its own points.
+  const auto b1 = step(1, 1, 0.1), b2 = step(2, 1.8, 0.1), a1 = step(1, 1, 0.3), a2 = step(2, 1.5, 0.3),
+             a4 = step(4, 2.1, 0.3), here = step(2, 1.9, 0.05), l = launch(3e-6);
+  const Recorded rec =
+      recorded({{&b1, 1}, {&b2, 1}, {&a1, 0}, {&a2, 0}, {&l, 1}, {&a4, 0}, {&here, -1}});
+  ASSERT_EQ(rec.runs.size(), 2u);
+  EXPECT_EQ(rec.runs[0].source, 0);
+  EXPECT_DOUBLE_EQ(rec.runs[0].share, 0.3);
+  ASSERT_EQ(rec.runs[0].points.size(), 3u);  // never merged with recording 1's
+  EXPECT_DOUBLE_EQ(rec.runs[0].points[2].speedup, 2.1);
+  EXPECT_EQ(rec.runs[1].source, 1);
+  EXPECT_DOUBLE_EQ(rec.runs[1].share, 0.1);
+  ASSERT_EQ(rec.runs[1].points.size(), 2u);
+  EXPECT_DOUBLE_EQ(rec.runs[1].points[1].speedup, 1.8);
+  EXPECT_EQ(rec.launchSource, 1);
+  // The same run at the same share in both (a copy of one recording): still two runs, one per recording.
+  const Recorded same = recorded({{&a1, 0}, {&a2, 0}, {&a1, 1}, {&a2, 1}});
+  ASSERT_EQ(same.runs.size(), 2u);
+  EXPECT_EQ(same.runs[0].points.size(), 2u);
+  EXPECT_EQ(same.runs[1].points.size(), 2u);
 }
