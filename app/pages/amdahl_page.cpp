@@ -15,6 +15,9 @@
 #include "widgets/spread_marks.h"
 #include "widgets/stacked_or_tabbed.h"
 
+#include <QBoxLayout>
+#include <QEvent>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -78,7 +81,8 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_plot = new QCustomPlot;
   m_plot->setToolTip(tr("Speed-up against the number of workers (both axes logarithmic). Dotted: Amdahl's law "
                         "for the serial share you set; dashed: its ceiling 1/s; grey dotted: no serial part at "
-                        "all. Solid marks: this CPU, measured; hollow: recorded."));
+                        "all. Solid marks: this CPU, measured; hollow: recorded (round: the first recording, square: a "
+                        "second)."));
   useLogAxis(m_plot, true);
   useLogAxis(m_plot, false);
   m_plot->xAxis->setLabel(tr("workers N"));
@@ -97,9 +101,6 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_measuredBig = m_plot->addGraph();
   m_measuredBig->setName(tr("this CPU, measured"));
   m_measuredBig->setLineStyle(QCPGraph::lsNone);
-  m_recordedBig = m_plot->addGraph();
-  m_recordedBig->setName(tr("recorded"));
-  m_recordedBig->setLineStyle(QCPGraph::lsNone);
   m_tracer = new QCPItemTracer(m_plot);  // its graph is set once the curve has data (see the replot)
   m_tracer->setInterpolating(true);
   m_tracer->setStyle(QCPItemTracer::tsCircle);
@@ -110,22 +111,23 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_limitText = new QCPItemText(m_plot);
   m_limitText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
 
-  // The measured run and the data-loading bars side by side, under the law when the page is tall enough for all
-  // three at readable sizes, else behind a second tab (a projector at 1366×768).
+  // The measured run and the data-loading bars side by side (one above the other where their keys need the width),
+  // under the law when the page is tall enough for all three at readable sizes, else behind a second tab (a
+  // projector at 1366×768, or a window with recordings' keys to show).
   m_lowerPane = new QWidget;
-  auto* lower = new QHBoxLayout(m_lowerPane);
+  m_lowerLayout = new QBoxLayout(QBoxLayout::LeftToRight, m_lowerPane);
+  auto* lower = m_lowerLayout;
   lower->setContentsMargins(0, 0, 0, 0);
   lower->setSpacing(6);
   m_scalePlot = new QCustomPlot(m_lowerPane);
   m_scalePlot->setToolTip(tr("The measured run close up: speed-up on this CPU against threads. Solid marks: measured "
                              "here; dotted: Amdahl's law at the run's serial share; grey: perfect scaling."));
   m_scalePlot->xAxis->setLabel(tr("CPU threads"));
-  m_scalePlot->yAxis->setLabel(tr("speed-up ×"));
+  m_scaleYTitle = tr("speed-up");  // short: it runs along a small plot under its keys
+  m_scalePlot->yAxis->setLabel(m_scaleYTitle);
   m_runIdeal = m_scalePlot->addGraph();
   m_runModel = m_scalePlot->addGraph();
   m_runMeasured = m_scalePlot->addGraph();
-  m_runRecorded = m_scalePlot->addGraph();
-  m_runRecorded->setLineStyle(QCPGraph::lsNone);
   for (QCPGraph* g : {m_ideal, m_curve, m_limit, m_runIdeal, m_runModel}) tagSource(g, tr("model"));
   for (QCPGraph* g : {m_measuredBig, m_runMeasured}) tagSource(g, tr("measured here"));
   m_runSpread = addSpreadBars(m_runMeasured, {}, {}, {}, QColor());
@@ -141,18 +143,25 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_barPlot->setToolTip(tr("The lesson's data-loading example: the job's time before and after a faster GPU. The "
                            "loading part (orange) does not shrink, so the whole job speeds up far less than the GPU."));
   lower->addWidget(m_barPlot, 1);
+  // As many speed-up ticks as the close-up's height holds without their labels touching (two to five).
+  connect(m_scalePlot, &QCustomPlot::afterLayout, this, [this] {
+    const int line = QFontMetrics(m_scalePlot->yAxis->tickLabelFont()).height();
+    m_scalePlot->yAxis->ticker()->setTickCount(std::clamp(int(m_scalePlot->axisRect()->height() / (1.6 * line)), 2, 5));
+  });
   // The bars' x range leaves room for the total's text: fitted again when the data area's width changes.
   connect(m_barPlot, &QCustomPlot::afterLayout, this, [this] {
     if (std::abs(m_barPlot->axisRect()->width() - m_barAreaPx) > 8) scheduleReplot(Loading);
   });
   m_visual = new StackedOrTabbed(m_plot, m_lowerPane, tr("Amdahl's law"), tr("Measured run · data loading"), 5, 3);
   m_visual->setObjectName(QStringLiteral("amdahlViews"));
+  m_visual->installEventFilter(this);  // its width decides how the small plots and their keys are laid out
   setVisual(m_visual);
 
   m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("Amdahl's law (dotted, dashed)"));
   addBadge(m_modelBadge);
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("thread scaling (solid)"));
   addBadge(m_measuredBadge);
+  for (SourceBadge* b : m_recordedBadges.badges()) addBadge(b);  // each recording drawn: a badge of its own
 
   m_readout = addResultLabel(1, Qt::RichText);
   m_measuredLabel = addResultLabel(1, Qt::RichText);
@@ -286,7 +295,11 @@ QString AmdahlPage::readoutText() const { return m_readout->text(); }
 QString AmdahlPage::loadingText() const { return m_loadingLabel->text(); }
 QString AmdahlPage::measuredText() const { return m_measuredLabel->text(); }
 
-int AmdahlPage::mainPlotMarkCount() const { return m_measuredBig->dataCount() + m_recordedBig->dataCount(); }
+int AmdahlPage::mainPlotMarkCount() const {
+  int marks = m_measuredBig->dataCount();
+  for (const QCPGraph* g : m_recordedBig) marks += g->dataCount();
+  return marks;
+}
 
 QVector<QPointF> AmdahlPage::measuredPoints() const {
   QVector<QPointF> out;
@@ -342,17 +355,47 @@ void AmdahlPage::updateReadouts() {
                                    .arg(amdahl, conclusion));
       m_measuredLabel->setToolTip(QString());
     }
-  } else if (!m_recorded.empty()) {
-    const Point& last = m_recorded.back();
-    m_measuredLabel->setText(tr("%1, serial share %2: %3 on %4 threads (Amdahl: %5)")
-                                 .arg(m_recordedLabel, fmtPercent(m_recordedShare), fmtTimes(last.speedup, 2))
-                                 .arg(int(last.threads))
-                                 .arg(fmtTimes(amdahl_speedup(m_recordedShare, last.threads), 2)));
+  } else if (const QString recorded = recordedRunText(); !recorded.isEmpty()) {
+    m_measuredLabel->setText(recorded);
   } else if (m_measuredLabel->text().isEmpty()) {
     m_measuredLabel->setText(tr("Not measured yet: press <b>Space</b> to time this CPU with 1…%1 threads.")
                                  .arg(m_maxThreads->value()));
   }
   updateGpuNote();
+}
+
+// What each recording's run reached on its most threads. Two recordings at the same share and thread count (the
+// same job on two machines) share one sentence, each named with its speed-up; otherwise a sentence each.
+QString AmdahlPage::recordedRunText() const {
+  struct Last {
+    const amdahl_page_model::RecordedRun* run;
+    const Point* point;
+    QString label;
+  };
+  QList<Last> lasts;
+  for (size_t i = 0; i < m_recorded.size(); ++i)
+    if (!m_recorded[i].points.empty())
+      lasts.push_back({&m_recorded[i], &m_recorded[i].points.back(), m_recordedLabels.value(int(i))});
+  if (lasts.isEmpty()) return {};
+  const auto amdahlAt = [](const Last& l) { return fmtTimes(amdahl_speedup(l.run->share, l.point->threads), 2); };
+  const bool alike = std::all_of(lasts.begin(), lasts.end(), [&](const Last& l) {
+    return l.run->share == lasts.front().run->share && l.point->threads == lasts.front().point->threads;
+  });
+  if (lasts.size() > 1 && alike) {
+    QStringList each;
+    for (const Last& l : lasts) each << tr("<b>%1</b> %2").arg(fmtTimes(l.point->speedup, 2), l.label.toHtmlEscaped());
+    return tr("Serial share %1 on %2 threads (Amdahl: %3): %4")
+        .arg(fmtPercent(lasts.front().run->share))
+        .arg(int(lasts.front().point->threads))
+        .arg(amdahlAt(lasts.front()), each.join(QStringLiteral("; ")));
+  }
+  QStringList sentences;
+  for (const Last& l : lasts)
+    sentences << tr("%1, serial share %2: %3 on %4 threads (Amdahl: %5)")
+                     .arg(l.label.toHtmlEscaped(), fmtPercent(l.run->share), fmtTimes(l.point->speedup, 2))
+                     .arg(int(l.point->threads))
+                     .arg(amdahlAt(l));
+  return sentences.join(QStringLiteral("<br>"));
 }
 
 void AmdahlPage::updateGpuNote() {
@@ -436,6 +479,12 @@ void AmdahlPage::onResult(const gpulab::Result& r) {
   scheduleReplot();
 }
 
+bool AmdahlPage::eventFilter(QObject* watched, QEvent* event) {
+  // Before the views lay themselves out at the new width: the small plots' heights depend on it.
+  if (watched == m_visual && event->type() == QEvent::Resize) fitLowerPane();
+  return Page::eventFilter(watched, event);
+}
+
 void AmdahlPage::onRunFinished(bool) {
   m_busy.finish();
   updateReadouts();
@@ -446,21 +495,21 @@ void AmdahlPage::recordingsChanged() {
   std::vector<amdahl_page_model::Input> inputs;
   for (const StoredResult& sr : m_ctx.results().all()) inputs.push_back({&sr.result, sr.source});
   const amdahl_page_model::Recorded rec = amdahl_page_model::recorded(inputs);
-  m_recorded = rec.points;
-  m_recordedShare = rec.share;
-  if (rec.source >= 0) {
-    m_recordedLabel = m_ctx.results().sourceLabel(rec.source);
-    for (QCPGraph* g : {m_recordedBig, m_runRecorded}) tagSource(g, m_recordedLabel);
+  m_recorded = rec.runs;
+  m_recordedLabels.clear();
+  QList<RecordedBadges::Drawn> drawn;
+  for (const amdahl_page_model::RecordedRun& run : m_recorded) {
+    m_recordedLabels << m_ctx.results().sourceLabel(run.source);
+    drawn.push_back({run.source, m_recordedLabels.back()});
   }
   if (!m_launchHere) {
     m_launchPerKernel = rec.perLaunchS;
     m_launchSource = rec.launchSource >= 0 ? m_ctx.results().sourceLabel(rec.launchSource) : QString();
   }
-  // The badge names what is on the plot: this machine's solid points once measured, until then a replayed
-  // recording's outlined ones, and nothing at all before either ("measured here" only for what was).
-  if (m_measured.empty() && !m_recorded.empty())
-    m_measuredBadge->set(SourceBadge::Kind::Recorded, tr("thread scaling (outlined), %1").arg(m_recordedLabel));
-  m_measuredBadge->setVisible(!m_measured.empty() || !m_recorded.empty());
+  // A badge per source on the plots: "measured here" only once this machine has measured, and one per recording
+  // drawn (two recordings: two badges, each naming its own).
+  m_measuredBadge->setVisible(!m_measured.empty());
+  m_recordedBadges.show(drawn, tr("Hollow marks"));
   fitBadges();
   updateReadouts();
   scheduleReplot();

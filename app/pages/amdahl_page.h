@@ -10,11 +10,16 @@
 #include "models/busy_machine.h"
 #include "models/guarded_conclusions.h"
 #include "pages/page.h"
+#include "runner/result_store.h"
+#include "widgets/recorded_badges.h"
 
+#include <QList>
+#include <QStringList>
 #include <QVector>
 
 #include <vector>
 
+class QBoxLayout;
 class QCPErrorBars;
 class QCPGraph;
 class QCPItemText;
@@ -67,6 +72,7 @@ class AmdahlPage : public Page {
   QSlider* workersSlider() const { return m_workersSlider; }
 
  protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void onResult(const gpulab::Result& result) override;
   void onRunFinished(bool cancelled) override;
 
@@ -79,9 +85,17 @@ class AmdahlPage : public Page {
   void updateGpuNote();
 
   void fitPlotSizes(const Theme& theme);
+  // The two small plots side by side while each is wide enough for its widest key, else one above the other where
+  // the views have the height; each as tall as its keys (at the rows its width allows), its axes and a readable
+  // data area, or as tall as there is room for.
+  void fitLowerPane();
+  // One graph per recording on `plot`, made afresh (the old ones removed): named and styled for its recording.
+  void remakeRecordedGraphs(QCustomPlot* plot, QList<QCPGraph*>& graphs);
+  QString recordedRunText() const;
 
   StackedOrTabbed* m_visual = nullptr;
-  QWidget* m_lowerPane = nullptr;      // the two small plots side by side
+  QWidget* m_lowerPane = nullptr;      // the two small plots, side by side or one above the other
+  QBoxLayout* m_lowerLayout = nullptr;
   QCustomPlot* m_plot = nullptr;       // speed-up against workers, log-log
   QCustomPlot* m_scalePlot = nullptr;  // the measured run close up: linear threads axis
   QCustomPlot* m_barPlot = nullptr;    // data loading: before / after stacked time
@@ -89,15 +103,16 @@ class AmdahlPage : public Page {
   QCPGraph* m_ideal = nullptr;
   QCPGraph* m_limit = nullptr;
   QCPGraph* m_measuredBig = nullptr;
-  QCPGraph* m_recordedBig = nullptr;
   QCPGraph* m_runModel = nullptr;
   QCPGraph* m_runMeasured = nullptr;
-  QCPGraph* m_runRecorded = nullptr;
   QCPGraph* m_runIdeal = nullptr;
+  QList<QCPGraph*> m_recordedBig;  // one per recording, made on each redraw (two recordings: two sources)
+  QList<QCPGraph*> m_runRecorded;
   QCPItemTracer* m_tracer = nullptr;
   QCPItemText* m_tracerText = nullptr;
   QCPItemText* m_limitText = nullptr;
   QCPItemText* m_scaleNote = nullptr;
+  QString m_scaleYTitle;  // the close-up's y title, left off where the plot is too short for it
 
   QSlider* m_serialSlider = nullptr;
   QSlider* m_workersSlider = nullptr;
@@ -115,6 +130,7 @@ class AmdahlPage : public Page {
   QLabel* m_loadingLabel = nullptr;
   SourceBadge* m_measuredBadge = nullptr;
   SourceBadge* m_modelBadge = nullptr;
+  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
 
   QTimer* m_replot = nullptr;
   unsigned m_dirty = All;  // the plots the next replot() redraws
@@ -125,10 +141,9 @@ class AmdahlPage : public Page {
 
   using Point = amdahl_page_model::Point;
   std::vector<Point> m_measured;   // the latest run here
-  std::vector<Point> m_recorded;   // from an opened recording
+  std::vector<amdahl_page_model::RecordedRun> m_recorded;  // one run per opened recording, in source order
+  QStringList m_recordedLabels;                            // each one's "recorded on <device>, <date>"
   double m_runShare = -1;      // serial share of the latest run (measured), -1 = none yet
-  double m_recordedShare = -1;
-  QString m_recordedLabel;
   double m_launchPerKernel = 0;  // seconds; 0 = not measured
   QString m_launchSource;        // "measured here" / recording label
   bool m_launchHere = false;     // the launch cost shown was measured here (a recording's never replaces it)

@@ -1,5 +1,6 @@
 // The Amdahl page's drawing: the law against workers (with the measured marks at the slider's share), the measured
-// run close up, and the data-loading bars; and the theme they are drawn in.
+// run close up (each recording's run its own series), and the data-loading bars; how the two small plots share the
+// room; and the theme they are drawn in.
 #include "app_context.h"
 #include "widgets/plot_csv.h"
 #include "format.h"
@@ -7,15 +8,19 @@
 #include "pages/amdahl_page.h"
 #include "pages/amdahl_page_detail.h"
 #include "qcustomplot.h"
+#include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
+#include "widgets/recorded_look.h"
 #include "widgets/spread_marks.h"
 #include "widgets/stacked_or_tabbed.h"
 
 #include <QFontMetrics>
 #include <QSpinBox>
+#include <QTabBar>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <utility>
 
 using namespace gpulab::models;
@@ -28,10 +33,17 @@ void AmdahlPage::replot() {
   const double s = serialShare();
   const int n = workers();
 
-  QVector<double> mx, my, rx, ry, lows, highs;
+  QVector<double> mx, my, lows, highs;
   for (const Point& p : m_measured) mx << p.threads, my << p.speedup, lows << p.range.low, highs << p.range.high;
   for (QCPErrorBars* bars : {m_runSpread, m_bigSpread}) bars->data()->clear();
-  for (const Point& p : m_recorded) rx << p.threads, ry << p.speedup;
+  const auto setRecordedData = [this](QList<QCPGraph*>& graphs, const std::function<bool(double)>& drawn) {
+    for (int i = 0; i < graphs.size() && i < int(m_recorded.size()); ++i) {
+      QVector<double> rx, ry;
+      for (const Point& p : m_recorded[size_t(i)].points)
+        if (drawn(m_recorded[size_t(i)].share)) rx << p.threads, ry << p.speedup;
+      graphs[i]->setData(rx, ry);
+    }
+  };
   if (parts & Law) {
     QVector<double> xs, ys, ideal;
     for (int i = 0; i <= 200; ++i) {
@@ -63,9 +75,9 @@ void AmdahlPage::replot() {
     const auto sameShare = [s](double share) { return share >= 0 && std::fabs(share - s) < 1e-9; };
     m_measuredBig->setData(sameShare(m_runShare) ? mx : QVector<double>{}, sameShare(m_runShare) ? my : QVector<double>{});
     for (int i = 0; sameShare(m_runShare) && i < my.size(); ++i) m_bigSpread->addData(my[i] - lows[i], highs[i] - my[i]);
-    m_recordedBig->setData(sameShare(m_recordedShare) ? rx : QVector<double>{},
-                           sameShare(m_recordedShare) ? ry : QVector<double>{});
-    for (QCPGraph* g : {m_measuredBig, m_recordedBig}) {  // the key lists only the marks that are there
+    remakeRecordedGraphs(m_plot, m_recordedBig);
+    setRecordedData(m_recordedBig, sameShare);
+    for (QCPGraph* g : QList<QCPGraph*>{m_measuredBig} + m_recordedBig) {  // the key lists only the marks there
       if (g->data()->isEmpty()) g->removeFromLegend();
       else g->addToLegend();
     }
@@ -76,8 +88,9 @@ void AmdahlPage::replot() {
     // have moved since).
     double maxT = m_maxThreads->value();
     for (const Point& p : m_measured) maxT = std::max(maxT, p.threads);
-    for (const Point& p : m_recorded) maxT = std::max(maxT, p.threads);
-    const double runShare = m_runShare >= 0 ? m_runShare : (m_recordedShare >= 0 ? m_recordedShare : s);
+    for (const auto& run : m_recorded)
+      for (const Point& p : run.points) maxT = std::max(maxT, p.threads);
+    const double runShare = m_runShare >= 0 ? m_runShare : (!m_recorded.empty() ? m_recorded.front().share : s);
     QVector<double> tx, tm, ti;
     for (int i = 0; i <= 100; ++i) {
       const double x = 1 + (maxT - 1) * i / 100.0;
@@ -90,7 +103,11 @@ void AmdahlPage::replot() {
     m_runModel->setName(tr("Amdahl at s = %1").arg(fmtPercent(runShare)));
     m_runMeasured->setData(mx, my);
     for (int i = 0; i < my.size(); ++i) m_runSpread->addData(my[i] - lows[i], highs[i] - my[i]);
-    m_runRecorded->setData(rx, ry);
+    remakeRecordedGraphs(m_scalePlot, m_runRecorded);
+    setRecordedData(m_runRecorded, [](double) { return true; });
+    // The key lists only what is drawn: no "measured here" before this machine has measured.
+    if (m_runMeasured->data()->isEmpty()) m_runMeasured->removeFromLegend();
+    else m_runMeasured->addToLegend();
     m_scalePlot->xAxis->setRange(0.7, maxT + 0.3);
     // Threads are whole numbers: ticks on them only, about five across (quarter threads crowded a projector).
     QSharedPointer<QCPAxisTickerFixed> threadTicks(new QCPAxisTickerFixed);
@@ -100,12 +117,13 @@ void AmdahlPage::replot() {
     double top = std::max(2.0, maxT) * 1.08;
     for (double v : my) top = std::max(top, v * 1.15);
     m_scalePlot->yAxis->setRange(0, top);
-    if (mx.isEmpty() && rx.isEmpty())
+    if (mx.isEmpty() && m_recorded.empty())
       m_scaleNote->setText(tr("Space: measure"));
     else if (mx.isEmpty())
       m_scaleNote->setText(tr("hollow: recorded"));
     else
       m_scaleNote->setText(tr("run at s = %1").arg(fmtPercent(runShare)));
+    placeLegendAboveFitting(m_scalePlot);  // the keys changed: as many to a row as the plot's width holds
     m_scalePlot->replot();
   }
   if (parts & Loading) {
@@ -141,7 +159,7 @@ void AmdahlPage::replot() {
     const double end = L + (1 - L) / k + 0.02;
     m_barPlot->xAxis->setRange(0, std::max(1.6, std::min(4.0, end / std::max(0.2, 1 - textShare))));
     m_barPlot->xAxis->ticker()->setTickCount(4);
-    m_barPlot->xAxis->setLabel(tr("time, share of the old job"));
+    m_barPlot->xAxis->setLabel(tr("time (old job = 1)"));  // short: the bars share the width with the close-up
     auto* total = new QCPItemText(m_barPlot);
     total->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     total->position->setCoords(L + (1 - L) / k + 0.02, 1.0);
@@ -149,25 +167,136 @@ void AmdahlPage::replot() {
     total->setColor(t.text);
     total->setFont(tf);
     m_barPlot->legend->setVisible(true);
-    placeLegendAbove(m_barPlot, 2);  // the bars and their total fill the axis rect: the key goes above it
+    // The bars and their total fill the axis rect: the key goes above it, as many keys to a row as fit.
+    placeLegendAboveFitting(m_barPlot);
     m_barPlot->replot();
+  }
+  if (parts & (Scaling | Loading)) fitLowerPane();  // their keys may have changed
+}
+
+void AmdahlPage::remakeRecordedGraphs(QCustomPlot* plot, QList<QCPGraph*>& graphs) {
+  for (QCPGraph* g : graphs) plot->removeGraph(g);
+  graphs.clear();
+  const Theme& t = m_ctx.theme();
+  for (size_t i = 0; i < m_recorded.size(); ++i) {
+    QCPGraph* g = plot->addGraph();
+    const QString label = m_recordedLabels.value(int(i));
+    g->setName(label);  // "recorded on AMD EPYC, 2026-12-01": the key says which recording
+    styleRecordedGraph(g, t, t.cpu, m_recorded[i].source);
+    g->setLineStyle(QCPGraph::lsNone);  // marks only, as the measured ones on the law's plot
+    tagSource(g, label);
+    graphs << g;
   }
 }
 
-// Each plot's least readable height at the theme's fonts: its tick and axis-title lines, the key above the small
-// plots, a data area a class can read, and room along the y axis for its title. Below these the views take turns.
-void AmdahlPage::fitPlotSizes(const Theme& t) {
-  const QFontMetrics tick(QFont(QStringLiteral("DejaVu Sans"), t.plotFontPt));
-  QFont bold(QStringLiteral("DejaVu Sans"), t.plotFontPt);
+namespace {
+
+// The width of `plot`'s widest key: its name, icon and the padding between.
+int keyWidth(const QCustomPlot* plot) {
+  const QCPLegend* legend = plot->legend;
+  const QFontMetrics fm(legend->font());
+  int widest = 0;
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+      widest = std::max(widest, fm.horizontalAdvance(item->plottable()->name()));
+  return widest + legend->iconSize().width() + legend->iconTextPadding();
+}
+
+// The width a one-column key of `plot` takes above it, its margins included.
+int legendWidth(const QCustomPlot* plot) {
+  return keyWidth(plot) + plot->legend->margins().left() + plot->legend->margins().right();
+}
+
+// The height of `plot`'s key above it when the plot is `width` wide: one to three keys a row.
+int keyHeight(const QCustomPlot* plot, int width) {
+  const QCPLegend* legend = plot->legend;
+  const int keys = legend->itemCount();
+  if (keys == 0 || !legend->visible()) return 0;
+  // Counted as placeLegendAboveFitting counts them, so the rows reckoned here are the rows it lays out.
+  const int columns = std::clamp(width / (keyWidth(plot) + 24), 1, 3);
+  const int rows = (keys + columns - 1) / columns;
+  const int row = std::max(QFontMetrics(legend->font()).height(), legend->iconSize().height()) + legend->rowSpacing();
+  return rows * row + legend->margins().top() + legend->margins().bottom();
+}
+
+// The room a plot's axes take at the theme's fonts: the x tick and title lines (with padding) below the data, and
+// the y title's length along it.
+struct AxesRoom {
+  int below = 0, yTitle = 0;
+  QFont tick, title;
+};
+AxesRoom axesRoom(const Theme& t, const QString& yLabel) {
+  const QFont tickFont(QStringLiteral("DejaVu Sans"), t.plotFontPt);
+  QFont bold = tickFont;
   bold.setBold(true);
-  const QFontMetrics title(bold);
-  const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
-  const int axes = tick.height() + title.height() + 24;  // x ticks and title, padding
-  const int yTitle = title.horizontalAdvance(m_scalePlot->yAxis->label()) + 12;
-  m_plot->setMinimumHeight(std::max(axes + 150, yTitle));
-  const int small = std::max(2 * key.height() + axes + 90, 2 * key.height() + yTitle);
-  for (QCustomPlot* p : {m_scalePlot, m_barPlot}) p->setMinimumHeight(small);
-  m_lowerPane->setMinimumHeight(small);
+  const QFontMetrics tick(tickFont), title(bold);
+  return {tick.height() + title.height() + 24, title.horizontalAdvance(yLabel) + 12, tickFont, bold};
+}
+
+}  // namespace
+
+// The law's least readable height at the theme's fonts: its tick and axis-title lines and a data area a class can
+// read. Below it and the small plots' (fitLowerPane) the views take turns.
+void AmdahlPage::fitPlotSizes(const Theme& t) {
+  const AxesRoom axes = axesRoom(t, m_plot->yAxis->label());
+  m_plot->setMinimumHeight(std::max(axes.below + 150, axes.yTitle));
+  fitLowerPane();
+}
+
+void AmdahlPage::fitLowerPane() {
+  const AxesRoom axes = axesRoom(m_ctx.theme(), m_scaleYTitle);
+  const int spacing = m_lowerLayout->spacing();
+  const int width = std::max(m_visual->width(), 320);
+  const int room = width - spacing;
+  // What each plot needs across: the close-up its widest key on a row (a recording's name is long), the bars their
+  // key and their axes ("before" and the title under the data).
+  const int scaleNeed = legendWidth(m_scalePlot);
+  const int barAxes = QFontMetrics(axes.title).horizontalAdvance(m_barPlot->xAxis->label()) +
+                      QFontMetrics(axes.tick).horizontalAdvance(tr("before")) + 30;
+  const int barNeed = std::max(legendWidth(m_barPlot), barAxes);
+  // Each plot's least height at a width: its keys in the rows that width allows, the x axis, and a data area
+  // readable and as tall as the y title along it.
+  const auto least = [&](QCustomPlot* p, int plotWidth) {
+    return keyHeight(p, plotWidth) + axes.below + std::max(90, axes.yTitle);
+  };
+  // One above the other when side by side would cut a key, but only where the views have the height for both
+  // (each view alone behind a tab at worst): rather a long key cut at the close-up's edge than the page pushed
+  // off the screen. Views held at their least height by the stacked plots may have no more: side by side again.
+  const int stackedMin = least(m_scalePlot, width) + least(m_barPlot, width) + spacing;
+  const int viewHeight = m_visual->height() - m_visual->tabs()->sizeHint().height();
+  const bool stackedNow = m_lowerLayout->direction() == QBoxLayout::TopToBottom;
+  const bool heldByStack = stackedNow && m_visual->height() <= m_visual->minimumSizeHint().height();
+  const bool sideBySide = room >= scaleNeed + barNeed || stackedMin >= viewHeight || heldByStack;
+  // Side by side, the width is shared in proportion to the needs; one above the other, each has all of it and the
+  // close-up the larger share of the height (the bars read at any height, its points do not).
+  const int scaleWidth = sideBySide ? room * scaleNeed / (scaleNeed + barNeed) : width;
+  int scaleMin = least(m_scalePlot, scaleWidth), barMin = least(m_barPlot, sideBySide ? room - scaleWidth : width);
+  int paneMin = sideBySide ? std::max(scaleMin, barMin) : scaleMin + barMin + spacing;
+  // Where even side by side is more than the views have (a projector at 1366×768 with a run and two recordings:
+  // five keys), the plots share what there is rather than lose their foot below the pane; and the close-up's y
+  // title goes where it would be longer than the data area beside it (its ticks, and the law's plot, say speed-up).
+  if (sideBySide && m_visual->height() > 0 && paneMin > viewHeight) {
+    paneMin = std::max(viewHeight, 150);
+    scaleMin = std::min(scaleMin, paneMin);
+    barMin = std::min(barMin, paneMin);
+  }
+  const bool yTitleFits = scaleMin - keyHeight(m_scalePlot, scaleWidth) - axes.below >= axes.yTitle;
+  if (const QString yLabel = yTitleFits ? m_scaleYTitle : QString(); m_scalePlot->yAxis->label() != yLabel) {
+    m_scalePlot->yAxis->setLabel(yLabel);
+    m_scalePlot->replot(QCustomPlot::rpQueuedReplot);
+  }
+  const auto direction = sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+  const int scaleStretch = sideBySide ? scaleNeed : 3, barStretch = sideBySide ? barNeed : 2;
+  if (direction == m_lowerLayout->direction() && paneMin == m_lowerPane->minimumHeight() &&
+      scaleMin == m_scalePlot->minimumHeight() && barMin == m_barPlot->minimumHeight() &&
+      m_lowerLayout->stretch(0) == scaleStretch && m_lowerLayout->stretch(1) == barStretch)
+    return;
+  m_lowerLayout->setDirection(direction);
+  m_lowerLayout->setStretch(0, scaleStretch);
+  m_lowerLayout->setStretch(1, barStretch);
+  m_scalePlot->setMinimumHeight(scaleMin);
+  m_barPlot->setMinimumHeight(barMin);
+  m_lowerPane->setMinimumHeight(paneMin);
   m_visual->updateGeometry();
   m_visual->relayout();
 }
@@ -185,17 +314,14 @@ void AmdahlPage::applyTheme(const Theme& t) {
   styleGraph(m_ideal, t, t.model, SeriesKind::Model);
   styleGraph(m_limit, t, t.bad, SeriesKind::Datasheet);
   styleGraph(m_measuredBig, t, t.cpu, SeriesKind::Measured);
-  styleGraph(m_recordedBig, t, t.cpu, SeriesKind::Recorded);
   styleGraph(m_runIdeal, t, t.model, SeriesKind::Model);
   m_runIdeal->setName(tr("perfect: N×"));
   m_runModel->setPen(curvePen);
   styleGraph(m_runMeasured, t, t.cpu, SeriesKind::Measured);
   for (QCPErrorBars* bars : {m_runSpread, m_bigSpread}) bars->setPen(QPen(t.cpu.darker(140), 1.5));
   m_runMeasured->setName(tr("measured here"));
-  styleGraph(m_runRecorded, t, t.cpu, SeriesKind::Recorded);
-  m_runRecorded->setName(tr("recorded"));
   m_scalePlot->legend->setVisible(true);
-  placeLegendAbove(m_scalePlot, 2);  // a small plot: any corner of it would hide a line
+  placeLegendAboveFitting(m_scalePlot);  // a small plot: any corner of it would hide a line
   m_tracer->setPen(QPen(t.accent, t.lineWidth));
   m_tracer->setBrush(t.surface);
   m_tracer->setSize(t.markerSize + 4);

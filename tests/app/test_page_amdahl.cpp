@@ -1,14 +1,21 @@
-// The Amdahl page: the sliders give the lesson's numbers, and the measured run on 1 and 2 threads completes with
-// the speed-up the experiment measured and the serial part honoured.
+// The Amdahl page: the sliders give the lesson's numbers, the measured run on 1 and 2 threads completes with
+// the speed-up the experiment measured and the serial part honoured, and two recordings open are two sources.
 #include "app_test_support.h"
 #include "gpulab/page_plans.hpp"
+#include "gpulab/recording.hpp"
 #include "pages/amdahl_page.h"
+#include "widgets/source_badge.h"
 
+#include "qcustomplot.h"
+
+#include <QDir>
 #include <QSlider>
+#include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
 
 #include <set>
+#include <utility>
 
 TEST(AmdahlPage, SlidersGiveTheLessonValues) {
   AppContext ctx(noGpu());
@@ -110,4 +117,63 @@ TEST(AmdahlPage, DefaultPlanIsTheBenchSuite) {
   fromPage.clear();
   for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
   EXPECT_NE(fromPage, fromSuite);
+}
+
+TEST(AmdahlPage, TwoRecordingsAreTwoSources) {
+  // The bundled recording beside a copy from "another machine" whose 2-thread run reached less.
+  const QString bundled = QDir::cleanPath(
+      QStringLiteral(GPULAB_TEST_DATA_DIR "/../../resources/recordings/cpu-amd-epyc-2vcpu-vm-2026-12-01.json"));
+  gpulab::Recording second = gpulab::load_recording(bundled.toStdString());
+  second.context["cpu"] = "Second Lab Machine";
+  second.context["date"] = "2026-11-20T09:00:00Z";
+  for (gpulab::Result& r : second.results)
+    if (r.experiment == "amdahl_scaling" && r.params["threads"] == 2) r.params["speedup"] = 1.25;
+  QTemporaryDir dir;
+  const QString secondPath = dir.filePath(QStringLiteral("second.json"));
+  gpulab::save_recording(second, secondPath.toStdString());
+
+  AppContext ctx(noGpu());
+  AmdahlPage page(ctx);
+  page.initialize();
+  QString error;
+  ASSERT_TRUE(ctx.openRecording(bundled, &error)) << error.toStdString();
+  ASSERT_TRUE(ctx.openRecording(secondPath, &error)) << error.toStdString();
+  page.setSerialShare(0.3);  // the recordings' share: the law's plot draws their marks too
+  QTest::qWait(100);
+
+  const QString first = ctx.results().sourceLabel(0), other = ctx.results().sourceLabel(1);
+  EXPECT_EQ(other, QStringLiteral("recorded on Second Lab Machine, 2026-11-20"));
+  EXPECT_EQ(page.mainPlotMarkCount(), 4);  // two thread counts from each, none merged
+  for (const PlotExport& e : page.plots()) {
+    if (e.id == QStringLiteral("data_loading")) continue;
+    // One series per recording on each plot, named for it, the second in its own look (square marks).
+    const QCPGraph* ofFirst = nullptr;
+    const QCPGraph* ofSecond = nullptr;
+    for (int i = 0; i < e.plot->graphCount(); ++i) {
+      QCPGraph* g = e.plot->graph(i);
+      if (g->name() == first) EXPECT_EQ(std::exchange(ofFirst, g), nullptr) << e.id.toStdString();
+      if (g->name() == other) EXPECT_EQ(std::exchange(ofSecond, g), nullptr) << e.id.toStdString();
+    }
+    ASSERT_NE(ofFirst, nullptr) << e.id.toStdString();
+    ASSERT_NE(ofSecond, nullptr) << e.id.toStdString();
+    EXPECT_EQ(ofFirst->scatterStyle().shape(), QCPScatterStyle::ssCircle);
+    EXPECT_EQ(ofSecond->scatterStyle().shape(), QCPScatterStyle::ssSquare);
+    ASSERT_EQ(ofSecond->dataCount(), 2);
+    EXPECT_DOUBLE_EQ((ofSecond->data()->constEnd() - 1)->value, 1.25);
+    EXPECT_GT((ofFirst->data()->constEnd() - 1)->value, 1.4);
+    const QString csv = e.csv();
+    EXPECT_TRUE(csv.contains(QStringLiteral("\"%1\"").arg(first))) << csv.toStdString();
+    EXPECT_TRUE(csv.contains(QStringLiteral("\"%1\"").arg(other))) << csv.toStdString();
+  }
+  // A badge per recording, none "measured here" (nothing was), and the readout names both.
+  QStringList recorded;
+  for (SourceBadge* b : page.findChildren<SourceBadge*>()) {
+    if (!b->isVisibleTo(&page)) continue;
+    EXPECT_NE(b->kind(), SourceBadge::Kind::MeasuredHere) << b->text().toStdString();
+    if (b->kind() == SourceBadge::Kind::Recorded) recorded << b->text().simplified();
+  }
+  EXPECT_EQ(recorded, (QStringList{first, other}));
+  const QString text = page.measuredText();
+  EXPECT_TRUE(text.contains(first) && text.contains(other)) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("1.25×"))) << text.toStdString();
 }

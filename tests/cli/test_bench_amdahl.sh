@@ -41,11 +41,12 @@ need(rs[0]["params"]["speedup"] == 1.0, "one thread is the reference")
 print("amdahl suite: %s threads, speed-ups %s" % (threads, [round(r["params"]["speedup"], 2) for r in rs]))
 PY
 
-# Replayed by the app: the Amdahl page's measured-scaling CSV carries the recorded points.
+# Replayed by the app: the Amdahl page's measured-scaling CSV carries the recorded points, in a series named for
+# its recording (two recordings open are two series).
 if [ "${GPULAB_APP:-1}" != 0 ] && [ -x "$BIN/gpulab" ]; then
   csv="$SCRATCH/amdahl_measured.csv"
   "$BIN/gpulab" export --page amdahl --plot amdahl_measured --format csv --open "$out" --out "$csv" \
     >"$SCRATCH/export.log" 2>&1 || { cat "$SCRATCH/export.log"; fail "export of the replayed Amdahl page"; }
-  grep -q "^recorded,\"recorded on " "$csv" || { cat "$csv"; fail "the replayed CSV has no recorded rows"; }
+  grep -q '^"recorded on [^"]*","recorded on ' "$csv" || { cat "$csv"; fail "the replayed CSV has no recorded rows"; }
 fi
 echo "PASS"
