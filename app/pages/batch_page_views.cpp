@@ -48,7 +48,6 @@ void BatchPage::replot() {
   m_plot->xAxis->setLabel(tr("Batch size B (rows of X)"));
   m_plot->yAxis->setLabel(tr("Achieved speed"));
   m_plot->legend->setVisible(true);
-  m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
 
   const bool onGpu = m_sweep.isEmpty() ? gpuChosen() : m_sweepOnGpu;
   // Green only for a real GPU: a CPU-type Vulkan device (lavapipe) is drawn in the CPU's colour.

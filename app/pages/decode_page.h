@@ -66,6 +66,7 @@ class DecodePage : public Page {
   double batchingGain(int users) const;
 
  protected:
+  void shownAtItsSize() override { scheduleReplot(); }
   void onResult(const gpulab::Result& r) override;
   void onRunFinished(bool cancelled) override;
 

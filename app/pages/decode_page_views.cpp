@@ -127,24 +127,39 @@ void DecodePage::replot() {
   // in full and the others in short (every full sentence in the labels' tooltips), so the strip keeps to its
   // height at 1366×768 instead of squashing the charts.
   QStringList chainLines, batchLines, chainFull, batchFull;
+  const bool sameScale = std::all_of(runs.begin(), runs.end(), [&](const auto& r) { return r.layers == runs.front().layers; });
+  m_batchPlot->xAxis->setLabel(runs.size() > 1 && sameScale
+                                   ? tr("users batched together (%1)")
+                                         .arg(QString::fromStdString(chain_scale_note(runs.front().layers, kFullLayers)))
+                                   : tr("users batched together"));
+  auto whoOf = [&](const decode_page_model::ChainRun& r) {
+    return r.source < 0 ? tr("Measured") : tr("%1 (recorded)").arg(m_ctx.results().recordings()[r.source].device);
+  };
   double yMax = 1, yMin = 1e12;
   for (const decode_page_model::ChainRun& run : runs) {
     const bool here = run.source < 0;
     // Green only for a real GPU: a CPU-type Vulkan device's chain is drawn in the CPU's colour.
     const QColor c = run.device.is_gpu ? t.gpu : t.cpu;
     const QString who = here ? tr("measured") : m_ctx.results().sourceLabel(run.source);
+    // In the strip and the keys a recording by its device (its badge carries the whole label, date and all): the
+    // strip is three narrow columns at 1366×768, and six keys of whole labels took half the chart.
+    const QString whoShort = whoOf(run);
     const QString prec = QString::fromStdString(std::string(display_name(run.precision)));
     QCPGraph* agg = m_batchPlot->addGraph();
     if (here) styleGraph(agg, t, c, SeriesKind::Measured);
     else styleRecordedGraph(agg, t, c, run.source);
-    // How much really ran, on the plot itself: a 2-layer chain scaled ×16 is not a 32-layer measurement.
-    agg->setName(tr("total tokens/s, %1 (%2; %3)")
-                     .arg(who, prec, QString::fromStdString(chain_scale_note(run.layers, kFullLayers))));
+    // How much really ran, on the plot itself: a 2-layer chain scaled ×16 is not a 32-layer measurement. One
+    // source: in its key. Several that ran alike: once, in the x axis's title, and the keys name only the device
+    // (the badges name the recordings), so they share rows instead of taking the chart's height.
+    const QString note = QString::fromStdString(chain_scale_note(run.layers, kFullLayers));
+    const QString keyWho = here ? tr("measured") : m_ctx.results().recordings()[run.source].device;
+    if (runs.size() == 1 || !sameScale) agg->setName(tr("total, %1 (%2; %3)").arg(runs.size() == 1 ? whoShort : keyWho, prec, note));
+    else agg->setName(tr("total, %1 · %2").arg(keyWho, prec));
     QCPGraph* per = m_batchPlot->addGraph();
     const QColor perColour = (here ? c : recordedColor(t, c, run.source)).darker(140);
     styleGraph(per, t, perColour, here ? SeriesKind::Measured : SeriesKind::Recorded);
     per->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, perColour, here ? perColour : t.surface, t.markerSize + 1));
-    per->setName(tr("per-user tokens/s, %1").arg(who));
+    per->setName(tr("per user, %1").arg(runs.size() == 1 ? whoShort : keyWho));
     QVector<double> aggY, aggLo, aggHi, perY, perLo, perHi;
     for (const ChainStep& s : run.steps) {
       agg->addData(s.users, s.users / s.median_s);
@@ -165,33 +180,45 @@ void DecodePage::replot() {
       const double ceil1 = decode_ceiling_tokens_per_s(bw, fullParams * bpp);
       QCPGraph* cg = m_batchPlot->addGraph();
       styleGraph(cg, t, t.model, SeriesKind::Model);
-      cg->setName(tr("ceiling: %1 ÷ %2 per token × users").arg(fmtSi(bw, "B/s"), fmtBytes(fullParams * bpp)));
+      cg->setName(tr("ceiling, %1: %2 ÷ %3 × users").arg(whoShort, fmtSi(bw, "B/s"), fmtBytes(fullParams * bpp)));
+      // With several sources one key stands for every ceiling line (each source's figures are in the strip):
+      // a key per source took rows the chart needed.
+      if (runs.size() > 1) {
+        cg->removeFromLegend();
+        if (&run == &runs.front()) {  // a key of its own, with no points: the CSV keeps each line under its source
+          QCPGraph* key = m_batchPlot->addGraph();
+          styleGraph(key, t, t.model, SeriesKind::Model);
+          key->setName(tr("ceilings: bandwidth ÷ bytes × users"));
+        }
+      }
       tagSource(cg, tr("model"));
       for (const ChainStep& s : run.steps) cg->addData(s.users, ceil1 * s.users);
       const double b1 = 1 / run.steps.front().median_s;
       chainFull << tr("%1 batch 1: <b>%2 tokens/s</b> = %3% of its ceiling %4 (%5, %6 of %7 layers run, %8 of "
                       "weights; time × %7/%6)")
-                       .arg(who, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0), fmtFixed(ceil1, ceil1 < 10 ? 2 : 0),
+                       .arg(whoShort, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0), fmtFixed(ceil1, ceil1 < 10 ? 2 : 0),
                             prec)
                        .arg(run.layers)
                        .arg(kFullLayers)
                        .arg(fmtBytes(run.weightBytes));
-      chainLines << (chainLines.isEmpty() ? chainFull.back()
-                                          : tr("%1: <b>%2 tokens/s</b>, %3% of its ceiling")
-                                                .arg(who, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0)));
+      chainLines << (runs.size() == 1 ? chainFull.back()
+                                      : tr("%1: <b>%2 tokens/s</b> at batch 1, %3% of its ceiling")
+                                                .arg(whoShort, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0)));
     }
     // The verdict is read off the per-user curve drawn here (models/decode_verdict), so the two cannot disagree.
     const DecodeVerdict verdict = decode_verdict(run.steps);
     const ChainStep& last = run.steps.back();
     batchFull << tr("%1 at %2 users: total <b>%3</b>, each user %4 tokens/s. <b>%5</b>")
-                     .arg(who)
+                     .arg(whoShort)
                      .arg(int(last.users))
                      .arg(fmtFixed(last.users / last.median_s, 1), fmtFixed(1 / last.median_s, 2),
                           QString::fromStdString(verdict.text).toHtmlEscaped());
-    batchLines << (batchLines.isEmpty() ? batchFull.back()
-                                        : tr("%1: total <b>%2</b> tokens/s at %3 users")
-                                              .arg(who, fmtFixed(last.users / last.median_s, 1))
-                                              .arg(int(last.users)));
+    // Several sources: each one's total in a line; the verdicts in the tooltip (and the bend's dashed line).
+    batchLines << (runs.size() == 1 ? batchFull.back()
+                                    : tr("%1: total <b>%2</b> tokens/s at %3 users")
+                                          .arg(whoShort, fmtFixed(last.users / last.median_s, 1))
+                                          .arg(int(last.users)));
+
     if (verdict.bound == DecodeBound::compute) {
       auto* line = new QCPItemStraightLine(m_batchPlot);
       line->point1->setCoords(verdict.bend_users, 1e-6);
@@ -214,7 +241,12 @@ void DecodePage::replot() {
   m_batchPlot->yAxis->setRange(std::max(1e-3, yMin / 3), yMax * 6);
   stylePlot(m_batchPlot, t);
   m_batchPlot->replot();
-  moveLegendOffData(m_batchPlot);  // the corner where the key hides no measured point
+  // The corner where the key hides no measured point; with two recordings' six keys there is none: then above.
+  if (legendIsAbove(m_batchPlot) || moveLegendOffData(m_batchPlot) >= 10) {
+    placeLegendAboveFitting(m_batchPlot);
+    m_batchPlot->replot();
+    fitPlotSizes(t);  // the key's rows count against the chart's least readable height
+  }
   const QString warning = busyWarningHtml(m_busy, t);
   m_chainLabel->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
                         (chainLines.isEmpty() ? tr("Measured chain: not run yet") : chainLines.join(QStringLiteral("<br>"))));
@@ -246,10 +278,10 @@ void DecodePage::fitPlotSizes(const Theme& t) {
   const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
   const int yTitle = title.horizontalAdvance(m_batchPlot->yAxis->label()) + 12;
   const int keyRows = t.isProjector() ? 4 : 2;  // datasheet, what-if, measured and the published GPUs
-  m_ceilingPlot->setMinimumHeight(std::max(keyRows * key.height() + 2 * tick.height() + 24 + 110, yTitle));
-  m_batchPlot->setMinimumHeight(std::max(tick.height() + title.height() + 24 + 150, yTitle));
-  m_visual->updateGeometry();
-  m_visual->relayout();
+  // The chain's key, once it sits above the chart (several sources), takes its rows from the chart's height.
+  const int chainKeyRows = legendIsAbove(m_batchPlot) ? m_batchPlot->legend->rowCount() : 0;
+  m_visual->setViewMinimums(std::max(keyRows * key.height() + 2 * tick.height() + 24 + 110, yTitle),
+                            std::max(chainKeyRows * (key.height() + 4) + tick.height() + title.height() + 24 + 150, yTitle));
 }
 
 // Two key entries a row where the widest two fit side by side at the chart's width, else one.

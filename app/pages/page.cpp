@@ -6,6 +6,7 @@
 #include "widgets/source_badge.h"
 
 #include <QFrame>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -33,7 +34,7 @@ Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   titles->addWidget(m_title);
   titles->addWidget(m_takeaway);
   header->addLayout(titles, 1);
-  m_badges = new QHBoxLayout;
+  m_badges = new QGridLayout;
   m_badges->setSpacing(6);
   m_badges->setAlignment(Qt::AlignTop);
   header->addLayout(m_badges);
@@ -147,22 +148,44 @@ void Page::resizeEvent(QResizeEvent* e) {
   fitBadges();
 }
 
+void Page::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  shownAtItsSize();
+}
+
 void Page::fitBadges() {
   if (!m_badges || !m_title) return;
-  int row = 0;
-  int shown = 0;
-  for (int i = 0; i < m_badges->count(); ++i)
-    if (QWidget* w = m_badges->itemAt(i)->widget(); w && !w->isHidden()) {
-      row += w->sizeHint().width();
-      ++shown;
-    }
-  if (shown > 1) row += m_badges->spacing() * (shown - 1);
+  QList<QWidget*> shown, hidden;
+  for (QWidget* w : m_badgeOrder) (w->isHidden() ? hidden : shown) << w;
   const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
   const int available = width() - m.left() - m.right() - (layout() ? layout()->spacing() : 0);
   // The title's one-line width in its own (style-sheet) font, plus a little for the label's rounding.
   const int title = m_title->fontMetrics().horizontalAdvance(m_title->text()) + 8;
-  const auto direction = shown > 1 && title + row > available ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
-  if (m_badges->direction() != direction) m_badges->setDirection(direction);
+  const int room = std::max(0, available - title);
+  // As many badges to a row as fit beside the title: all in one row when they can, else two (two recordings and
+  // a datasheet at the projector's font), and one column only when two do not fit — a single column of four
+  // badges pushed the charts of a 1366×768 projector down until their feet were cut.
+  int columns = std::max<int>(1, shown.size());
+  auto widest = [&](int cols) {  // a grid's columns are as wide as their widest badge
+    QVector<int> column(cols, 0);
+    for (int i = 0; i < shown.size(); ++i) column[i % cols] = std::max(column[i % cols], shown[i]->sizeHint().width());
+    int sum = m_badges->horizontalSpacing() * (cols - 1);
+    for (int c : column) sum += c;
+    return sum;
+  };
+  while (columns > 1 && widest(columns) > room) --columns;
+  for (QWidget* w : m_badgeOrder) m_badges->removeWidget(w);
+  int i = 0;
+  for (QWidget* w : shown) {
+    m_badges->addWidget(w, i / columns, i % columns, Qt::AlignTop | Qt::AlignRight);
+    ++i;
+  }
+  // Hidden ones stay in the grid after the shown ones (no room taken), so showing one without a call here still
+  // puts it in the header, not at the page's corner.
+  for (QWidget* w : hidden) {
+    m_badges->addWidget(w, i / columns, i % columns, Qt::AlignTop | Qt::AlignRight);
+    ++i;
+  }
 }
 
 void Page::fitSideColumn(const Theme& theme) {
@@ -204,7 +227,8 @@ RunBar* Page::runBar() {
 
 void Page::addBadge(SourceBadge* badge) {
   badge->setParent(this);
-  m_badges->addWidget(badge, 0, Qt::AlignTop | Qt::AlignRight);
+  m_badgeOrder << badge;
+  m_badges->addWidget(badge, 0, int(m_badgeOrder.size()) - 1, Qt::AlignTop | Qt::AlignRight);
 }
 
 QTimer* Page::makeRedrawTimer(std::function<void()> redraw, int ms) {

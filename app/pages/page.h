@@ -21,6 +21,7 @@
 class AppContext;
 class LessonPanel;
 class QCustomPlot;
+class QGridLayout;
 class QHBoxLayout;
 class QLabel;
 class QVBoxLayout;
@@ -100,6 +101,10 @@ class Page : public QWidget {
   bool startJob(const QString& label, std::function<void(const gpulab::RunContext&)> job,
                 gpulab::MeasurePolicy policy = {});
   void resizeEvent(QResizeEvent* e) override;  // the side column's width follows the page's
+  void showEvent(QShowEvent* e) override;      // calls shownAtItsSize()
+  // The page is on screen at its real size: a chart drawn while the page was hidden (a recording opened from
+  // another page) placed its key for a size it never had. Pages whose keys move off the data redraw here.
+  virtual void shownAtItsSize() {}
   virtual void onResult(const gpulab::Result& result) {}
   virtual void onRunFinished(bool cancelled) {}
 
@@ -108,7 +113,8 @@ class Page : public QWidget {
  private:
   QLabel* m_title = nullptr;
   QLabel* m_takeaway = nullptr;
-  QHBoxLayout* m_badges = nullptr;
+  QGridLayout* m_badges = nullptr;      // the badges, as many to a row as fit beside the title (fitBadges)
+  QList<QWidget*> m_badgeOrder;         // in the order added: the grid is refilled in this order
   QVBoxLayout* m_visualHolder = nullptr;
   QTabWidget* m_sideTabs = nullptr;
   QVBoxLayout* m_controls = nullptr;

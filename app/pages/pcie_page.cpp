@@ -10,6 +10,7 @@
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/choice_box.h"
+#include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
 #include "widgets/recorded_look.h"
@@ -34,14 +35,15 @@ namespace {
 
 using pcie_model::Series;
 
-QString seriesName(Series s) {
+// `here`: measured on this machine. A recording's host memcpy ran on its own CPU, not on "this CPU".
+QString seriesName(Series s, bool here = true) {
   switch (s) {
     case Series::h2dPinned: return QObject::tr("host→device, pinned");
     case Series::h2dPageable: return QObject::tr("host→device, pageable");
     case Series::d2hPinned: return QObject::tr("device→host, pinned");
     case Series::d2hPageable: return QObject::tr("device→host, pageable");
     case Series::d2d: return QObject::tr("device→device (VRAM)");
-    case Series::h2h: return QObject::tr("host memcpy (this CPU)");
+    case Series::h2h: return here ? QObject::tr("host memcpy (this CPU)") : QObject::tr("host memcpy");
   }
   return {};
 }
@@ -250,8 +252,8 @@ void PciePage::replot() {
         g->setPen(pen);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, c, here ? c : t.surface, t.markerSize));
       }
-      g->setName(seriesName(p.series) +
-                 (here ? QString() : QStringLiteral(" (%1)").arg(m_ctx.results().sourceLabel(p.source))));
+      g->setName(seriesName(p.series, here) +
+                 (here ? QString() : QStringLiteral(" · %1").arg(m_ctx.results().sourceLabel(p.source))));
     }
     g->addData(p.bytes, p.gbps);
   }
@@ -338,6 +340,13 @@ void PciePage::replot() {
                              : tr("Host memcpy here: press Run (Space) to measure"));
   stylePlot(m_plot, t);
   m_plot->replot();
+  // The corner where the key hides the fewest points (recorded copies fill the bottom right).
+  // Above the chart when every corner hides points (two recordings' copies and the note).
+  if (legendIsAbove(m_plot) || moveLegendOffData(m_plot, {Qt::AlignBottom | Qt::AlignRight, Qt::AlignTop | Qt::AlignRight,
+                                 Qt::AlignBottom | Qt::AlignLeft, Qt::AlignTop | Qt::AlignLeft}) >= 10) {
+    placeLegendAboveFitting(m_plot);
+    m_plot->replot();
+  }
   updateToken();
 }
 
@@ -438,10 +447,7 @@ QString PciePage::summaryText() const { return m_summary->text() + QLatin1Char('
 void PciePage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
   // Room for the bandwidth plot's decades and the token plot's two-line row labels at the theme's fonts.
-  m_plot->setMinimumHeight(theme.isProjector() ? 340 : 220);
-  m_tokenPlot->setMinimumHeight(theme.isProjector() ? 230 : 130);
-  m_visual->updateGeometry();
-  m_visual->relayout();
+  m_visual->setViewMinimums(theme.isProjector() ? 340 : 220, theme.isProjector() ? 230 : 130);
   const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);
   for (QLabel* l : {m_summary, m_h2h, m_token}) l->setStyleSheet(css);
   replot();

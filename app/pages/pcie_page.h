@@ -53,6 +53,7 @@ class PciePage : public Page {
   gpulab::Plan plan();
 
  protected:
+  void shownAtItsSize() override { scheduleReplot(); }
   void onResult(const gpulab::Result& r) override;
   void onRunFinished(bool cancelled) override;
 

@@ -9,6 +9,7 @@
 #include "qcustomplot.h"
 #include "widgets/run_bar.h"
 #include "widgets/published_views.h"
+#include "widgets/recorded_look.h"
 #include "widgets/source_badge.h"
 
 #include <QCheckBox>
@@ -185,21 +186,25 @@ void RooflinePage::refresh() {
       const bool recorded = d.source >= 0;
       const QString src = store.sourceLabel(d.source);
       const QString how = recorded ? src : tr("measured here");
+      // The device once: a recording's label names it already ("recorded on AMD EPYC, …").
+      const QString who = recorded && src.contains(device) ? QString() : device + QLatin1Char(' ');
       if (d.peak.empty() && d.bandwidth > 0) {
         RooflinePlot::Roof r;
-        r.label = tr("%1 %2 bandwidth %3 · %4").arg(device, bandwidthKind, fmtSi(d.bandwidth, "B/s"), how);
+        r.label = tr("%1%2 bandwidth %3 · %4").arg(who, bandwidthKind, fmtSi(d.bandwidth, "B/s"), how);
         r.bandwidth = d.bandwidth;
-        r.color = theme.memory;
+        r.color = recorded ? recordedColor(theme, theme.memory, d.source) : theme.memory;
         r.kind = recorded ? SeriesKind::Recorded : SeriesKind::Measured;
+        r.source = d.source;
         roofs.push_back(r);
       }
       for (const auto& [p, peak] : d.peak) {
         RooflinePlot::Roof r;
-        r.label = tr("%1 %2 GEMM %3 · %4").arg(device, precName(p), fmtSi(peak, "FLOP/s"), how);
+        r.label = tr("%1%2 GEMM %3 · %4").arg(who, precName(p), fmtSi(peak, "FLOP/s"), how);
         r.peakFlops = peak;
         r.bandwidth = d.bandwidth;
-        r.color = theme.precision(p);
+        r.color = recorded ? recordedColor(theme, theme.precision(p), d.source) : theme.precision(p);
         r.kind = recorded ? SeriesKind::Recorded : SeriesKind::Measured;
+        r.source = d.source;
         roofs.push_back(r);
         if (d.bandwidth > 0)
           ridges << ridgeLine(tr("%1 %2").arg(device, precName(p)), peak, d.bandwidth, how);

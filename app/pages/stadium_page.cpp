@@ -398,7 +398,8 @@ void StadiumPage::rebuildSources() {
     r.professorCellS = p.professorCellS();
     r.studentCellS = p.studentCellS();
     r.label = tr("%1: CPU naive %2 vs %3 %4").arg(where, cube(double(p.professor.n)), crowdWords(p), cube(double(p.crowd.n)));
-    r.choice = where;
+    // The box is narrow: a recording by its device alone ("NVIDIA H200"), the whole label in the item's tooltip.
+    r.choice = p.source < 0 ? where : m_ctx.results().recordings()[p.source].device;
     list.push_back(r);
   }
 

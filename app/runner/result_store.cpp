@@ -22,6 +22,7 @@ int ResultStore::addRecording(const QString& path, gpulab::Recording rec) {
   LoadedRecording loaded;
   loaded.path = path;
   loaded.label = QString::fromStdString(gpulab::recording_label(rec));
+  loaded.device = QString::fromStdString(gpulab::recording_device(rec));
   loaded.recording = std::move(rec);
   m_recordings.push_back(std::move(loaded));
   const int index = int(m_recordings.size()) - 1;

@@ -18,7 +18,8 @@ struct StoredResult {
 
 struct LoadedRecording {
   QString path;
-  QString label;  // "recorded on NVIDIA H200, 2026-11-30"
+  QString label;   // "recorded on NVIDIA H200, 2026-11-30"
+  QString device;  // "NVIDIA H200"
   gpulab::Recording recording;
 };
 

@@ -55,46 +55,54 @@ double hiddenData(QCustomPlot* plot, const QRectF& r) {
 
 }  // namespace
 
-void moveLegendOffData(QCustomPlot* plot, const QList<Qt::Alignment>& corners) {
+double moveLegendOffData(QCustomPlot* plot, const QList<Qt::Alignment>& corners) {
   QCPLegend* legend = plot->legend;
   QCPLayoutInset* inset = plot->axisRect()->insetLayout();
-  if (!legend || !legend->visible() || corners.isEmpty()) return;
+  if (!legend || !legend->visible() || corners.isEmpty()) return 0;
   const int index = inset->elements(false).indexOf(legend);
-  if (index < 0) return;  // a legend in a row of its own hides nothing
+  if (index < 0) return 0;  // a legend in a row of its own hides nothing
   const QRect area = inset->rect();  // the axis rect less the inset layout's margins
   const QSize size = legend->outerRect().size();
-  if (area.isEmpty() || size.isEmpty()) return;
+  if (area.isEmpty() || size.isEmpty()) return 0;
   Qt::Alignment best = corners.front();
   double bestCost = -1;
   for (Qt::Alignment c : corners) {
     const double cost = hiddenData(plot, legendRectAt(area, size, c));
     if (bestCost < 0 || cost < bestCost) bestCost = cost, best = c;
   }
-  if (inset->insetAlignment(index) == best) return;
+  if (inset->insetAlignment(index) == best) return bestCost;
   inset->setInsetAlignment(index, best);
   plot->replot();
+  return bestCost;
 }
 
 namespace {
 
-// Keys to a row: the widest key's text, icon and padding, as many as the plot's width holds (one to three).
+// Keys to a row: the most (one to three) whose columns fit the plot's width, each column as wide as its widest
+// key (text, icon and padding). Keys fill rows first, so key i sits in column i % columns.
 int legendColumnsThatFit(QCustomPlot* plot) {
   QCPLegend* legend = plot->legend;
-  const QFontMetrics fm(legend->font());
-  int widest = 0;
+  QVector<int> widths;  // each key as it asks to be drawn: icon, padding, text and its margins
   for (int i = 0; i < legend->itemCount(); ++i)
-    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
-      widest = std::max(widest, fm.horizontalAdvance(item->plottable()->name()));
-  const int perKey = widest + legend->iconSize().width() + legend->iconTextPadding() + 24;
-  return std::clamp(plot->width() / std::max(1, perKey), 1, 3);
+    if (QCPAbstractLegendItem* item = legend->item(i)) widths << item->minimumOuterSizeHint().width();
+  const int frame = legend->margins().left() + legend->margins().right() + 8;  // and a little for rounding
+  for (int columns = std::min<int>(3, widths.size()); columns > 1; --columns) {
+    QVector<int> column(columns, 0);
+    for (int i = 0; i < widths.size(); ++i) column[i % columns] = std::max(column[i % columns], widths[i]);
+    int total = frame + legend->columnSpacing() * (columns - 1);
+    for (int w : column) total += w;
+    if (total <= plot->width()) return columns;
+  }
+  return 1;
 }
 
 void rewrapLegend(QCustomPlot* plot) {
   const int columns = legendColumnsThatFit(plot);
-  if (plot->legend->wrap() == columns) return;
+  const bool changed = plot->legend->wrap() != columns;
   plot->legend->setWrap(columns);
-  plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flows the keys already there
-  plot->replot(QCustomPlot::rpQueuedReplot);
+  // Re-flows the keys there now: keys added after a clearGraphs() land in the old grid's leftover columns.
+  plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+  if (changed) plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 class LegendRewrapOnResize : public QObject {
@@ -113,6 +121,8 @@ class LegendRewrapOnResize : public QObject {
 };
 
 }  // namespace
+
+bool legendIsAbove(QCustomPlot* plot) { return plot->legend && plot->legend->layout() == plot->plotLayout(); }
 
 void placeLegendAboveFitting(QCustomPlot* plot) {
   if (!plot->legend) return;

@@ -6,6 +6,7 @@
 #include "format.h"
 #include "qcustomplot.h"
 
+#include <QFontMetrics>
 #include <QMap>
 #include <QTimer>
 #include <QToolTip>
@@ -45,7 +46,7 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
   useLogAxis(m_plot, true);
   useLogAxis(m_plot, false, QStringLiteral("FLOP/s"));
   m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOPs per byte moved)"));
-  m_plot->yAxis->setLabel(tr("Performance (FLOP/s)"));
+  m_plot->yAxis->setLabel(tr("Speed (FLOP/s)"));
   m_plot->setToolTip(tr("Rest the mouse on a point to see where it came from."));
   lay->addWidget(m_plot);
 
@@ -113,7 +114,7 @@ void RooflinePlot::scheduleRebuild() { m_rebuild->start(); }
 
 void RooflinePlot::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  if (m_plot && m_plot->legend->visible() != (!m_compact && m_plot->height() >= kLegendMinHeight)) scheduleRebuild();
+  if (m_plot && m_legendHasRoom != (!m_compact && m_plot->height() >= kLegendMinHeight)) scheduleRebuild();
 }
 
 void RooflinePlot::rebuildNow() {
@@ -136,7 +137,8 @@ void RooflinePlot::rebuild() {
   stylePlot(m_plot, m_theme);
   // A short chart (a 1366×768 projector) has no room for the legend's many roofs without covering points: each
   // roof is labelled on its line anyway, and the badges above say what the marks are.
-  m_plot->legend->setVisible(!m_compact && m_plot->height() >= kLegendMinHeight);
+  m_legendHasRoom = !m_compact && m_plot->height() >= kLegendMinHeight;
+  m_plot->legend->setVisible(m_legendHasRoom);
   {
     // The legend lists many roofs: a size below the axis text keeps it off the points (plot_style.h). A compact
     // chart beside another one keeps the theme's tick and title sizes (a projector needs them) and gets fewer
@@ -191,6 +193,19 @@ void RooflinePlot::rebuild() {
 
   QVector<double> rx, ry;
   QVector<QColor> rc;
+  // Ridge labels already placed, in pixels: two recordings' roofs share corners, and their "ridge 3.0 FLOP/B"
+  // labels were written over each other. A label that would overlap one tries the corner's other side, else is
+  // left out (the corner's diamond and the key still say which roof it is).
+  QVector<QRectF> placedRidgeLabels;
+  const QFontMetrics ridgeMetrics(labelFont);
+  auto ridgeLabelRect = [&](double x, double y, const QString& text, bool aboveLeft) {
+    const QSizeF size = QSizeF(ridgeMetrics.horizontalAdvance(text) + 8, ridgeMetrics.height() + 6);
+    const QPointF at(m_plot->xAxis->coordToPixel(x), m_plot->yAxis->coordToPixel(y));
+    return aboveLeft ? QRectF(at - QPointF(size.width(), size.height()), size) : QRectF(at, size);
+  };
+  auto freeOfPlaced = [&](const QRectF& r) {
+    return std::none_of(placedRidgeLabels.begin(), placedRidgeLabels.end(), [&](const QRectF& p) { return p.intersects(r); });
+  };
   for (const Roof& r : m_roofs) {
     if (!(r.peakFlops > 0) && !(r.bandwidth > 0)) continue;
     QVector<double> xs, ys;
@@ -213,17 +228,27 @@ void RooflinePlot::rebuild() {
     g->setName(r.label);
     g->setData(xs, ys, true);
     styleGraph(g, m_theme, r.color, r.kind);
+    if (r.kind == SeriesKind::Recorded && r.source > 0) {  // the second recording's roofs: dash-dot, not solid
+      QPen pen = g->pen();
+      pen.setStyle(Qt::DashDotLine);
+      g->setPen(pen);
+    }
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
     if (ridge > xlo && ridge < xhi) {
       rx << ridge;
       ry << r.peakFlops;
       rc << r.color;
-      if (r.labelRidge && !m_compact) {
+      const QString text = ridgeText(ridge);
+      const QRectF aboveLeft = ridgeLabelRect(ridge, r.peakFlops, text, true);
+      const QRectF belowRight = ridgeLabelRect(ridge, r.peakFlops, text, false);
+      const bool useAboveLeft = freeOfPlaced(aboveLeft);
+      if (r.labelRidge && !m_compact && (useAboveLeft || freeOfPlaced(belowRight))) {
+        placedRidgeLabels << (useAboveLeft ? aboveLeft : belowRight);
         auto* t = new QCPItemText(m_plot);
         t->position->setCoords(ridge, r.peakFlops);
-        t->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        t->setPadding(QMargins(2, 2, 6, 4));
-        t->setText(ridgeText(ridge));
+        t->setPositionAlignment(useAboveLeft ? Qt::AlignRight | Qt::AlignBottom : Qt::AlignLeft | Qt::AlignTop);
+        t->setPadding(useAboveLeft ? QMargins(2, 2, 6, 4) : QMargins(6, 4, 2, 2));
+        t->setText(text);
         t->setFont(labelFont);
         t->setColor(r.color);
         t->setClipToAxisRect(true);
@@ -340,11 +365,17 @@ void RooflinePlot::rebuild() {
     m_plot->yAxis->setLabel(tr("FLOP/s"));
   } else {
     m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOPs per byte moved)"));
-    m_plot->yAxis->setLabel(tr("Performance (FLOP/s)"));
+    m_plot->yAxis->setLabel(tr("Speed (FLOP/s)"));
   }
   m_plot->replot();
   // Then the corner where the legend covers the fewest marks.
-  if (m_plot->legend->visible()) moveLegendOffData(m_plot);
+  // A key that hides points or labels in every corner (two recordings' roofs and points: a dozen entries) is left
+  // off: each roof is labelled on its line, the summary below names every roof, and the badges (with their
+  // tooltips) say which marks are which recording.
+  if (m_plot->legend->visible() && moveLegendOffData(m_plot) >= 10) {
+    m_plot->legend->setVisible(false);
+    m_plot->replot();
+  }
 }
 
 QString RooflinePlot::tooltipAt(const QPoint& px) const {

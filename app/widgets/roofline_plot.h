@@ -27,6 +27,7 @@ class RooflinePlot : public QWidget {
     double bandwidth = 0;     // bytes/s; 0 = no memory roof (the flat roof alone)
     QColor color;
     SeriesKind kind = SeriesKind::Measured;
+    int source = -1;          // a recorded roof's recording: the second's line is dash-dotted (recorded_look.h)
     bool labelRidge = true;   // write "ridge N FLOP/B" beside the corner
     double ridge() const { return peakFlops > 0 && bandwidth > 0 ? peakFlops / bandwidth : 0; }
   };
@@ -88,6 +89,7 @@ class RooflinePlot : public QWidget {
   QStringList m_aboveNotes;
   QString m_title;
   bool m_compact = false;
+  bool m_legendHasRoom = false;  // tall enough for a key (it may still be left off when it would hide data)
   Theme m_theme = Theme::normal();
 };
 

@@ -20,11 +20,20 @@ StackedOrTabbed::StackedOrTabbed(QWidget* top, QWidget* bottom, const QString& t
 
 // The size each view needs along the stacking direction.
 int StackedOrTabbed::topMin() const {
+  if (m_topMinimum > 0) return m_topMinimum;
   return m_orientation == Qt::Vertical ? std::max(m_top->minimumSizeHint().height(), m_top->minimumHeight())
                                        : m_top->minimumWidth();
 }
 int StackedOrTabbed::bottomMin() const {
+  if (m_bottomMinimum > 0) return m_bottomMinimum;
   return m_orientation == Qt::Vertical ? m_bottom->minimumHeight() : m_bottom->minimumWidth();
+}
+
+void StackedOrTabbed::setViewMinimums(int top, int bottom) {
+  m_topMinimum = top;
+  m_bottomMinimum = bottom;
+  updateGeometry();
+  relayout();
 }
 
 void StackedOrTabbed::setOrientation(Qt::Orientation o) {
@@ -39,7 +48,9 @@ QSize StackedOrTabbed::minimumSizeHint() const {
     return {std::max(topMin(), bottomMin()), m_tabs->sizeHint().height() + h};
   }
   const int w = std::max(m_top->minimumSizeHint().width(), m_bottom->minimumWidth());
-  return {w, m_tabs->sizeHint().height() + std::max(topMin(), bottomMin())};
+  // Behind tabs a view may be shorter than its side-by-side minimum: never ask the page for more than a readable
+  // chart's 200 px, or a page with a tall strip (two recordings' sentences) cut the chart's foot off instead.
+  return {w, m_tabs->sizeHint().height() + std::min(200, std::max(topMin(), bottomMin()))};
 }
 
 QSize StackedOrTabbed::sizeHint() const {

@@ -17,6 +17,10 @@ class StackedOrTabbed : public QWidget {
   void setOrientation(Qt::Orientation o);
   bool tabbed() const { return m_tabbed; }
   QTabBar* tabs() const { return m_tabs; }
+  // The size each view needs beside the other (along the stacking direction), set here rather than as the
+  // views' own minimum sizes: behind tabs a view alone gets all the room there is, even below that size (a
+  // widget's own minimum would hold it taller than its pane and cut its foot off). 0: the view's own minimum.
+  void setViewMinimums(int top, int bottom);
   // When tabbed: shows the bottom view (true) or the top one.
   void showBottom(bool bottom);
   QSize minimumSizeHint() const override;
@@ -34,6 +38,7 @@ class StackedOrTabbed : public QWidget {
   QWidget* m_bottom;
   QTabBar* m_tabs = nullptr;
   int m_topShare, m_bottomShare;
+  int m_topMinimum = 0, m_bottomMinimum = 0;  // setViewMinimums
   Qt::Orientation m_orientation = Qt::Vertical;
   bool m_tabbed = false;
 };

@@ -62,7 +62,7 @@ TEST(TrustNumbers, DecodeSaysWhatRanAndItsVerdictFollowsTheCurve) {
   const QCPGraph* perUser = nullptr;
   for (int i = 0; i < plot->graphCount(); ++i) {
     scaleNamed = scaleNamed || plot->graph(i)->name().contains(QStringLiteral("2 of 32 layers run, time scaled ×16"));
-    if (plot->graph(i)->name().startsWith(QStringLiteral("per-user"))) perUser = plot->graph(i);
+    if (plot->graph(i)->name().startsWith(QStringLiteral("per user"))) perUser = plot->graph(i);
   }
   EXPECT_TRUE(scaleNamed);
   ASSERT_NE(perUser, nullptr);

@@ -103,6 +103,19 @@ inline QStringList plotProblems(QCustomPlot* plot) {
       }
     }
   }
+  // A key wider than the chart, or whose entries are squeezed: its names run off the edge ("t memcpy (this C…").
+  if (QCPLegend* legend = plot->legend; legend && legend->visible() && legend->itemCount() > 0) {
+    const QRect box = legend->outerRect();
+    if (!plot->rect().adjusted(-1, -1, 1, 1).contains(box))
+      problems << QStringLiteral("the legend (%1×%2) runs off the %3×%4 chart").arg(box.width()).arg(box.height()).arg(plot->width()).arg(plot->height());
+    for (int i = 0; i < legend->itemCount(); ++i)
+      if (QCPAbstractLegendItem* item = legend->item(i); item && item->visible() &&
+                                                         item->outerRect().width() + 2 < item->minimumOuterSizeHint().width()) {
+        auto* named = qobject_cast<QCPPlottableLegendItem*>(item);
+        problems << QStringLiteral("legend entry cut: \"%1\"").arg(named ? named->plottable()->name().left(40) : QString());
+        break;
+      }
+  }
   QString underLegend;
   if (const int n = marksUnderLegend(plot, &underLegend))
     problems << QStringLiteral("the legend hides %1 data points (\"%2\")").arg(n).arg(underLegend);

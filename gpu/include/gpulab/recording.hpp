@@ -42,5 +42,7 @@ std::vector<std::string> schema_problems(const Recording& rec);
 
 // A short label for the device a recording was made on: "recorded on NVIDIA H200, 2026-11-30".
 std::string recording_label(const Recording& rec);
+// The device a recording is about, alone ("NVIDIA H200"): for a choice box too narrow for the whole label.
+std::string recording_device(const Recording& rec);
 
 }  // namespace gpulab
