@@ -54,9 +54,12 @@ bool PresenterView::showFor(const QWidget* classScreen) {
   const QScreen* shown = classScreen ? classScreen->screen() : nullptr;
   for (QScreen* s : QGuiApplication::screens())
     if (s != shown) {
+      // Maximised on that screen, not given its whole geometry: a window manager's frame around a window as
+      // big as the screen put the title bar and edges on the projector next to it.
       setScreen(s);
-      setGeometry(s->availableGeometry());
-      show();
+      move(s->availableGeometry().topLeft());
+      resize(s->availableGeometry().size() * 3 / 4);
+      showMaximized();
       return true;
     }
   resize(720, 600);
