@@ -75,7 +75,6 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   m_plot->xAxis->setRange(32e3, 2.2e9);
   m_plot->yAxis->setRange(0.3, 10000);
   m_plot->legend->setVisible(true);
-  m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
   m_note = new QCPItemText(m_plot);
   m_note->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
   m_note->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -341,11 +340,18 @@ void PciePage::replot() {
   stylePlot(m_plot, t);
   m_plot->replot();
   // The corner where the key hides the fewest points (recorded copies fill the bottom right).
-  // Above the chart when every corner hides points (two recordings' copies and the note).
-  if (legendIsAbove(m_plot) || moveLegendOffData(m_plot, {Qt::AlignBottom | Qt::AlignRight, Qt::AlignTop | Qt::AlignRight,
-                                 Qt::AlignBottom | Qt::AlignLeft, Qt::AlignTop | Qt::AlignLeft}) >= 10) {
-    placeLegendAboveFitting(m_plot);
-    m_plot->replot();
+  // The key above the chart: inside, it covered either the recorded copies (bottom right) or the note that says
+  // what was timed (top), which a key's corner test does not see as hidden.
+  placeLegendAboveFitting(m_plot);
+  m_plot->replot();
+  // As many decades labelled as the chart's height holds: the key's rows above it leave a projector's chart short.
+  if (auto log = m_plot->yAxis->ticker().dynamicCast<QCPAxisTickerLog>()) {
+    const int lineH = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
+    const int wanted = std::clamp(m_plot->axisRect()->height() / (2 * lineH), 2, 8);
+    if (log->tickCount() != wanted) {
+      log->setTickCount(wanted);
+      m_plot->replot();
+    }
   }
   updateToken();
 }
