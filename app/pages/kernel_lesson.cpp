@@ -32,7 +32,7 @@ LessonContent KernelPage::lesson() const {
       {tr("Step 3 reads every operand from shared memory instead of global memory. Why does that cut the global "
           "bytes per FLOP by about 32×?"),
        tr("Each element of a 32×32 tile is fetched from global memory once and then read by the 32 threads of the "
-          "block that need it. The 'reuse per staged element' on the Shared memory tab shows this number.")});
+          "block that need it. The reuse per staged element (the Shared tab's 'reads per element') shows this number.")});
   c.questions.append(
       {tr("On the roofline, the early steps sit on the sloped part and the late ones near the flat roof. What does "
           "that mean for which resource limits each?"),
