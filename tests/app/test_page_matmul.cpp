@@ -1,6 +1,7 @@
 // The matrix-multiply page: a tiny size runs offscreen to completion with a bar and a passed check per CPU
 // variant; a big naive size is estimated as too long (the function, not the dialog); recorded results are
 // hollow bars, two recordings' as two sources (a bar set, a look and a badge each).
+#include "app/badge_probe.h"
 #include "app_test_support.h"
 #include "main_window.h"
 #include "pages/matmul_page.h"
@@ -207,9 +208,7 @@ TEST(MatmulPage, TwoRecordingsAreTwoSourcesEachWithItsBarsLookAndBadge) {
   EXPECT_EQ(outline.value(fast), Qt::SolidLine);
   EXPECT_EQ(outline.value(slow), Qt::DashLine);  // the second recording's look (widgets/recorded_look.h)
   // One badge per recording, each naming its own.
-  QStringList recordedBadges;
-  for (SourceBadge* b : page.findChildren<SourceBadge*>())
-    if (b->kind() == SourceBadge::Kind::Recorded && !b->isHidden()) recordedBadges << b->text().simplified();
+  const QStringList recordedBadges = recordedBadgeTexts(&page);
   ASSERT_EQ(recordedBadges.size(), 2) << recordedBadges.join(QStringLiteral(" | ")).toStdString();
   EXPECT_EQ(recordedBadges.filter(QStringLiteral("Fast Box")).size(), 1);
   EXPECT_EQ(recordedBadges.filter(QStringLiteral("Slow Box")).size(), 1);

@@ -1,5 +1,6 @@
 // The Precision page offscreen: unsupported formats greyed with the backend's reason, a run fills throughput and
 // error for the CPU's formats, the underflow tab counts lost updates, two recordings are two sources.
+#include "app/badge_probe.h"
 #include "app_context.h"
 #include "pages/precision_page.h"
 #include "qcustomplot.h"
@@ -166,9 +167,7 @@ TEST(PrecisionPage, TwoRecordingsAreTwoSourcesEachWithItsBarsLookAndBadge) {
   EXPECT_EQ(barsByName.size(), 2);
   EXPECT_EQ(outline.value(fast), Qt::SolidLine);
   EXPECT_EQ(outline.value(slow), Qt::DashLine);
-  QStringList recordedBadges;
-  for (SourceBadge* b : page.findChildren<SourceBadge*>())
-    if (b->kind() == SourceBadge::Kind::Recorded && !b->isHidden()) recordedBadges << b->text().simplified();
+  const QStringList recordedBadges = recordedBadgeTexts(&page);
   ASSERT_EQ(recordedBadges.size(), 2) << recordedBadges.join(QStringLiteral(" | ")).toStdString();
   EXPECT_EQ(recordedBadges.filter(QStringLiteral("Fast Box")).size(), 1);
   EXPECT_EQ(recordedBadges.filter(QStringLiteral("Slow Box")).size(), 1);

@@ -10,6 +10,7 @@
 #include "pages/page.h"
 #include "theme.h"
 #include "widgets/run_bar.h"
+#include "fit/fit_support.h"
 #include "fit/plot_fit.h"
 #include "gpulab/recording.hpp"
 
@@ -42,11 +43,8 @@ namespace {
 
 QSize g_screen;  // set by main()
 
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
+using fit::noGpu;
+using fit::settle;
 
 // Where a widget is, in window coordinates.
 QRect inWindow(const QWidget* w) { return QRect(w->mapTo(w->window(), QPoint(0, 0)), w->size()); }
@@ -220,13 +218,6 @@ QStringList problemsOnPage(MainWindow& w, Page* page) {
   return problems;
 }
 
-void settle() {  // longer than a page's 30 ms redraw timer, twice
-  for (int i = 0; i < 4; ++i) {
-    QApplication::processEvents();
-    QTest::qWait(25);
-  }
-}
-
 TEST_P(PageFit, EveryPageFits) {
   const Mode mode = GetParam();
   AppContext ctx(noGpu());
@@ -347,17 +338,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   QTemporaryDir dir;
-  const QString config = dir.filePath(QStringLiteral("screen.json"));
-  QFile f(config);
-  if (!f.open(QIODevice::WriteOnly)) return 2;
-  f.write(QStringLiteral("{ \"screens\": [ { \"name\": \"fit\", \"x\": 0, \"y\": 0, \"width\": %1, \"height\": %2, "
-                         "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1 } ] }")
-              .arg(g_screen.width())
-              .arg(g_screen.height())
-              .toUtf8());
-  f.close();
-  qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + config).toUtf8());
-  qputenv("GPULAB_NO_SETTINGS", "1");
+  if (!fit::useOffscreenScreens(dir, {QRect(QPoint(0, 0), g_screen)})) return 2;
   QApplication app(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();

@@ -5,6 +5,7 @@
 // panels, the table and the underflow demo take turns behind tabs; on a 1920×1080 window the three panels and
 // the table share one tab. The page fit test checks each page's first tab only.
 #include "app_context.h"
+#include "fit/fit_support.h"
 #include "fit/plot_fit.h"
 #include "main_window.h"
 #include "pages/precision_page.h"
@@ -23,18 +24,9 @@
 
 namespace {
 
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
+using fit::noGpu;
 
-void settle() {
-  for (int i = 0; i < 4; ++i) {
-    QApplication::processEvents();
-    QTest::qWait(40);
-  }
-}
+void settle() { fit::settle(4, 40); }
 
 QStringList problemsIn(PrecisionPage* page) {
   QStringList out;

@@ -4,6 +4,7 @@
 // clicker's keys walk the plan from either window. The two screens are the offscreen platform's, written by this
 // file's main() before the QApplication exists.
 #include "app_context.h"
+#include "fit/fit_support.h"
 #include "main_window.h"
 #include "shell/class_plan_runner.h"
 #include "shell/presenter_view.h"
@@ -20,18 +21,8 @@
 
 namespace {
 
-AppContext::Options noGpu() {
-  AppContext::Options o;
-  o.loadCuda = false;
-  return o;
-}
-
-void settle() {
-  for (int i = 0; i < 4; ++i) {
-    QApplication::processEvents();
-    QTest::qWait(25);
-  }
-}
+using fit::noGpu;
+using fit::settle;
 
 TEST(TwoScreens, ThePlanPutsTheNotesOnTheTeachersScreenAndTheClassKeepsTheProjector) {
   const QList<QScreen*> screens = QGuiApplication::screens();
@@ -94,16 +85,7 @@ TEST(TwoScreens, ThePlanPutsTheNotesOnTheTeachersScreenAndTheClassKeepsTheProjec
 
 int main(int argc, char** argv) {
   QTemporaryDir dir;
-  const QString config = dir.filePath(QStringLiteral("screens.json"));
-  QFile f(config);
-  if (!f.open(QIODevice::WriteOnly)) return 2;
-  f.write("{ \"screens\": [ { \"name\": \"projector\", \"x\": 0, \"y\": 0, \"width\": 1366, \"height\": 768, "
-          "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1 }, "
-          "{ \"name\": \"laptop\", \"x\": 1366, \"y\": 0, \"width\": 1920, \"height\": 1080, "
-          "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1 } ] }");
-  f.close();
-  qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + config).toUtf8());
-  qputenv("GPULAB_NO_SETTINGS", "1");
+  if (!fit::useOffscreenScreens(dir, {QRect(0, 0, 1366, 768), QRect(1366, 0, 1920, 1080)})) return 2;
   QApplication app(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();

@@ -1,0 +1,56 @@
+#pragma once
+// What the fit tests share: an app context without the GPU module, a wait long enough for pages' redraw timers,
+// and the offscreen platform given the screens under test (written before the QApplication exists).
+#include "app_context.h"
+
+#include <QApplication>
+#include <QByteArray>
+#include <QFile>
+#include <QRect>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QVector>
+
+namespace fit {
+
+inline AppContext::Options noGpu() {
+  AppContext::Options o;
+  o.loadCuda = false;
+  return o;
+}
+
+// Longer than a page's 30 ms redraw timer, twice.
+inline void settle(int rounds = 4, int ms = 25) {
+  for (int i = 0; i < rounds; ++i) {
+    QApplication::processEvents();
+    QTest::qWait(ms);
+  }
+}
+
+// Points QT_QPA_PLATFORM at the offscreen platform with these screens (96 dpi, no scaling); false when the
+// configuration cannot be written. `dir` must outlive the QApplication.
+inline bool useOffscreenScreens(const QTemporaryDir& dir, const QVector<QRect>& screens) {
+  QByteArray json = "{ \"screens\": [";
+  for (int i = 0; i < screens.size(); ++i) {
+    const QRect& s = screens[i];
+    json += QStringLiteral("%1{ \"name\": \"screen%2\", \"x\": %3, \"y\": %4, \"width\": %5, \"height\": %6, "
+                           "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1 }")
+                .arg(i ? QStringLiteral(", ") : QString())
+                .arg(i)
+                .arg(s.x())
+                .arg(s.y())
+                .arg(s.width())
+                .arg(s.height())
+                .toUtf8();
+  }
+  json += "] }";
+  const QString config = dir.filePath(QStringLiteral("screens.json"));
+  QFile f(config);
+  if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size()) return false;
+  f.close();
+  qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + config).toUtf8());
+  qputenv("GPULAB_NO_SETTINGS", "1");
+  return true;
+}
+
+}  // namespace fit
