@@ -52,6 +52,7 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   m_nav->setToolTip(tr("The lesson, one idea per page. ←/→ or Page Up/Down step through it."));
   m_nav->setFocusPolicy(Qt::NoFocus);  // arrow keys belong to the lesson, not the list
   m_nav->setWordWrap(true);            // long titles wrap instead of hiding behind a scroll bar
+  m_nav->setTextElideMode(Qt::ElideNone);  // ...and are not cut to "the bandwidth …" with an empty line below
   m_nav->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_nav->setSpacing(2);
   leftLay->addWidget(m_nav, 1);

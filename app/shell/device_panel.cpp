@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 namespace {
@@ -171,4 +172,12 @@ QString DevicePanel::detailsText() const {
   if (m_ctx.vulkanDevices().empty() || !m_ctx.vulkanBackend())
     s += QStringLiteral("  %1\n").arg(m_ctx.vulkanReason());
   return s;
+}
+
+void DevicePanel::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  if (QLayout* l = layout(); l && l->hasHeightForWidth()) {
+    const int need = l->heightForWidth(width());
+    if (need != minimumHeight()) setMinimumHeight(need);
+  }
 }

@@ -15,6 +15,11 @@ class DevicePanel : public QWidget {
   // The full report (also what `gpulab devices` prints), for the details dialog.
   QString detailsText() const;
 
+ protected:
+  // Its wrapped lines need a height for its width: the splitter's column never asks, and at 1366×768 the last
+  // lines ("RAM 25.3 GB", the record-your-GPU hint) were cut off under the button.
+  void resizeEvent(QResizeEvent* e) override;
+
  private:
   void refresh();
 

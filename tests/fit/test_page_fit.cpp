@@ -270,6 +270,11 @@ TEST_P(PageFit, EveryPageFits) {
     }
     for (const QString& p : pageProblems) report << page->pageId() + QStringLiteral(": ") + p;
   }
+  // The window's own column beside the pages: the lesson list and the device panel.
+  if (QWidget* sidebar = w.findChild<QWidget*>(QStringLiteral("lessonSidebar")); sidebar && sidebar->isVisibleTo(&w))
+    for (QWidget* child : sidebar->findChildren<QWidget*>())
+      if (child->isVisibleTo(&w) && !visiblePart(child).isEmpty() && textCut(child))
+        report << QStringLiteral("sidebar: text cut: ") + describe(child);
   EXPECT_TRUE(report.isEmpty()) << g_screen.width() << "x" << g_screen.height() << " " << mode.name << ", "
                                 << report.size() << " problems:\n  " << report.join(QStringLiteral("\n  ")).toStdString();
 }
