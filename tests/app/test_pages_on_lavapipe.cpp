@@ -43,7 +43,10 @@ TEST(PagesOnLavapipe, StadiumRacesItAsVulkanOnTheCpuNotAGpu) {
   QCoreApplication::processEvents();
   QTest::qWait(50);
   QStringList items;
-  for (int i = 0; i < page.rateSource()->count(); ++i) items << page.rateSource()->itemText(i);
+  // Each source as the box names it and as its tooltip says it in full (the box keeps names short enough for the
+  // side column: "measured here", with "CPU naive … vs Vulkan on the CPU (not a GPU) …" in the tooltip).
+  for (int i = 0; i < page.rateSource()->count(); ++i)
+    items << page.rateSource()->itemText(i) + QStringLiteral(": ") + page.rateSource()->itemData(i, Qt::ToolTipRole).toString();
   const QString all = items.join(QLatin1Char('\n'));
   EXPECT_TRUE(all.contains(QStringLiteral("Vulkan on the CPU (not a GPU)"))) << all.toStdString();
   EXPECT_FALSE(all.contains(QStringLiteral("GPU cuBLAS"))) << all.toStdString();
