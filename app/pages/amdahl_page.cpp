@@ -29,6 +29,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <thread>
 #include <utility>
@@ -497,10 +498,10 @@ void AmdahlPage::recordingsChanged() {
   const amdahl_page_model::Recorded rec = amdahl_page_model::recorded(inputs);
   m_recorded = rec.runs;
   m_recordedLabels.clear();
-  QList<RecordedBadges::Drawn> drawn;
+  std::set<int> drawn;
   for (const amdahl_page_model::RecordedRun& run : m_recorded) {
     m_recordedLabels << m_ctx.results().sourceLabel(run.source);
-    drawn.push_back({run.source, m_recordedLabels.back()});
+    drawn.insert(run.source);
   }
   if (!m_launchHere) {
     m_launchPerKernel = rec.perLaunchS;

@@ -10,7 +10,6 @@
 #include "models/busy_machine.h"
 #include "models/guarded_conclusions.h"
 #include "pages/page.h"
-#include "runner/result_store.h"
 #include "widgets/recorded_badges.h"
 
 #include <QList>
@@ -130,7 +129,7 @@ class AmdahlPage : public Page {
   QLabel* m_loadingLabel = nullptr;
   SourceBadge* m_measuredBadge = nullptr;
   SourceBadge* m_modelBadge = nullptr;
-  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
+  RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
 
   QTimer* m_replot = nullptr;
   unsigned m_dirty = All;  // the plots the next replot() redraws

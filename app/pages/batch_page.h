@@ -11,7 +11,6 @@
 #include "models/batch_model.h"
 #include "models/busy_machine.h"
 #include "pages/page.h"
-#include "runner/result_store.h"
 #include "widgets/recorded_badges.h"
 
 #include <QVector>
@@ -109,7 +108,7 @@ class BatchPage : public Page {
   QLabel* m_lastLabel = nullptr;
   SourceBadge* m_badge = nullptr;
   SourceBadge* m_modelBadge = nullptr;
-  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
+  RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
   QTimer* m_replot = nullptr;
 
   // The sweep being shown: its shape, and the points as they came.

@@ -19,6 +19,7 @@
 #include <QLabel>
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <limits>
 
@@ -190,10 +191,8 @@ void BatchPage::replot() {
 
   // One badge per source drawn: "measured here" only once this machine has measured a point.
   m_badge->setVisible(!m_sweep.isEmpty());
-  QList<RecordedBadges::Drawn> drawn;
-  for (const batch_model::RecordedSweep& rs : recorded)
-    if (std::none_of(drawn.begin(), drawn.end(), [&](const RecordedBadges::Drawn& d) { return d.source == rs.source; }))
-      drawn.push_back({rs.source, m_ctx.results().sourceLabel(rs.source)});
+  std::set<int> drawn;
+  for (const batch_model::RecordedSweep& rs : recorded) drawn.insert(rs.source);
   m_recordedBadges.show(drawn, tr("Hollow marks"));
   fitBadges();
   if (m_sweep.isEmpty() && recorded.empty()) {

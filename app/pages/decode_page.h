@@ -10,7 +10,6 @@
 #include "models/busy_machine.h"
 #include "models/decode_page_model.h"
 #include "pages/page.h"
-#include "runner/result_store.h"
 #include "widgets/recorded_badges.h"
 
 #include <vector>
@@ -95,7 +94,7 @@ class DecodePage : public Page {
   QLabel* m_chainLabel = nullptr;
   QLabel* m_batchLabel = nullptr;
   SourceBadge* m_measuredBadge = nullptr;
-  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
+  RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
   SourceBadge* m_sheetBadge = nullptr;
   QTimer* m_replot = nullptr;
   QStringList m_barLabels;

@@ -258,11 +258,8 @@ void DecodePage::replot() {
   for (const decode_page_model::ChainRun& run : runs) drawnSources.insert(run.source);
   for (const decode_page_model::CeilingBandwidth& c : ceilings) drawnSources.insert(c.source);
   const bool measuredHere = drawnSources.count(-1) > 0;
-  QList<RecordedBadges::Drawn> recorded;
-  for (int s : drawnSources)
-    if (s >= 0) recorded.push_back({s, m_ctx.results().sourceLabel(s)});
-  m_recordedBadges.show(recorded, tr("Recorded bars and lines"));
-  m_measuredBadge->setVisible(measuredHere || recorded.isEmpty());
+  m_recordedBadges.show(drawnSources, tr("Recorded bars and lines"));
+  m_measuredBadge->setVisible(measuredHere || m_recordedBadges.shown() == 0);
   m_measuredBadge->set(measuredHere ? SourceBadge::Kind::MeasuredHere : SourceBadge::Kind::Unavailable,
                        measuredHere ? tr("chain and bandwidth (solid)") : tr("nothing measured yet"));
   fitBadges();

@@ -12,7 +12,6 @@
 #include "models/matmul_model.h"
 #include "models/simd_lanes.h"
 #include "pages/page.h"
-#include "runner/result_store.h"
 #include "widgets/published_ladder.h"
 #include "widgets/recorded_badges.h"
 
@@ -149,7 +148,7 @@ class MatmulPage : public Page {
   QLabel* m_recordedSizes = nullptr;  // links to the sizes the opened recordings have, when this one has none
   QLabel* m_gpuNote = nullptr;        // what the GPU slot holds (or that there is no GPU), in device_words
   SourceBadge* m_measuredBadge = nullptr;
-  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
+  RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
   QVector<Row> m_rows;
   QVector<QCheckBox*> m_rowChecks;
   QVBoxLayout* m_rowsLayout = nullptr;  // the "Ways to compute it" box: the tick boxes, then m_gpuNote

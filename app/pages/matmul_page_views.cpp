@@ -443,10 +443,8 @@ void MatmulPage::replot() {
 
   // One badge per recording drawn, short (they share the title row, and the projector font is large); the detail
   // and which look is whose are in the tooltips.
-  QList<RecordedBadges::Drawn> drawnRecordings;
-  for (int source : matmul_model::recordedSources(results, models, currentShape()))
-    drawnRecordings.push_back({source, m_ctx.results().sourceLabel(source)});
-  m_recordedBadges.show(drawnRecordings, tr("Hollow bars"));
+  const auto drawnRecordings = matmul_model::recordedSources(results, models, currentShape());
+  m_recordedBadges.show({drawnRecordings.begin(), drawnRecordings.end()}, tr("Hollow bars"));
   fitBadges();
   m_measuredBadge->setVisible(anyCpu || anyGpu);  // "measured here" only over bars measured here
   m_measuredBadge->set(SourceBadge::Kind::MeasuredHere);

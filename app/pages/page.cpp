@@ -148,6 +148,8 @@ void Page::resizeEvent(QResizeEvent* e) {
   fitBadges();
 }
 
+const ResultStore& Page::resultStore() const { return m_ctx.results(); }
+
 void Page::showEvent(QShowEvent* e) {
   QWidget::showEvent(e);
   shownAtItsSize();

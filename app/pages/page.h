@@ -28,6 +28,7 @@ class QVBoxLayout;
 class QTabWidget;
 class QTimer;
 class RunBar;
+class ResultStore;
 class SourceBadge;
 
 class Page : public QWidget {
@@ -57,6 +58,8 @@ class Page : public QWidget {
   void initialize();
   bool isRunning() const;
   AppContext& context() { return m_ctx; }
+  // The store of results and recordings (defined out of line: a page header need not include app_context.h).
+  const ResultStore& resultStore() const;
   QTabWidget* sideTabs() const { return m_sideTabs; }
   // The lesson tab (null when lesson() is empty) and the "Next: …" hint the main window sets from the order.
   LessonPanel* lessonPanel() const { return m_lessonPanel; }

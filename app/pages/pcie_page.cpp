@@ -25,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <map>
 
@@ -257,13 +258,9 @@ void PciePage::replot() {
     g->addData(p.bytes, p.gbps);
   }
   for (auto& [key, g] : graphs) g->data()->sort();
-  QList<RecordedBadges::Drawn> recorded;  // one badge per recording drawn
-  for (const auto& [key, g] : graphs)
-    if (key.second >= 0 && std::none_of(recorded.begin(), recorded.end(), [&](const auto& d) { return d.source == key.second; }))
-      recorded.push_back({key.second, m_ctx.results().sourceLabel(key.second)});
-  const int badgesBefore = m_recordedBadges.shown();
-  m_recordedBadges.show(recorded, tr("Hollow marks"));
-  if (m_recordedBadges.shown() != badgesBefore) fitBadges();
+  std::set<int> drawn;  // one badge per recording drawn
+  for (const auto& [key, g] : graphs) drawn.insert(key.second);
+  if (m_recordedBadges.show(drawn, tr("Hollow marks"))) fitBadges();
 
   // Datasheet: the link per direction and the card's memory, as dashed lines across the plot.
   if (card) {

@@ -5,7 +5,6 @@
 #include "gpulab/page_plans.hpp"
 #include "models/pcie_model.h"
 #include "pages/page.h"
-#include "runner/result_store.h"
 #include "widgets/recorded_badges.h"
 
 #include <QVector>
@@ -77,7 +76,7 @@ class PciePage : public Page {
   QLabel* m_token = nullptr;
   QLabel* m_h2h = nullptr;
   SourceBadge* m_measuredBadge = nullptr;
-  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
+  RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
   SourceBadge* m_sheetBadge = nullptr;
   QTimer* m_replot = nullptr;
   QVector<double> m_sizes;

@@ -311,9 +311,7 @@ void PrecisionPage::recordingsChanged() {
     if (s.source >= 0) recorded.push_back({&s.result, s.source});
   // Two recordings are two sources: each has its own bars (its own look) and its own badge, never one for both.
   m_recordedSources = precision_model::applyRecorded(m_rows, recorded);
-  QList<RecordedBadges::Drawn> drawn;
-  for (int source : m_recordedSources) drawn.push_back({source, m_ctx.results().sourceLabel(source)});
-  m_recordedBadges.show(drawn, tr("Hollow bars"));
+  m_recordedBadges.show({m_recordedSources.begin(), m_recordedSources.end()}, tr("Hollow bars"));
   fitBadges();
   if (m_fitTimer) m_fitTimer->start();  // a recording's slot in every row: do the panels and the table still fit?
   scheduleReplot();

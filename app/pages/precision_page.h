@@ -8,7 +8,6 @@
 #include "gpulab/underflow_demo.hpp"
 #include "models/precision_model.h"
 #include "pages/page.h"
-#include "runner/result_store.h"
 #include "widgets/recorded_badges.h"
 
 #include <QPair>
@@ -135,7 +134,7 @@ class PrecisionPage : public Page {
   QLabel* m_gmaxLabel = nullptr;
   SourceBadge* m_badge = nullptr;
   SourceBadge* m_emuBadge = nullptr;
-  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
+  RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
   SourceBadge* m_sheetBadge = nullptr;
   QTimer* m_replot = nullptr;
   QTimer* m_underflowTimer = nullptr;

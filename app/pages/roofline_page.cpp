@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <limits>
 
@@ -274,9 +275,9 @@ void RooflinePage::refresh() {
                          : ridges.join(QStringLiteral(" &nbsp;·&nbsp; ")));
 
   // Badges: say which kinds of figure are on screen.
-  QList<RecordedBadges::Drawn> recs;  // one badge per recording drawn
+  std::set<int> recs;  // one badge per recording drawn
   if (showRecorded)
-    for (int i = 0; i < store.recordings().size(); ++i) recs.push_back({i, store.recordings()[i].label});
+    for (int i = 0; i < store.recordings().size(); ++i) recs.insert(i);
   m_recordedBadges.show(recs, tr("Hollow points and roofs"));
 }
 

@@ -7,7 +7,6 @@
 #include "gpulab/precision.hpp"
 #include "models/roofline_model.h"
 #include "pages/page.h"
-#include "runner/result_store.h"
 #include "widgets/recorded_badges.h"
 #include "widgets/roofline_plot.h"
 
@@ -70,7 +69,7 @@ class RooflinePage : public Page {
   QLabel* m_legendNote = nullptr;
   SourceBadge* m_measuredBadge = nullptr;
   SourceBadge* m_datasheetBadge = nullptr;
-  RecordedBadges m_recordedBadges{ResultStore::maxRecordings};  // one per recording drawn
+  RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
   SourceBadge* m_publishedBadge = nullptr;  // published GPU results (widgets/published_views.h)
   QTimer* m_refresh = nullptr;
 };
