@@ -2,6 +2,7 @@
 // recording (its own name, so its own colour and key), none mixes both, both are drawn where one is, and the
 // page's badges name both. The bundled CPU recording is opened beside a copy that claims another machine and
 // runs at half the speed, so a series that averaged the two would show up as neither's numbers.
+#include "app/second_machine_recording.h"
 #include "app_context.h"
 #include "main_window.h"
 #include "pages/page.h"
@@ -50,19 +51,7 @@ Drawn drawnOn(Page* page) {
 }
 
 TEST(TwoRecordings, EveryPageDrawsThemAsTwoSources) {
-  gpulab::Recording second = gpulab::load_recording(bundled().toStdString());
-  second.context["cpu"] = kSecond.toStdString();
-  second.context["host"] = "lab-2";
-  second.context["date"] = "2026-11-20T09:00:00Z";
-  for (gpulab::Result& r : second.results) {  // the same work in twice the time
-    for (double* t : {&r.stats.median_s, &r.stats.min_s, &r.stats.max_s, &r.stats.mean_s}) *t *= 2;
-    for (double& t : r.samples_s) t *= 2;
-    r.gflops *= 0.5;
-    r.gbps *= 0.5;
-    r.provenance["device"] = kSecond.toStdString();
-    r.provenance["host"] = "lab-2";
-    r.provenance["date"] = "2026-11-20T09:00:00Z";
-  }
+  const gpulab::Recording second = secondMachineCopy(bundled().toStdString(), kSecond.toStdString());
   QTemporaryDir dir;
   const QString secondPath = dir.filePath(QStringLiteral("second.json"));
   gpulab::save_recording(second, secondPath.toStdString());

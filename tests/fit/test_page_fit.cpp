@@ -5,6 +5,7 @@
 //
 // The screen size is the offscreen platform's: this file's main() writes a one-screen configuration of
 // GPULAB_FIT_SIZE (WIDTHxHEIGHT) before the QApplication exists, so CTest runs it once per size.
+#include "app/second_machine_recording.h"
 #include "app_context.h"
 #include "main_window.h"
 #include "pages/page.h"
@@ -132,16 +133,7 @@ struct Mode {
 // every key, badge and strip, as a class comparing a laptop with a GPU server sees them.
 void openTwoRecordings(AppContext& ctx, const QTemporaryDir& dir) {
   const QString bundled = QStringLiteral(GPULAB_RECORDINGS_DIR "/cpu-amd-epyc-2vcpu-vm-2026-12-01.json");
-  gpulab::Recording second = gpulab::load_recording(bundled.toStdString());
-  second.context["cpu"] = "Second Lab Machine";
-  second.context["date"] = "2026-11-20T09:00:00Z";
-  for (gpulab::Result& r : second.results) {
-    for (double* t : {&r.stats.median_s, &r.stats.min_s, &r.stats.max_s, &r.stats.mean_s}) *t *= 2;
-    for (double& t : r.samples_s) t *= 2;
-    r.gflops *= 0.5;
-    r.gbps *= 0.5;
-    r.provenance["device"] = "Second Lab Machine";
-  }
+  const gpulab::Recording second = secondMachineCopy(bundled.toStdString(), "Second Lab Machine");
   const QString path = dir.filePath(QStringLiteral("second.json"));
   gpulab::save_recording(second, path.toStdString());
   QString error;
