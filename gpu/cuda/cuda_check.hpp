@@ -23,8 +23,13 @@ namespace gpulab::cuda {
 static_assert(cudaErrorIllegalAddress == 700 && cudaErrorLaunchTimeout == 702 && cudaErrorAssert == 710 &&
               cudaErrorHardwareStackError == 714 && cudaErrorIllegalInstruction == 715 &&
               cudaErrorMisalignedAddress == 716 && cudaErrorInvalidAddressSpace == 717 && cudaErrorInvalidPc == 718 &&
-              cudaErrorLaunchFailure == 719 && cudaErrorTensorMemoryLeak == 721 &&
-              cudaErrorMpsClientTerminated == 810);
+              cudaErrorLaunchFailure == 719 && cudaErrorMpsClientTerminated == 810);
+// cudaErrorTensorMemoryLeak exists only from CUDA 12.8: an older runtime never returns 721, so the policy's number
+// is harmless there, and naming the enum unguarded would stop every toolkit from 12.0 to 12.7 compiling the module.
+// tests/cuda_names checks that every runtime/cuBLAS name used here is in CUDA 12.0 or sits under a guard like this.
+#if CUDART_VERSION >= 12080
+static_assert(cudaErrorTensorMemoryLeak == 721);
+#endif
 static_assert(!is_sticky_cuda_error(cudaErrorMemoryAllocation) && !is_sticky_cuda_error(cudaErrorLaunchOutOfResources));
 
 // Resets a non-sticky last error after the call that raised it failed (a sticky one cannot be reset, and must not be).

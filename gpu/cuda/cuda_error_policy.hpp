@@ -23,7 +23,7 @@ constexpr bool is_sticky_cuda_error(int code) noexcept {
     case 717:  // cudaErrorInvalidAddressSpace
     case 718:  // cudaErrorInvalidPc
     case 719:  // cudaErrorLaunchFailure
-    case 721:  // cudaErrorTensorMemoryLeak
+    case 721:  // cudaErrorTensorMemoryLeak (CUDA 12.8 and newer; older runtimes never return it)
     case 810:  // cudaErrorMpsClientTerminated
       return true;
     default:
