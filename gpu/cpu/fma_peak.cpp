@@ -24,7 +24,9 @@ constexpr int chains = 12;
 
 // x86-64-v3 clone: one vfmadd per chain per iteration (fp-contract lets a*b+c become an FMA; ISO mode forbids
 // it otherwise). The baseline clone measures what a CPU without AVX2/FMA can do with the same source.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(GPULAB_NO_TARGET_CLONES)
+// gcc 11 cannot dispatch arch=x86-64-v3 clones ("no dispatcher found"; gcc 12 added it): it builds the plain copy.
+#if defined(__GNUC__) && __GNUC__ >= 12 && !defined(__clang__) && defined(__x86_64__) && \
+    !defined(GPULAB_NO_TARGET_CLONES)
 #define GPULAB_FMA_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("O3", "fp-contract=fast"), noinline))
 #else
 #define GPULAB_FMA_KERNEL __attribute__((noinline))

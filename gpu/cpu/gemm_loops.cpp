@@ -31,7 +31,9 @@ void naive_ijk(const T* A, const T* B, T* C, long long m, long long n, long long
 //    aliasing check, and ISO C++ mode forbids fusing a*b+c into an FMA. -O3 with fp-contract lifts both, for this
 //    function only.
 // __restrict promises C does not overlap A or B (true: the op owns three separate buffers).
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(GPULAB_NO_TARGET_CLONES)
+// gcc 11 cannot dispatch arch=x86-64-v3 clones ("no dispatcher found"; gcc 12 added it): it builds the plain copy.
+#if defined(__GNUC__) && __GNUC__ >= 12 && !defined(__clang__) && defined(__x86_64__) && \
+    !defined(GPULAB_NO_TARGET_CLONES)
 #define GPULAB_VECTOR_KERNEL \
   __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("O3", "fp-contract=fast")))
 #else

@@ -34,7 +34,9 @@ constexpr long long k_stream_max_batch = cpu_chain_stream_max_batch;  // the sta
 // 8 batch rows × 4096 floats = 128 KiB of accumulators still sit in L2.
 constexpr long long k_stream_cols = 4096;
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(GPULAB_NO_TARGET_CLONES)
+// gcc 11 cannot dispatch arch=x86-64-v3 clones ("no dispatcher found"; gcc 12 added it): it builds the plain copy.
+#if defined(__GNUC__) && __GNUC__ >= 12 && !defined(__clang__) && defined(__x86_64__) && \
+    !defined(GPULAB_NO_TARGET_CLONES)
 #define GPULAB_CHAIN_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("O3")))
 #else
 #define GPULAB_CHAIN_KERNEL
