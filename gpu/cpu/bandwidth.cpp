@@ -4,6 +4,8 @@
 #include "gpulab/harness.hpp"
 #include "gpulab/units.hpp"
 
+#include "vector_clones.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <barrier>
@@ -30,10 +32,8 @@ inline double pattern_c(std::size_t i) { return 2.0 - static_cast<double>((i * 7
 
 // The inner loops: plain C++ the compiler vectorises (same clones and -O3 as the reordered GEMM, see
 // gemm_loops.cpp), so that for cache-sized arrays the core is not the limit either.
-// gcc 11 cannot dispatch arch=x86-64-v3 clones ("no dispatcher found"; gcc 12 added it): it builds the plain copy.
-#if defined(__GNUC__) && __GNUC__ >= 12 && !defined(__clang__) && defined(__x86_64__) && \
-    !defined(GPULAB_NO_TARGET_CLONES)
-#define GPULAB_STREAM_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("O3")))
+#if GPULAB_USE_TARGET_CLONES  // vector_clones.hpp: x86-64-v3 with gcc 12, fma with gcc 11
+#define GPULAB_STREAM_KERNEL __attribute__((target_clones(GPULAB_VECTOR_CLONE, "default"), optimize("O3")))
 #else
 #define GPULAB_STREAM_KERNEL
 #endif

@@ -2,6 +2,8 @@
 // on every core at once. This is the "peak" the roofline's compute roof uses, measured rather than assumed.
 #include "cpu_internal.hpp"
 
+#include "vector_clones.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -24,10 +26,8 @@ constexpr int chains = 12;
 
 // x86-64-v3 clone: one vfmadd per chain per iteration (fp-contract lets a*b+c become an FMA; ISO mode forbids
 // it otherwise). The baseline clone measures what a CPU without AVX2/FMA can do with the same source.
-// gcc 11 cannot dispatch arch=x86-64-v3 clones ("no dispatcher found"; gcc 12 added it): it builds the plain copy.
-#if defined(__GNUC__) && __GNUC__ >= 12 && !defined(__clang__) && defined(__x86_64__) && \
-    !defined(GPULAB_NO_TARGET_CLONES)
-#define GPULAB_FMA_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("O3", "fp-contract=fast"), noinline))
+#if GPULAB_USE_TARGET_CLONES  // vector_clones.hpp: x86-64-v3 with gcc 12, fma with gcc 11
+#define GPULAB_FMA_KERNEL __attribute__((target_clones(GPULAB_VECTOR_CLONE, "default"), optimize("O3", "fp-contract=fast"), noinline))
 #else
 #define GPULAB_FMA_KERNEL __attribute__((noinline))
 #endif

@@ -2,6 +2,7 @@
 // Neither is blocked or threaded: the point is what loop order alone does.
 #include "cpu_internal.hpp"
 #include "gpulab/harness.hpp"
+#include "vector_clones.hpp"
 
 namespace gpulab::cpu {
 namespace {
@@ -31,11 +32,9 @@ void naive_ijk(const T* A, const T* B, T* C, long long m, long long n, long long
 //    aliasing check, and ISO C++ mode forbids fusing a*b+c into an FMA. -O3 with fp-contract lifts both, for this
 //    function only.
 // __restrict promises C does not overlap A or B (true: the op owns three separate buffers).
-// gcc 11 cannot dispatch arch=x86-64-v3 clones ("no dispatcher found"; gcc 12 added it): it builds the plain copy.
-#if defined(__GNUC__) && __GNUC__ >= 12 && !defined(__clang__) && defined(__x86_64__) && \
-    !defined(GPULAB_NO_TARGET_CLONES)
+#if GPULAB_USE_TARGET_CLONES  // vector_clones.hpp: x86-64-v3 with gcc 12, fma with gcc 11
 #define GPULAB_VECTOR_KERNEL \
-  __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("O3", "fp-contract=fast")))
+  __attribute__((target_clones(GPULAB_VECTOR_CLONE, "default"), optimize("O3", "fp-contract=fast")))
 #else
 #define GPULAB_VECTOR_KERNEL
 #endif

@@ -9,6 +9,8 @@
 #include "gpulab/memory_hold.hpp"
 #include "gpulab/units.hpp"
 
+#include "vector_clones.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -34,10 +36,8 @@ constexpr long long k_stream_max_batch = cpu_chain_stream_max_batch;  // the sta
 // 8 batch rows × 4096 floats = 128 KiB of accumulators still sit in L2.
 constexpr long long k_stream_cols = 4096;
 
-// gcc 11 cannot dispatch arch=x86-64-v3 clones ("no dispatcher found"; gcc 12 added it): it builds the plain copy.
-#if defined(__GNUC__) && __GNUC__ >= 12 && !defined(__clang__) && defined(__x86_64__) && \
-    !defined(GPULAB_NO_TARGET_CLONES)
-#define GPULAB_CHAIN_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default"), optimize("O3")))
+#if GPULAB_USE_TARGET_CLONES  // vector_clones.hpp: x86-64-v3 with gcc 12, fma with gcc 11
+#define GPULAB_CHAIN_KERNEL __attribute__((target_clones(GPULAB_VECTOR_CLONE, "default"), optimize("O3")))
 #else
 #define GPULAB_CHAIN_KERNEL
 #endif
