@@ -71,11 +71,19 @@ if command -v nvidia-smi >/dev/null 2>&1; then
   fi
 fi
 ARCH=$(printf '%s' "$GPU_CAP" | tr -d '.')
+# A driver too old for --query-gpu=compute_cap (before ~510) leaves it empty: CMake then asks the GPU itself.
+[ "$GPU_COUNT" -gt 0 ] && [ -z "$ARCH" ] && ARCH=native
 NVCC=""
 for c in "${CUDACXX:-}" "$(command -v nvcc 2>/dev/null)" /usr/local/cuda/bin/nvcc \
          $(ls -d /usr/local/cuda-*/bin/nvcc 2>/dev/null | sort -V | tail -1); do
   if [ -n "$c" ] && [ -x "$c" ]; then NVCC=$c; break; fi
 done
+NVCC_VERSION=""
+[ -n "$NVCC" ] && NVCC_VERSION=$("$NVCC" --version 2>/dev/null | grep -o 'release [0-9]*\.[0-9]*' | head -1 | cut -d' ' -f2)
+# The C++ compiler CMake will take (CXX when set, else c++), and nvcc's host compiler: the same one, so a CXX=g++-11
+# build compiles the module's kernels with gcc 11 as well (CUDAHOSTCXX, when set, still wins).
+HOST_CXX=${CXX:-c++}
+[ -n "${CXX:-}" ] && [ -z "${CUDAHOSTCXX:-}" ] && export CUDAHOSTCXX="$CXX"
 DEPS_DIR="$REPO/.deps"
 # pip puts cmake and ninja here when it installs them for this user.
 [ -d "$HOME/.local/bin" ] && PATH="$HOME/.local/bin:$PATH"
@@ -98,8 +106,13 @@ step_check() {
   say "== check: is there a GPU?"
   if [ "$GPU_COUNT" -gt 0 ]; then
     say "GPU: $GPU_COUNT x $GPU_NAME, compute capability $GPU_CAP -> the CUDA code is built for sm_$ARCH"
+    [ "$ARCH" = native ] && say "(this driver does not report the compute capability: CMake asks the GPU for its architecture)"
     if [ -n "$NVCC" ]; then
-      say "nvcc: $NVCC ($("$NVCC" --version 2>/dev/null | grep -o 'release [0-9.]*' | head -1))"
+      say "nvcc: $NVCC (CUDA ${NVCC_VERSION:-of unknown version})"
+      # gpulab's CUDA module needs CUDA 12.0 or newer (C++20 in nvcc, the FP8 types); CMake would refuse it too.
+      if [ -n "$NVCC_VERSION" ] && [ "$(printf '%s\n%s\n' 12.0 "$NVCC_VERSION" | sort -V | head -1)" != 12.0 ]; then
+        die "nvcc is CUDA $NVCC_VERSION, and gpulab's CUDA module needs CUDA 12.0 or newer: install a CUDA 12 or 13 toolkit (or put its bin folder first on PATH), then run this again."
+      fi
     else
       die "a GPU is here but the CUDA toolkit (nvcc) is not. Install it (Debian/Ubuntu: sudo apt-get install nvidia-cuda-toolkit, or NVIDIA's cuda-toolkit package) or put its bin folder on PATH, then run this again."
     fi
@@ -120,7 +133,10 @@ cmake_ok() {
   v=$(cmake --version 2>/dev/null | head -1 | grep -o '[0-9][0-9.]*' | head -1)
   [ "$(printf '%s\n%s\n' 3.24 "$v" | sort -V | head -1)" = 3.24 ]
 }
-compiler_ok() { command -v c++ >/dev/null 2>&1 || command -v g++ >/dev/null 2>&1 || command -v clang++ >/dev/null 2>&1; }
+compiler_ok() {
+  if [ -n "${CXX:-}" ]; then command -v "$CXX" >/dev/null 2>&1; return; fi  # the one asked for, or none
+  command -v c++ >/dev/null 2>&1 || command -v g++ >/dev/null 2>&1 || command -v clang++ >/dev/null 2>&1
+}
 json_ok() {
   local d
   for d in /usr/include /usr/local/include "$DEPS_DIR/usr/include" ${CONDA_PREFIX:+"$CONDA_PREFIX/include"}; do
@@ -190,6 +206,9 @@ step_build() {
     targets+=(gpulab_cuda)
   fi
   [ -d "$DEPS_DIR/usr" ] && prefix=(-DCMAKE_PREFIX_PATH="$DEPS_DIR/usr")
+  local host_note=""
+  [ "$GPU_COUNT" -gt 0 ] && host_note=", for nvcc too: ${CUDAHOSTCXX:-the default g++}"
+  say "C++ compiler: $HOST_CXX ($("$HOST_CXX" --version 2>/dev/null | head -1))$host_note"
   local start=$SECONDS
   cmake -S "$REPO" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DGPULAB_APP=OFF -DGPULAB_TESTS=OFF \
         "${cuda[@]}" "${prefix[@]}" >"$BUILD.configure.log" 2>&1 ||
