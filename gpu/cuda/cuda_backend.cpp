@@ -7,6 +7,7 @@
 #include "gpulab/memory_hold.hpp"
 #include "kernels/blas.hpp"
 #include "peak_model.hpp"
+#include "toolkit_features.hpp"
 
 #include <cstdlib>
 #include <mutex>
@@ -221,7 +222,8 @@ class CudaBackend final : public Backend {
           return Support::no("INT8 tensor-core GEMM (cuBLASLt) needs m, n and k to be multiples of 16");
         return Support::yes();
       case Precision::fp8:
-        if (cc < 89) return Support::no("FP8 needs compute capability 8.9 or newer");
+        // The hardware and the cuBLASLt actually loaded must both have FP8 (toolkit_features.hpp).
+        if (const std::string why = fp8_gemm_refusal(cc, cublasLtGetVersion()); !why.empty()) return Support::no(why);
         if (spec.m % 16 || spec.n % 16 || spec.k % 16)
           return Support::no("FP8 tensor-core GEMM (cuBLASLt) needs m, n and k to be multiples of 16");
         return Support::yes();
