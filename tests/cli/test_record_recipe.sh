@@ -11,8 +11,10 @@ SCRATCH=${2:?usage: test_record_recipe.sh BIN_DIR SCRATCH}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 SCRIPT="$REPO/tools/record-your-gpu.sh"
 NOTEBOOK="$REPO/tools/record-your-gpu.ipynb"
-# The build folder outlives the scratch folder (ccache and Ninja make a second run quick).
-BUILD="${SCRATCH%/}-build"
+# The build folder outlives the scratch folder (ccache and Ninja make a second run quick). tests/compilers.sh runs
+# this test again with CXX=g++-11 and its own build folder (GPULAB_RECIPE_BUILD), which it then reuses for the
+# core's tests: the recipe must build with the compiler Colab and Ubuntu 22.04 have.
+BUILD="${GPULAB_RECIPE_BUILD:-${SCRATCH%/}-build}"
 rm -rf "$SCRATCH" && mkdir -p "$SCRATCH"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -57,6 +59,35 @@ else
   [ $rc -eq 1 ] || fail "check without a GPU exited $rc, expected 1"
   grep -q "Change runtime type" "$SCRATCH/check.out" || fail "check without a GPU does not say how to get one on Colab"
 fi
+# ---- check on a borrowed GPU, faked: a T4 (7.5 -> sm_75) with CUDA 12.2 passes; CUDA 11.8 is refused with the
+# reason; a driver that cannot report the compute capability makes the build ask the GPU (native) ----
+FAKE="$SCRATCH/fake-gpu"
+mkdir -p "$FAKE/bin"
+cat >"$FAKE/bin/nvidia-smi" <<'SMI'
+#!/bin/sh
+case "$*" in
+  -L) echo "GPU 0: Tesla T4 (UUID: GPU-00000000-0000-0000-0000-000000000000)" ;;
+  *compute_cap*) [ -n "${FAKE_NO_CAP:-}" ] && exit 2; echo "7.5" ;;
+  *name*) echo "Tesla T4" ;;
+esac
+SMI
+fake_nvcc() { printf '#!/bin/sh\necho "Cuda compilation tools, release %s, V%s.1"\n' "$1" "$1" >"$FAKE/bin/nvcc"; chmod +x "$FAKE/bin/nvidia-smi" "$FAKE/bin/nvcc"; }
+fake_nvcc 12.2
+PATH="$FAKE/bin:$PATH" CUDACXX="$FAKE/bin/nvcc" bash "$SCRIPT" check >"$SCRATCH/t4.out" 2>&1 ||
+  { cat "$SCRATCH/t4.out"; fail "check on a (fake) T4 with CUDA 12.2 failed"; }
+grep -q "compute capability 7.5 -> the CUDA code is built for sm_75" "$SCRATCH/t4.out" || { cat "$SCRATCH/t4.out"; fail "a T4 is not built for sm_75"; }
+grep -q "CUDA 12.2" "$SCRATCH/t4.out" || fail "check does not say the CUDA version"
+fake_nvcc 11.8
+PATH="$FAKE/bin:$PATH" CUDACXX="$FAKE/bin/nvcc" bash "$SCRIPT" check >"$SCRATCH/t4-old.out" 2>&1
+[ $? -eq 1 ] || { cat "$SCRATCH/t4-old.out"; fail "check with CUDA 11.8 did not stop"; }
+grep -q "CUDA 11.8, and gpulab's CUDA module needs CUDA 12.0 or newer" "$SCRATCH/t4-old.out" ||
+  { cat "$SCRATCH/t4-old.out"; fail "check with CUDA 11.8 did not say why"; }
+fake_nvcc 12.0
+FAKE_NO_CAP=1 PATH="$FAKE/bin:$PATH" CUDACXX="$FAKE/bin/nvcc" bash "$SCRIPT" check >"$SCRATCH/t4-nocap.out" 2>&1 ||
+  { cat "$SCRATCH/t4-nocap.out"; fail "check without a reported compute capability failed"; }
+grep -q "CMake asks the GPU for its architecture" "$SCRATCH/t4-nocap.out" || { cat "$SCRATCH/t4-nocap.out"; fail "no native fallback"; }
+echo "check on a fake T4: sm_75 with CUDA 12.2, CUDA 11.8 refused, native without a reported compute capability"
+
 bash "$SCRIPT" --minutes soon record >/dev/null 2>&1
 [ $? -eq 2 ] || fail "a bad --minutes is not a usage error (exit 2)"
 
@@ -79,6 +110,11 @@ rc=${PIPESTATUS[0]}
 echo "== record-your-gpu.sh all: exit $rc after $((SECONDS - start)) s"
 [ $rc -eq 0 ] || fail "record-your-gpu.sh all --cpu-ok exited $rc"
 grep -q "^RECORDING: " "$SCRATCH/all.out" || fail "it did not say where the recording is"
+if [ -n "${CXX:-}" ]; then  # the compiler asked for is the one the recipe built with
+  grep -q "^C++ compiler: $CXX " "$SCRATCH/all.out" || fail "the build step did not say it used CXX=$CXX"
+  grep -q "^CMAKE_CXX_COMPILER:[A-Z]*=.*$(basename "$CXX")\$" "$BUILD/CMakeCache.txt" ||
+    fail "the recipe's build folder was not configured with CXX=$CXX"
+fi
 grep -q "gpulab --open" "$SCRATCH/all.out" || fail "it did not say how to open the recording"
 [ -s "$SCRATCH/recordings/latest.txt" ] || fail "no latest.txt for the notebook's download cell"
 rec=$(cat "$SCRATCH/recordings/latest.txt")
