@@ -153,7 +153,7 @@ step_deps() {
   compiler_ok || missing+=(c++)
   json_ok || missing+=(nlohmann-json)
   if [ ${#missing[@]} -eq 0 ]; then
-    say "all here: $(cmake --version | head -1), ninja $(ninja --version), $(c++ --version 2>/dev/null | head -1)"
+    say "all here: $(cmake --version | head -1), ninja $(ninja --version), $("$HOST_CXX" --version 2>/dev/null | head -1)"
     return 0
   fi
   say "missing: ${missing[*]}"
