@@ -543,6 +543,9 @@ int check_recording(const std::string& path) {
   }
   std::printf("%s: a valid recording, %s, %zu results, %s\n", path.c_str(), recording_label(rec).c_str(),
               rec.results.size(), state.c_str());
+  // A device check's recording says which suites its time caps cut short: partial by design, not broken.
+  if (const std::string cut = context("device_check_cut"); !cut.empty() && cut != "none")
+    std::printf("  cut at their time caps by the device check (what they measured is kept): %s\n", cut.c_str());
   return 0;
 }
 
