@@ -41,6 +41,7 @@ constexpr const char* bench_usage =
     "  --device KIND       the GPU to measure beside the CPU: cuda (default), vulkan, or cpu (same as --no-gpu)\n"
     "  --allow-cpu-vulkan  with --device vulkan, accept a CPU-type Vulkan device (lavapipe: not a GPU) when\n"
     "                      there is no GPU; its results are labelled with that name\n"
+    "  --gpu-only          run only the suite's jobs on the GPU (the CUDA or Vulkan device), not the CPU's\n"
     "  --quiet             no progress on stderr\n"
     "  --check FILE.json   load a recording with the validating loader the app uses, list its results and\n"
     "                      say whether it is complete; runs nothing (exit 0 valid, 1 not a valid recording)\n"
@@ -61,6 +62,7 @@ struct BenchOptions {
   bool list = false, quiet = false, no_gpu = false, help = false;
   std::string device = "cuda";  // --device: which backend fills the GPU slot
   bool allow_cpu_vulkan = false;
+  bool gpu_only = false;
   std::optional<double> budget_s;
   std::optional<long long> max_samples;
 };
@@ -137,6 +139,9 @@ BenchOptions parse_args(const Args& args) {
     } else if (flag == "--allow-cpu-vulkan") {
       no_value();
       o.allow_cpu_vulkan = true;
+    } else if (flag == "--gpu-only") {
+      no_value();
+      o.gpu_only = true;
     } else if (flag == "--budget") {
       o.budget_s = parse_number(flag, take_value(), 0.01, 600);
     } else if (flag == "--max-samples") {
@@ -538,6 +543,9 @@ int check_recording(const std::string& path) {
   }
   std::printf("%s: a valid recording, %s, %zu results, %s\n", path.c_str(), recording_label(rec).c_str(),
               rec.results.size(), state.c_str());
+  // A device check's recording says which suites its time caps cut short: partial by design, not broken.
+  if (const std::string cut = context("device_check_cut"); !cut.empty() && cut != "none")
+    std::printf("  cut at their time caps by the device check (what they measured is kept): %s\n", cut.c_str());
   return 0;
 }
 
@@ -614,7 +622,7 @@ int run_bench(const BenchOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   Recording rec;
   try {
-    rec = run_suite(o.suite, backends, ctx, save_partial);
+    rec = run_suite(o.suite, backends, ctx, save_partial, o.gpu_only);
   } catch (...) {
     progress.finish();
     throw;

@@ -92,6 +92,7 @@ inline void download(const Stream& s, void* dst, const void* src, std::size_t by
 
 // The ops (each file above makes its own).
 std::unique_ptr<TimedOp> make_gemm_op(DeviceCtx ctx, const GemmSpec& spec);
+std::string gemm_algo_note(const TimedOp& op);  // the cuBLASLt algorithm an INT8/FP8 op chose, else ""
 const std::vector<std::string>& ladder_names();
 bool is_ladder_variant(const std::string& variant);  // a hand-written kernel (listed or the self-test one)
 std::unique_ptr<TimedOp> make_bandwidth_op(DeviceCtx ctx, const BandwidthSpec& spec);

@@ -238,7 +238,12 @@ class CudaBackend final : public Backend {
                                   std::to_string(spec.k) + ")");
     const Support s = supports(spec);
     if (!s.ok) throw std::invalid_argument(s.reason);
-    return make_gemm_op(ctx(), spec);
+    auto op = make_gemm_op(ctx(), spec);
+    // The provenance from now on names the algorithm cuBLASLt chose for this format (run_gemm copies it into the
+    // result; the device check lifts it into the recording's context).
+    if (const std::string note = gemm_algo_note(*op); !note.empty())
+      m_prov["cublaslt_algo_" + std::string(to_string(spec.precision))] = note;
+    return op;
   }
 
   std::unique_ptr<TimedOp> make_bandwidth(const BandwidthSpec& spec) override {

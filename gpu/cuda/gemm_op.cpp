@@ -15,9 +15,11 @@
 
 #include "convert.hpp"
 #include "gpulab/harness.hpp"
+#include "gpulab/parallel_chunks.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/kernels.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -193,6 +195,10 @@ class GemmOp final : public TimedOp {
     return m_timer.elapsed_s();
   }
 
+  // Which cuBLASLt algorithm the heuristic chose (INT8 and FP8), "" for the other paths: a reader comparing two
+  // recordings needs it, since another cuBLAS may pick another kernel for the same call.
+  std::string algo_note() const { return m_lt ? m_lt->algo_note() : std::string(); }
+
   double flops() const override { return 2.0 * m_m * m_n * static_cast<double>(m_k); }
   double bytes() const override {
     // The minimum traffic: each input read once, the output written once.
@@ -259,10 +265,17 @@ class GemmOp final : public TimedOp {
           convert::to_fp8_e4m3(rb.data(), bb.data(), m_hb.data(), kn);
         }
         // cuBLASLt's tensor-core INT8/FP8 kernels want B transposed ("TN"): store Bᵀ (n×k row-major) on the GPU.
+        // Split by columns of B over every core (67 M bytes at 8192², a cache miss each done naively), in
+        // tiles of 64 rows so each core's writes stay within a few cache lines per output row.
         std::vector<std::uint8_t> bt(kn);
-        for (int r = 0; r < m_k; ++r)
-          for (int c = 0; c < m_n; ++c)
-            bt[static_cast<std::size_t>(c) * m_k + r] = bb[static_cast<std::size_t>(r) * m_n + c];
+        const std::size_t rows = static_cast<std::size_t>(m_k), cols = static_cast<std::size_t>(m_n);
+        parallel_chunks(cols, 64, [&](std::size_t c0, std::size_t c1) {
+          for (std::size_t r0 = 0; r0 < rows; r0 += 64) {
+            const std::size_t r1 = std::min(rows, r0 + 64);
+            for (std::size_t c = c0; c < c1; ++c)
+              for (std::size_t r = r0; r < r1; ++r) bt[c * rows + r] = bb[r * cols + c];
+          }
+        });
         upload(m_a, ba.data(), mk);
         upload(m_b, bt.data(), kn);
         break;
@@ -360,6 +373,11 @@ bool is_ladder_variant(const std::string& variant) { return ladder_launcher(vari
 
 std::unique_ptr<TimedOp> make_gemm_op(DeviceCtx ctx, const GemmSpec& spec) {
   return std::make_unique<GemmOp>(std::move(ctx), spec);
+}
+
+std::string gemm_algo_note(const TimedOp& op) {
+  const auto* gemm = dynamic_cast<const GemmOp*>(&op);
+  return gemm ? gemm->algo_note() : std::string();
 }
 
 }  // namespace gpulab::cuda

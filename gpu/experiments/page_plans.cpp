@@ -3,6 +3,7 @@
 
 #include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/decode_experiments.hpp"
+#include "gpulab/matmul_suite.hpp"
 #include "gpulab/memory_hold.hpp"
 #include "gpulab/models/vram_model.hpp"
 #include "gpulab/precision_error.hpp"
@@ -320,8 +321,8 @@ std::vector<MatmulWay> matmul_ways(const Backends& backends) {
   return ways;
 }
 
-namespace {
-// A rough single-run rate for ways not measured yet, only to decide which jobs a big size runs once.
+// A rough single-run rate for ways not measured yet, only to decide which jobs a big size runs once (and, for
+// the matmul suite on a GPU, which size each step runs at).
 double matmul_guess_gflops(const MatmulWay& w, double naive_gflops) {
   switch (w.kind) {
     case MatmulWayKind::cpu_naive: return naive_gflops > 0 ? naive_gflops : matmul_assumed_naive_gflops;
@@ -333,7 +334,6 @@ double matmul_guess_gflops(const MatmulWay& w, double naive_gflops) {
   }
   return matmul_assumed_naive_gflops;
 }
-}  // namespace
 
 Plan matmul_plan(const Backends& backends, const MatmulControls& c) {
   PlanBuilder builder(plan_name::matmul);
@@ -595,7 +595,8 @@ Plan suite_plan(const std::string& name, const Backends& b) {
     all.append(std::move(p));
   };
   // The matmul page's default (60³) alone; "all" takes its sizes instead, which include 60³.
-  if (!every) take(plan_name::matmul, [&] { return matmul_plan(b); });
+  // On a GPU the suite adds the ladder and cuBLAS at real sizes (matmul_suite.hpp); the page keeps 60³.
+  if (!every) take(plan_name::matmul, [&] { return matmul_suite_plan(b); });
   take(plan_name::matmul_sizes, [&] { return matmul_sizes_plan(b); });
   take(plan_name::bandwidth, [&] { return bandwidth_plan(b); });
   take(plan_name::transfer, [&] { return transfer_plan(b); });

@@ -162,6 +162,10 @@ Result run_gemm(Backend& backend, const GemmSpec& spec, const RunContext& ctx) {
     const auto t0 = std::chrono::steady_clock::now();
     const double model_flops = r.flops, model_bytes = r.bytes;
     measure_into(r, [&] { return backend.make_gemm(spec); }, label, ctx);
+    // What the backend learned only while making this op: the library algorithm it chose for this format
+    // (CUDA: cuBLASLt's for INT8 and FP8).
+    const std::string algo_key = "cublaslt_algo_" + std::string(to_string(spec.precision));
+    if (const Provenance after = backend.provenance(); after.count(algo_key)) r.provenance[algo_key] = after.at(algo_key);
     if (r.provenance.count("predicted_s"))
       r.provenance["actual_s"] =
           plain_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

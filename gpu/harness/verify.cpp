@@ -1,9 +1,11 @@
 // Correctness checks: elementwise comparison with a NaN-aware tolerance, and GEMM spot checks against FP64 dot
 // products computed here (independent of whatever kernel produced C).
 #include "gpulab/harness.hpp"
+#include "gpulab/parallel_chunks.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -126,24 +128,36 @@ Check check_gemm_impl(const T* A, const T* B, const T* C, long long m, long long
 
   std::vector<T> out(idx.size());
   std::vector<double> ref(idx.size());
-  for (std::size_t s = 0; s < idx.size(); ++s) {
-    // Each cell is a k-term dot product down a column of B, a cache miss per term: 64 of them at k = 4096 take
-    // about a millisecond, so the FP64 reference answers a cancel as fast as the kernel does.
-    if (s % 64 == 0) throw_if_cancelled();
-    out[s] = C[idx[s]];
-    ref[s] = ref_cell(A, B, n, k, idx[s] / n, idx[s] % n);
-  }
+  // Each cell is a k-term dot product down a column of B, a cache miss per term: 4096 of them at k = 8192 take
+  // seconds on one core, longer than the GPU product they check, so the cells are shared among all cores. 64 of
+  // them take about a millisecond, so the FP64 reference answers a cancel as fast as the kernel does.
+  parallel_chunks(idx.size(), 64, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t s = begin; s < end; ++s) {
+      if ((s - begin) % 64 == 0) throw_if_cancelled();
+      out[s] = C[idx[s]];
+      ref[s] = ref_cell(A, B, n, k, idx[s] / n, idx[s] % n);
+    }
+  });
   Check c = compare_impl(out.data(), ref.data(), static_cast<long long>(idx.size()), atol, rtol, idx.data());
 
   // A NaN anywhere is a failure even in a cell the sample missed (e.g. an untouched, still-poisoned tile).
-  long long nan_count = 0, first_nan = -1;
-  for (long long i = 0; i < cells; ++i) {
-    if ((i & ((1LL << 22) - 1)) == 0) throw_if_cancelled();
-    if (!std::isfinite(static_cast<double>(C[i]))) {
-      if (first_nan < 0) first_nan = i;
-      ++nan_count;
+  // Every core scans its own range; the counts add up and the first bad index is the smallest of the ranges'.
+  std::atomic<long long> nan_total{0}, nan_first{-1};
+  parallel_chunks(static_cast<std::size_t>(cells), std::size_t{1} << 22, [&](std::size_t begin, std::size_t end) {
+    long long count = 0, first = -1;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (((i - begin) & ((std::size_t{1} << 22) - 1)) == 0) throw_if_cancelled();
+      if (!std::isfinite(static_cast<double>(C[i]))) {
+        if (first < 0) first = static_cast<long long>(i);
+        ++count;
+      }
     }
-  }
+    nan_total += count;
+    long long seen = nan_first.load();
+    while (first >= 0 && (seen < 0 || first < seen) && !nan_first.compare_exchange_weak(seen, first)) {
+    }
+  });
+  const long long nan_count = nan_total.load(), first_nan = nan_first.load();
   if (nan_count > 0) {
     const bool had_failure = !c.passed;
     c.passed = false;

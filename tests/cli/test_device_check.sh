@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # tests/gpu/device-check.sh end to end on this machine, acting as a bare GPU server: the dependencies come only
 # from a folder made by tools/fetch-core-deps (CMake is told to ignore /, /usr and /usr/local, so no system
-# nlohmann-json, GoogleTest or OpenBLAS is found), GoogleTest is built from the sources in that folder, and with
-# no GPU the CPU path runs: configure, build, `ctest -L gpu` (skipping), a short bench, a recording.
+# nlohmann-json, GoogleTest, OpenBLAS, Vulkan headers or glslc is found), GoogleTest is built from the sources in
+# that folder, the Vulkan loader, headers and glslc are unpacked from its .debs into a private prefix, and with no
+# GPU the CPU path runs: configure, build, a short bench, the Vulkan module on lavapipe (allowed on purpose:
+# GPULAB_VULKAN_ALLOW_CPU=1), `ctest -L gpu` (skipping), one recording.
 # First it checks the refusals: without nlohmann-json, and without GoogleTest, the script stops at once (exit 3)
-# and names what is missing, before building anything.
+# and names what is missing, before building anything. Last, on the same build folder: a suite cut by its cap is
+# marked "cut" and is not a failure (exit 0); a failing step makes the exit status 1 and leaves a partial
+# recording; `--resume` with that recording runs only what is missing and keeps what the first try measured.
 # Usage: test_device_check.sh BIN_DIR SCRATCH_DIR (BIN_DIR is unused: device-check builds its own core).
 set -u
 SCRATCH="$2"
@@ -15,13 +19,19 @@ BUILD="${SCRATCH%/}-build"
 rm -rf "$SCRATCH" && mkdir -p "$SCRATCH"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
-BARE=(env GPULAB_BUILD_DIR="$BUILD" "GPULAB_CHECK_CMAKE_ARGS=-DCMAKE_IGNORE_PREFIX_PATH=/;/usr;/usr/local")
+BARE=(env GPULAB_BUILD_DIR="$BUILD" GPULAB_VULKAN_ALLOW_CPU=1
+      "GPULAB_CHECK_CMAKE_ARGS=-DCMAKE_IGNORE_PREFIX_PATH=/;/usr;/usr/local")
 
 # ---- the dependencies, as a GPU server would get them ----
 "$REPO/tools/fetch-core-deps" "$SCRATCH/deps" >"$SCRATCH/fetch.log" 2>&1 || { cat "$SCRATCH/fetch.log"; fail "tools/fetch-core-deps failed"; }
 cat "$SCRATCH/fetch.log"
 [ -f "$SCRATCH/deps/usr/include/nlohmann/json.hpp" ] || fail "fetch-core-deps brought no nlohmann/json.hpp"
 [ -f "$SCRATCH/deps/usr/src/googletest/CMakeLists.txt" ] || fail "fetch-core-deps brought no GoogleTest sources"
+for pkg in libvulkan1 libvulkan-dev glslc libshaderc1 libglvnd0; do
+  ls "$SCRATCH"/deps/vulkan/${pkg}_*.deb >/dev/null 2>&1 || [ -d "$SCRATCH/deps/vulkan/unpacked" ] ||
+    fail "fetch-core-deps brought no $pkg for the Vulkan step"
+done
+[ -e "$SCRATCH/deps/usr/lib/x86_64-linux-gnu/libvulkan.so.1" ] && fail "the Vulkan packages were unpacked into the deps prefix (they must stay .debs)"
 size=$(du -sb "$SCRATCH/deps" | cut -f1)
 [ "$size" -le $((16 << 20)) ] || fail "the deps folder is $size bytes; it must travel with the tree (keep it under 16 MiB)"
 
@@ -33,6 +43,12 @@ rm -rf "$SCRATCH"/json-only/usr/src "$SCRATCH"/json-only/usr/include/gtest "$SCR
        "$SCRATCH"/json-only/usr/lib/*/cmake/GTest
 cp -a "$SCRATCH/deps" "$SCRATCH/sources"
 rm -rf "$SCRATCH"/sources/usr/include/gtest "$SCRATCH"/sources/usr/lib/*/libgtest* "$SCRATCH"/sources/usr/lib/*/cmake/GTest
+
+# ---- bad usage: exit 2 at once ----
+bash "$CHECK" --no-such-flag "$SCRATCH/usage" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "an unknown flag exited $rc, expected 2"
+bash "$CHECK" --resume "$SCRATCH/no-such-recording.json" "$SCRATCH/usage" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "--resume with a missing recording exited $rc, expected 2"
 
 # ---- refusals: at once, exit 3, naming what is missing, nothing built ----
 refused() {  # refused DEPS WORD
@@ -59,10 +75,16 @@ echo "== device-check: exit $rc after $((SECONDS - start)) s"
 [ $rc -eq 0 ] || { tail -30 "$OUT/build.log" "$OUT/tests.log" "$OUT/bench.log" 2>/dev/null; fail "device-check exited $rc"; }
 
 S="$OUT/summary.txt"
-grep -E '^(FAIL|TIME|REFUSED)' "$S" && fail "a step did not pass (see above)"
-for what in "dependency probe" "googletest from source" "configure" "build" "devices" "ctest -L gpu" "bench --suite"; do
+grep -E '^(FAIL|MISS|CUT|REFUSED)' "$S" && fail "a step did not pass (see above)"
+for what in "dependency-probe" "googletest-from-source" "vulkan-unpack" "configure" "build-core" "devices" "quick" \
+            "build-vulkan" "vulkan-probe" "vulkan-matmul" "build-tests" "ctest -L gpu"; do
   grep -q "^PASS  $what" "$S" || fail "summary.txt has no PASS for \"$what\""
 done
+# The bench and the CUDA module are built before any test target (a test that fails to compile cannot cost the
+# recording), and the tests after the suites.
+order=$(grep -n -E '^PASS  (build-core|quick|build-tests)' "$S" | cut -d: -f1 | paste -sd' ')
+[ "$(echo "$order" | tr ' ' '\n' | sort -n | paste -sd' ')" = "$order" ] && [ "$(echo "$order" | wc -w)" = 3 ] ||
+  fail "expected build-core, then the suites, then build-tests (summary lines $order)"
 grep -q "^SKIP  compute-sanitizer" "$S" || fail "summary.txt does not say why compute-sanitizer was skipped"
 grep -q "^SKIP  torch.matmul" "$S" || fail "summary.txt does not say why the torch comparison was skipped"
 grep -q "status PASS" "$S" || fail "summary.txt does not end with status PASS"
@@ -91,6 +113,69 @@ ok = [r for r in results if r["error"] == "" and r["stats"]["median_s"] > 0]
 assert ok, "at least one result was measured"
 assert ctx["gpu"] == "none" and ctx.get("gpu_reason"), "no GPU here, and it says why"
 assert "device_check_parts" in ctx, "the merge says which suites it holds"
-print("recording: %d results (%d measured), suite %s" % (len(results), len(ok), ctx["suite"]))
+steps = ctx["device_check_steps"]
+for s in ("quick=pass", "vulkan-matmul=pass", "configure=pass", "build-core=pass"):
+    assert s in steps, "device_check_steps names %s: %s" % (s, steps)
+assert ctx["device_check_cut"] == "none" and ctx["device_check_failed"] == "none", "nothing cut or failed"
+assert ctx.get("device_check_budget"), "the budget is stated"
+assert ctx.get("device_check_host"), "the host is named"
+vk = [r for r in results if r["backend"] == "vulkan"]
+assert vk and all(r["plan"] == "matmul" for r in vk), "the Vulkan part measured the matmul suite"
+assert [r for r in vk if r["error"] == "" and r["gflops"] > 0], "lavapipe's GEMM ladder was measured"
+assert all(r["backend"] == "vulkan" for r in results if r["plan"] == "matmul"), "--gpu-only: no CPU jobs in it"
+# lavapipe is not a GPU: the suite keeps the page's 60³ there (real sizes are for real GPUs)
+assert {r["params"]["n"] for r in vk} == {60.0}, sorted({r["params"]["n"] for r in vk})
+assert ctx.get("vulkan_device_type", "").startswith("CPU"), "lavapipe is named a CPU device: %r" % ctx.get("vulkan_device_type")
+print("recording: %d results (%d measured, %d on Vulkan), suite %s" % (len(results), len(ok), len(vk), ctx["suite"]))
 PY
+"$BUILD/bin/gpulab-bench" bench --check "${recs[0]}" >/dev/null || fail "gpulab-bench --check refuses the merged recording"
+
+# ---- a suite cut by its cap is "cut", not a failure; a failing step is; --resume runs only what is missing ----
+# Only the bench steps run (--only bench); the build folder is the one above, already configured and built.
+OUT2="$SCRATCH/out-resume"
+start=$SECONDS
+"${BARE[@]}" GPULAB_BENCH_SUITES="quick:4 no-such-suite:20" bash "$CHECK" --deps "$SCRATCH/sources" --only bench "$OUT2" \
+  >"$SCRATCH/cut.stdout" 2>&1
+rc=$?
+cat "$SCRATCH/cut.stdout"
+[ $rc -eq 1 ] || fail "a run with a failing suite exited $rc, expected 1"
+S2="$OUT2/summary.txt"
+grep -q "^CUT   quick (stopped at its 4s cap" "$S2" || fail "the quick suite stopped at its cap is not marked CUT"
+grep -q "^FAIL  no-such-suite" "$S2" || fail "the failing suite is not marked FAIL"
+grep -q "^PASS  configure (already configured" "$S2" || fail "a second run configured again"
+grep -E "^(PASS|FAIL|CUT|SKIP)  (build-vulkan|vulkan-probe|vulkan-matmul|build-tests|ctest)" "$S2" &&
+  fail "--only bench ran more than the bench"
+grep -q -- "--resume $OUT2/recording-" "$S2" || fail "the summary does not say how to run only what failed"
+first=("$OUT2"/recording-*.json)
+[ ${#first[@]} -eq 1 ] || fail "expected one partial recording, found: ${first[*]}"
+python3 - "${first[0]}" <<'PY' || fail "the partial recording does not say what was cut and what failed"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ctx = doc["context"]
+assert ctx["device_check_cut"] == "quick", ctx["device_check_cut"]
+assert ctx["device_check_failed"] == "no-such-suite", ctx["device_check_failed"]
+assert doc["complete"] is False, "a cut suite leaves the recording partial"
+assert [r for r in doc["results"] if r["plan"] == "quick"], "what the cut suite measured is kept"
+PY
+sleep 1  # a new recording name (its date has seconds)
+"${BARE[@]}" GPULAB_BENCH_SUITES="quick:4 amdahl:60" bash "$CHECK" --deps "$SCRATCH/sources" --only bench \
+  --resume "${first[0]}" "$OUT2" >"$SCRATCH/resume.stdout" 2>&1
+rc=$?
+cat "$SCRATCH/resume.stdout"
+[ $rc -eq 0 ] || fail "the resumed run exited $rc, expected 0"
+grep -q "^KEPT  quick (cut in the earlier try" "$S2" || fail "the resumed run did not keep the cut suite"
+grep -q "^PASS  amdahl" "$S2" || fail "the resumed run did not run what was missing"
+grep -q "^PASS  quick\|^CUT   quick" "$S2" && fail "the resumed run measured the kept suite again"
+recs=("$OUT2"/recording-*.json)
+[ ${#recs[@]} -eq 1 ] && [ "${recs[0]}" != "${first[0]}" ] || fail "expected the resumed recording alone, found: ${recs[*]}"
+python3 - "${recs[0]}" <<'PY' || fail "the resumed recording lacks the first try's results or this one's"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ctx, plans = doc["context"], {r["plan"] for r in doc["results"]}
+assert {"quick", "amdahl"} <= plans, plans
+assert "quick=cut" in ctx["device_check_steps"] and "amdahl=pass" in ctx["device_check_steps"], ctx["device_check_steps"]
+print("resumed recording: %d results, steps %s" % (len(doc["results"]), ctx["device_check_steps"]))
+PY
+[ "$(find "$OUT2" -mindepth 1 | wc -l)" -le 8 ] || fail "more than 8 entries in OUTDIR after the resume"
+echo "== cut, failure and resume checks: $((SECONDS - start)) s"
 echo "PASS"

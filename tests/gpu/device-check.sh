@@ -1,53 +1,93 @@
 #!/usr/bin/env bash
-# device-check.sh [--deps DIR] OUTDIR — build gpulab's Qt-free core and CUDA module on a GPU server, run the GPU
-# tests and the benchmark suites, and leave the logs plus one recording in OUTDIR. Made for a shared H100/H200 box
-# with nvcc, CMake and a compiler but no Qt, no OpenBLAS and perhaps no nlohmann-json or GoogleTest; it also runs,
-# on the CPU path, on a machine without a GPU (that is how CI tests it: tests/cli/test_device_check.sh).
+# device-check.sh [--deps DIR] [--only STEPS] [--resume RECORDING.json] OUTDIR — build gpulab's Qt-free core, the
+# CUDA module and the Vulkan module on a GPU server, record the benchmark suites through CUDA and then through
+# Vulkan, run the GPU tests, and leave the logs plus one recording in OUTDIR. Made for the lent H200 server (nvcc
+# 13.0, driver 580, CMake and ninja from pip, 16 cores, no Qt, no package installs, no Vulkan loader); it also
+# runs, on the CPU path, on a machine without a GPU (that is how CI tests it: tests/cli/test_device_check.sh).
 #
-#   --deps DIR / GPULAB_DEPS=DIR  a folder made beforehand by `tools/fetch-core-deps DIR` on any Debian/Ubuntu
-#                         machine (nlohmann-json, GoogleTest's sources and prebuilt library, optionally OpenBLAS)
-#   GPULAB_BUILD_DIR      build folder (default: build-device; the bench runs as build-device/bin/gpulab-bench)
+#   --deps DIR / GPULAB_DEPS=DIR  made beforehand by `tools/fetch-core-deps DIR` on any Debian/Ubuntu machine
+#                         (nlohmann-json, GoogleTest, and in DIR/vulkan the loader, headers and glslc as .debs:
+#                         unpacked here into BUILD/_deps/vulkan-root, never over /)
+#   --only STEPS          run only these steps (comma-separated; the build is always brought up to date first):
+#                         a suite (matmul precision transfer decode batch bandwidth vram amdahl, or quick on the
+#                         CPU path), vulkan-SUITE, or a group: bench (the CUDA suites), vulkan, tests, extras
+#   --resume REC.json     a recording an earlier try wrote (OUTDIR/recording-*.json): the steps it says passed or
+#                         were cut are not run again and its results are kept; the rest run and are merged in.
+#                         On a fresh lent machine: copy the recording that came back into the tree, carry it.
+#   GPULAB_BUILD_DIR      build folder (default: build-device)
 #   GPULAB_CUDA_ARCH      CUDA architecture (default: the GPU's own compute capability, else 90)
-#   GPULAB_CHECK_CUDA     auto (default) | off: without a GPU, auto still builds the module for that one
-#                         architecture to prove it compiles and links; off skips it
-#   GPULAB_CHECK_BUDGET_S the whole run's time limit in seconds (default 470 with a GPU, under 8 minutes;
-#                         1200 on the CPU path, where a 2-core machine may build everything from scratch)
-#   GPULAB_CHECK_CMAKE_ARGS extra CMake arguments for every configure; -DCMAKE_IGNORE_PREFIX_PATH=/;/usr;/usr/local makes this
-#                         machine look like a bare server (only the deps folder is searched)
-#   GPULAB_BENCH_ARGS     extra `gpulab-bench bench` options (default: --budget 0.5 with a GPU, --budget 0.25
-#                         --max-samples 10 on the CPU path)
+#   GPULAB_CHECK_CUDA     auto (default) | off: without a GPU, auto still builds the module for sm_90
+#   GPULAB_CHECK_BUDGET_S the whole run's limit (default 415 s with a GPU, under 7 minutes; 1400 s on the CPU path)
+#   GPULAB_CHECK_CMAKE_ARGS extra CMake arguments (-DCMAKE_IGNORE_PREFIX_PATH=/;/usr;/usr/local acts as a bare server)
+#   GPULAB_BENCH_SUITES, GPULAB_VULKAN_SUITES  "suite:cap …" lists replacing the defaults below
+#   GPULAB_BENCH_ARGS     extra bench options (default --budget 0.3 with a GPU; --budget 0.25 --max-samples 10 on CPU)
+#   GPULAB_VULKAN_ALLOW_CPU=1  lets the Vulkan steps use a CPU-type device (lavapipe) where there is no GPU
 #
-# Before anything is built it checks that nlohmann-json and GoogleTest can be found (or GoogleTest built from the
-# sources in DIR), and refuses at once, naming what is missing, when they cannot (exit 3): the GPU tests are never
-# dropped silently. With a GPU the order is: build, `ctest -L gpu`, the bench suites that use the GPU (each under
-# its own cap, stopped with SIGINT so what it measured is kept), then the extras: the small ladder tests under
-# compute-sanitizer's memcheck and racecheck, and torch.matmul vs cuBLAS, each skipped with a line when absent.
-# Caps with a GPU (seconds): probe 10, googletest 30 (only when it must be built), configure 25, build 120,
-# devices 10, ctest 40, bench 155 (matmul 60, precision 20, batch 15, transfer 15, bandwidth 15, decode 10,
-# vram 10, amdahl 10), memcheck 20, racecheck 20, torch 30, nvidia-smi 5+5: 470 s in all, under 8 minutes, and the
-# run also stops at its budget (470 s): a step starts with min(its cap, what is left). A bench step stopped at its
-# cap gets SIGINT, saves what it measured (on a GPU within a second) and is killed 15 s later at the latest.
+# Budget with a GPU (seconds; a step gets min(its cap, what is left of 415), so the total stays under 7 minutes;
+# "expected" is the H200 estimate below):
+#   step                                       cap  expected   step                          cap  expected
+#   probe (nlohmann-json, GoogleTest)           10     3       build-vulkan (module)          20     8
+#   googletest (only when the .a won't link)    18    12       vulkan-probe (devices, ≤ 2×5)  10     3
+#   vulkan-unpack (the .debs)                    5     1       vulkan-matmul                  12     8
+#   nvidia-smi + toolkit facts (5 s a query)    10     2       vulkan-bandwidth                5     3
+#   configure                                   60    25       vulkan-transfer                 6     4
+#   build-core (gpulab-bench, CUDA module)      70    40       vulkan-decode                   5     3
+#   devices                                     10     3       build-tests (GPU tests)        15     8
+#   matmul 30, precision 30, transfer 20,                      ctest -L gpu                   22    12
+#   decode 15, batch 12, bandwidth 8, vram 8,                  nvidia-smi, end                 5     2
+#   amdahl 8 (the CUDA suites)                 131    70
+#   Sum of caps 414 s, under the 415 s at which the run stops; expected about 230 s. The extras (compute-sanitizer
+#   memcheck 20 and racecheck 20 on the
+#   small ladder, torch.matmul 30) run only in the time left and are skipped, not failed, when there is none.
+# Suite estimates on the H200, from host times measured on this project's 2-core CI machine (one core, loaded)
+# and the H200's datasheet (4.8 TB/s HBM3e, PCIe 5 x16 ~55 GB/s, 67 TFLOP/s FP32, 989 BF16 dense):
+#   precision (7 formats at 8192³): host per format on one core ~1.2 s (FP32: fill 0.28 s + sampled check 0.93 s)
+#     to ~3.9 s (FP8: + rounding 2.35 s + transpose 0.33 s), 16 s in all, ~1.5 s on 16 cores; zeroing and copying
+#     ~2 GB of host vectors a format ~0.4 s (not parallel): 3 s; GPU ≤ 20 ms a run × (check + warm-up + samples
+#     within --budget 0.3): 2.5 s; emulated error + underflow 2 s; module and cuBLAS start 2 s: ~12 s of 30.
+#   transfer (64 KiB…1 GiB, h2d/d2h pinned and pageable, d2d, host memcpy): the five 1 GiB jobs ~1.2 s each
+#     (pinning 1 GiB, the pattern now on every core, 3 samples of ~20 ms over PCIe), the 256 MiB ones 0.4 s, 30
+#     small ones 0.1 s; host memcpy 64 KiB…1 GiB 2 s (its pattern was 1 GiB byte by byte on one core: 32 s here
+#     before): ~14 s of 20.
+#   decode (7B-shaped chain, FP16, 1…64 users, weights made on the GPU, ~13 GB read per step = 3 ms): 7 jobs
+#     ~0.6 s each + triad: ~6 s of 15.
+#   matmul: the 60³ ways (ms) + 8 ladder/cuBLAS jobs at 4096³ (naive steps 2048³) + cuBLAS 8192³, each ~0.8 s
+#     (fill and check on 16 cores ~0.1 s, up to 0.3 s of samples): ~12 s of 30.
+# A bench step stopped at its cap gets SIGINT, saves what it measured and is marked CUT (in summary.txt and in
+# the recording's context: device_check_cut), which is not a failure. The recording is merged after every step,
+# so OUTDIR holds a valid recording whenever the run is stopped.
 #
 # Files written to OUTDIR (at most 7, each a plain text log or JSON, a few MiB at most):
 #   summary.txt nvidia-smi.txt build.log tests.log bench.log recording-<date>.json [torch-matmul.json]
-# Exit status: 0 when every step passed (a step skipped because its tool is absent still passes), 1 when a step
-# failed or was stopped at its cap, 2 for bad usage, 3 when a dependency is missing (nothing was run).
+# Exit status: 0 when nothing went wrong (every step passed, was cut at its cap, or was skipped because its tool
+# or device is absent), 1 when a step failed or was never started, 2 for bad usage, 3 when a dependency is
+# missing (nothing was run). The summary's last lines name what failed and how to run only that again.
 set -u
 set -o pipefail
 
-usage() { echo "usage: $0 [--deps DIR] OUTDIR" >&2; exit 2; }
+usage() { echo "usage: $0 [--deps DIR] [--only STEPS] [--resume RECORDING.json] OUTDIR" >&2; exit 2; }
 DEPS_ARG=${GPULAB_DEPS:-}
 OUTDIR=""
+ONLY=""
+RESUME=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --deps) [ $# -ge 2 ] || usage; DEPS_ARG=$2; shift 2 ;;
+    --deps|--only|--resume) [ $# -ge 2 ] || usage
+      case "$1" in --deps) DEPS_ARG=$2 ;; --only) ONLY=$2 ;; --resume) RESUME=$2 ;; esac
+      shift 2 ;;
     --deps=*) DEPS_ARG=${1#--deps=}; shift ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    --only=*) ONLY=${1#--only=}; shift ;;
+    --resume=*) RESUME=${1#--resume=}; shift ;;
+    -h|--help) sed -n '2,64p' "$0"; exit 0 ;;
     -*) usage ;;
     *) [ -z "$OUTDIR" ] || usage; OUTDIR=$1; shift ;;
   esac
 done
 [ -n "$OUTDIR" ] || usage
+if [ -n "$RESUME" ]; then
+  [ -f "$RESUME" ] || { echo "$0: --resume: $RESUME is not a file" >&2; exit 2; }
+  RESUME=$(cd "$(dirname "$RESUME")" && pwd)/$(basename "$RESUME")
+fi
 mkdir -p "$OUTDIR" || exit 2
 OUTDIR=$(cd "$OUTDIR" && pwd)
 
@@ -66,50 +106,17 @@ TEST_LOG="$OUTDIR/tests.log"
 BENCH_LOG="$OUTDIR/bench.log"
 REC="$OUTDIR/recording-$DATE.json"
 TORCH_JSON="$OUTDIR/torch-matmul.json"
-: >"$SUMMARY"
-: >"$BUILD_LOG"
-: >"$TEST_LOG"
-: >"$BENCH_LOG"
-note() { echo "$*" | tee -a "$SUMMARY"; }
+CHECK_DIR="$BUILD/_check/$DATE"   # the bench parts and the context file of this run (removed at the end)
+PARTS="$CHECK_DIR/parts"
+CTX_FILE="$CHECK_DIR/context.tsv"
+FACTS_FILE="$CHECK_DIR/facts.tsv"
+for f in "$SUMMARY" "$BUILD_LOG" "$TEST_LOG" "$BENCH_LOG"; do : >"$f"; done
+mkdir -p "$PARTS" || exit 2
+: >"$FACTS_FILE"
+# shellcheck source=device_check_lib.sh
+. "$REPO/tests/gpu/device_check_lib.sh"
 
-# Seconds left, at most $1.
-allow() {
-  local left=$(( DEADLINE - $(date +%s) ))
-  [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
-}
-
-# step NAME LIMIT_S LOG COMMAND...: runs COMMAND under timeout, output appended to LOG, and records the outcome.
-# STEP_SIGNAL (default TERM) is what the cap sends first; KILL follows 15 s later.
-step() {
-  local name=$1 limit=$2 log=$3
-  shift 3
-  local t
-  t=$(allow "$limit")
-  if [ "$t" -le 3 ]; then
-    note "TIME  $name (not started: the ${BUDGET}s budget is spent)"
-    STATUS=1
-    return 124
-  fi
-  local start=$(date +%s)
-  echo "== $name: $* (cap ${t}s)" >>"$log"
-  timeout -s "${STEP_SIGNAL:-TERM}" --kill-after=15 "$t" "$@" >>"$log" 2>&1
-  local rc=$?
-  local took=$(( $(date +%s) - start ))
-  echo "== $name: exit $rc after ${took}s" >>"$log"
-  if [ $rc -eq 0 ]; then
-    note "PASS  $name (${took}s)"
-  elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-    note "TIME  $name (stopped at its ${t}s cap; see $(basename "$log"))"
-    STATUS=1
-  else
-    note "FAIL  $name (exit $rc after ${took}s; see $(basename "$log"))"
-    STATUS=1
-  fi
-  return $rc
-}
-
-# Refuses the whole run before anything is built or measured.
-refuse() {
+refuse() {  # refuses the whole run before anything is built or measured
   note "REFUSED: $*"
   note "        Fetch the dependencies on a machine with apt: tools/fetch-core-deps .deps"
   note "        carry .deps with the tree, then run: tests/gpu/device-check.sh --deps .deps OUTDIR"
@@ -127,14 +134,59 @@ GPUS=0
 if command -v nvidia-smi >/dev/null 2>&1; then
   GPUS=$(timeout 20 nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
 fi
-# cap GPU_S CPU_S: a step's cap with a GPU (device time is scarce: the caps sum to under 8 minutes) and on the
-# CPU path (a 2-core CI machine building from scratch).
+# cap GPU_S CPU_S: a step's cap with a GPU (the table above) and on the CPU path (a 2-core CI machine, cold).
 cap() { [ "$GPUS" -gt 0 ] && echo "$1" || echo "$2"; }
-BUDGET=${GPULAB_CHECK_BUDGET_S:-$(cap 470 1200)}
+BUDGET=${GPULAB_CHECK_BUDGET_S:-$(cap 415 1400)}
 DEADLINE=$(( START + BUDGET ))
+if [ "$GPUS" -gt 0 ]; then
+  SUITES=${GPULAB_BENCH_SUITES:-"matmul:30 precision:30 transfer:20 decode:15 batch:12 bandwidth:8 vram:8 amdahl:8"}
+  VK_SUITES=${GPULAB_VULKAN_SUITES:-"matmul:12 bandwidth:5 transfer:6 decode:5"}
+  BENCH_ARGS=${GPULAB_BENCH_ARGS:-"--budget 0.3"}
+else
+  SUITES=${GPULAB_BENCH_SUITES:-"quick:120"}
+  VK_SUITES=${GPULAB_VULKAN_SUITES:-"matmul:60"}  # lavapipe keeps the page's 60³: seconds
+  BENCH_ARGS=${GPULAB_BENCH_ARGS:-"--budget 0.25 --max-samples 10"}
+fi
+BUDGET_NOTE="${BUDGET} s in all; CUDA suites ${SUITES}; Vulkan suites ${VK_SUITES}; bench ${BENCH_ARGS}"
 note "gpulab device check, $DATE, repo $REPO, build $BUILD, $JOBS jobs, budget ${BUDGET}s"
 note "host: $(uname -srm)$( . /etc/os-release 2>/dev/null && echo ", $PRETTY_NAME")"
 command -v cmake >/dev/null 2>&1 || refuse "cmake is not on PATH"
+command -v python3 >/dev/null 2>&1 || refuse "python3 is not on PATH (it merges the suites' recordings)"
+
+# ---- which steps run: --only, and --resume (what the earlier try finished is kept) ----
+if [ -n "$RESUME" ]; then
+  read_previous_states "$RESUME"
+  note "resume: from $RESUME ($(for s in "${!PREV[@]}"; do echo -n "$s=${PREV[$s]} "; done))"
+fi
+[ -n "$ONLY" ] && note "only: $ONLY (the build is brought up to date first)"
+# wanted ID GROUP: whether step ID (in GROUP) runs now; a step the earlier try finished is noted as KEPT
+# (QUIET=1: only asks).
+wanted() {
+  if [ -n "$ONLY" ]; then
+    case ",$ONLY," in *",$1,"*|*",$2,"*) ;; *) return 1 ;; esac
+  fi
+  case "${PREV[$1]:-}" in
+    pass|cut)
+      [ "${QUIET:-0}" = 1 ] || note "KEPT  $1 (${PREV[$1]} in the earlier try; its results are kept)"
+      return 1 ;;
+  esac
+  return 0
+}
+RERUN=()  # bench steps measured again now: the base recording's results for them are dropped
+
+# Merges the base (resume) and every part so far, with the step states and device facts, into OUTDIR's recording.
+merge() {
+  write_context
+  local args=() parts=()
+  if [ -n "$RESUME" ]; then
+    args+=(--base "$RESUME")
+    [ ${#RERUN[@]} -gt 0 ] && args+=(--drop "$(IFS=,; echo "${RERUN[*]}")")
+  fi
+  for p in "$PARTS"/*.json; do [ -s "$p" ] && parts+=("$p"); done
+  [ ${#parts[@]} -gt 0 ] || [ -n "$RESUME" ] || return 0
+  python3 "$REPO/tests/gpu/merge_recordings.py" "$REC" "${args[@]}" --context-file "$CTX_FILE" "${parts[@]}" \
+    >>"$BENCH_LOG" 2>&1
+}
 
 # ---- the dependencies, checked before anything else ----
 PREFIX_PATH=""
@@ -149,88 +201,42 @@ if [ -n "$DEPS_ARG" ]; then
   [ -n "$LIBDIRS" ] && export LD_LIBRARY_PATH="$LIBDIRS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   note "deps: $DEPS ($(du -sh "$DEPS" 2>/dev/null | cut -f1)$([ -f "$DEPS/MANIFEST.txt" ] && grep -v '^#' "$DEPS/MANIFEST.txt" | cut -d' ' -f1,2 | paste -sd, - | sed 's/^/; /; s/,/, /g'))"
 else
+  DEPS=""
   note "deps: none given (--deps DIR); using what this machine has"
 fi
-
-# Extra CMake arguments for every configure (e.g. -DCMAKE_IGNORE_PREFIX_PATH='/;/usr;/usr/local' to act as a bare server).
 read -r -a EXTRA_CMAKE <<<"${GPULAB_CHECK_CMAKE_ARGS:-}"
 [ ${#EXTRA_CMAKE[@]} -gt 0 ] && note "extra CMake arguments: ${EXTRA_CMAKE[*]}"
-mkdir -p "$BUILD/_deps" || exit 2
-PROBE="$BUILD/_deps/probe"
-rm -rf "$PROBE" && mkdir -p "$PROBE/src"
-cat >"$PROBE/src/CMakeLists.txt" <<'EOF'
-cmake_minimum_required(VERSION 3.16)
-project(gpulab_deps_probe LANGUAGES CXX)
-find_package(nlohmann_json 3 QUIET)
-find_package(GTest QUIET)
-if(NOT nlohmann_json_FOUND)
-  message(FATAL_ERROR "probe: nlohmann_json not found")
-endif()
-message(STATUS "probe: nlohmann_json ${nlohmann_json_VERSION} at ${nlohmann_json_DIR}")
-if(GTest_FOUND)
-  message(STATUS "probe: GTest found at ${GTest_DIR}${GTEST_INCLUDE_DIRS}")
-  add_executable(gtest_links t.cpp)
-  target_link_libraries(gtest_links PRIVATE GTest::gtest_main nlohmann_json::nlohmann_json)
-  set_target_properties(gtest_links PROPERTIES CXX_STANDARD 20)
-endif()
-EOF
-cat >"$PROBE/src/t.cpp" <<'EOF'
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-TEST(Probe, Links) { EXPECT_EQ(nlohmann::json::parse("[1]").size(), 1u); }
-EOF
-probe() {  # probe PREFIX_PATH: configures (and, when GTest was found, links) the probe; its log goes to build.log
-  rm -rf "$PROBE/b"
-  : >"$PROBE/log"
-  step "dependency probe" "$(cap 10 60)" "$PROBE/log" cmake -S "$PROBE/src" -B "$PROBE/b" -G "$GENERATOR" \
-       -DCMAKE_BUILD_TYPE=Release ${1:+"-DCMAKE_PREFIX_PATH=$1"} "${EXTRA_CMAKE[@]}" >/dev/null
-  local rc=$?
-  if [ $rc -eq 0 ]; then
-    if ! grep -q "probe: GTest found" "$PROBE/log"; then rc=2
-    elif ! timeout 60 cmake --build "$PROBE/b" >>"$PROBE/log" 2>&1; then rc=3
-    fi
-  fi
-  cat "$PROBE/log" >>"$BUILD_LOG"
-  return $rc
-}
-probe "$PREFIX_PATH"
-rc=$?
-if [ $rc -eq 1 ]; then
-  grep -q "probe: nlohmann_json not found" "$PROBE/log" &&
-    refuse "nlohmann-json (nlohmann_jsonConfig.cmake) was not found${DEPS_ARG:+ in $DEPS_ARG} nor on this machine"
-  refuse "the dependency probe failed to configure (no C++ compiler?); see build.log"
-fi
-if [ $rc -ne 0 ]; then
-  # GoogleTest missing (2) or its prebuilt library does not link with this compiler (3): build its sources.
-  GTEST_SRC=""
-  [ -n "$DEPS_ARG" ] && [ -f "$DEPS_PREFIX/src/googletest/CMakeLists.txt" ] && GTEST_SRC=$DEPS_PREFIX/src/googletest
-  if [ -z "$GTEST_SRC" ]; then
-    [ $rc -eq 2 ] && refuse "GoogleTest (GTestConfig.cmake or libgtest + gtest.h) was not found${DEPS_ARG:+ in $DEPS_ARG}, nor its sources (usr/src/googletest)"
-    refuse "the GoogleTest found does not link with this compiler (see build.log) and no sources were given"
-  fi
-  note "      GoogleTest $([ $rc -eq 2 ] && echo "not found" || echo "prebuilt does not link here"): building it from $GTEST_SRC"
-  GT="$BUILD/_deps/googletest"
-  LAUNCHER=""
-  command -v ccache >/dev/null 2>&1 && LAUNCHER=ccache
-  # shellcheck disable=SC2016  # expanded by the inner shell
-  step "googletest from source" "$(cap 30 300)" "$BUILD_LOG" bash -c '
-    cmake -S "$1" -B "$2-build" -G "$3" -DCMAKE_BUILD_TYPE=Release -DBUILD_GMOCK=OFF -DINSTALL_GTEST=ON \
-          -DCMAKE_INSTALL_PREFIX="$2" -DCMAKE_POSITION_INDEPENDENT_CODE=ON ${5:+-DCMAKE_CXX_COMPILER_LAUNCHER=$5} "${@:6}" &&
-      cmake --build "$2-build" -j "$4" && cmake --install "$2-build"' _ "$GTEST_SRC" "$GT" "$GENERATOR" "$JOBS" "$LAUNCHER" "${EXTRA_CMAKE[@]}" ||
-    refuse "GoogleTest could not be built from $GTEST_SRC (see build.log)"
-  PREFIX_PATH="$GT${PREFIX_PATH:+;$PREFIX_PATH}"
-  probe "$PREFIX_PATH" || refuse "GoogleTest built from $GTEST_SRC still does not link (see build.log)"
-fi
-note "      found: $(grep -o 'probe: nlohmann_json .*' "$PROBE/log" | cut -d' ' -f2-); $(grep -o 'probe: GTest found .*' "$PROBE/log" | cut -d' ' -f2,4-)"
+. "$REPO/tests/gpu/device_check_probe.sh"
 
-# ---- the device as found (clocks idle) ----
+# ---- the Vulkan loader, headers and glslc: unpacked from the deps' .debs into a private prefix ----
+VKROOT="$BUILD/_deps/vulkan-root"
+if [ -n "$DEPS" ] && { ls "$DEPS"/vulkan/*.deb >/dev/null 2>&1 || [ -d "$DEPS/vulkan/unpacked" ]; }; then
+  start=$(date +%s)
+  if VKPREFIX=$(unpack_vulkan "$DEPS" "$VKROOT") && [ -n "$VKPREFIX" ]; then
+    PREFIX_PATH="$VKPREFIX;$PREFIX_PATH"
+    export PATH="$VKPREFIX/bin:$PATH"
+    VKLIBS=$(find "$VKPREFIX/lib" -name '*.so*' -printf '%h\n' 2>/dev/null | sort -u | paste -sd: -)
+    [ -n "$VKLIBS" ] && export LD_LIBRARY_PATH="$VKLIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    note "PASS  vulkan-unpack ($(ls "$DEPS"/vulkan/*.deb 2>/dev/null | wc -l) .debs into $VKROOT, $(( $(date +%s) - start ))s)"
+    set_state vulkan-unpack pass $(( $(date +%s) - start ))
+  else
+    note "FAIL  vulkan-unpack (the .debs in $DEPS/vulkan could not be unpacked)"
+    set_state vulkan-unpack fail
+  fi
+else
+  note "      vulkan: no .debs in the deps folder; the module builds only if this machine has Vulkan headers and glslc"
+fi
+
+# ---- the device as found (clocks idle), and what a reader needs to trust the numbers ----
 if [ "$GPUS" -gt 0 ]; then
   { echo "### nvidia-smi -q before the run"; timeout 5 nvidia-smi -q; } >"$SMI" 2>&1 || note "WARN  nvidia-smi -q failed"
   note "gpu: $GPUS x $(timeout 5 nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader 2>/dev/null | head -1)"
+  smi_facts start >>"$FACTS_FILE"
 else
   { echo "no GPU: $(command -v nvidia-smi >/dev/null 2>&1 && echo "nvidia-smi lists none" || echo "nvidia-smi not found")"; } >"$SMI"
   note "gpu: none ($(command -v nvidia-smi >/dev/null 2>&1 && echo "nvidia-smi lists no GPU" || echo "no nvidia-smi")): the CPU path; GPU tests skip"
 fi
+toolkit_facts "$NVCC" >>"$FACTS_FILE"
 
 # ---- the CUDA module: for this GPU's architecture, or (no GPU) one architecture to prove it builds ----
 CUDA_MODE=OFF
@@ -249,24 +255,47 @@ else
   note "cuda: module not built ($([ -z "$NVCC" ] && echo "no nvcc" || echo "GPULAB_CHECK_CUDA=off"))"
 fi
 
-# ---- configure and build: only what the check runs (gpulab-bench, the module, the GPU tests) ----
+# ---- configure, then the bench and the CUDA module before anything else: a test that fails to compile cannot
+# cost the recording ----
 CONFIG_ARGS=(-S "$REPO" -B "$BUILD" -G "$GENERATOR" -DGPULAB_APP=OFF -DGPULAB_TESTS=ON -DGPULAB_CUDA=$CUDA_MODE
              -DCMAKE_BUILD_TYPE=Release)
 [ "$CUDA_MODE" = ON ] && CONFIG_ARGS+=(-DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_ARCHITECTURES="$ARCH")
 [ -n "$PREFIX_PATH" ] && CONFIG_ARGS+=(-DCMAKE_PREFIX_PATH="$PREFIX_PATH")
+command -v ccache >/dev/null 2>&1 && CONFIG_ARGS+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 CONFIG_ARGS+=("${EXTRA_CMAKE[@]}")
 # A folder configured with another generator cannot be reused.
 if [ -f "$BUILD/CMakeCache.txt" ] && ! grep -q "^CMAKE_GENERATOR:INTERNAL=$GENERATOR\$" "$BUILD/CMakeCache.txt"; then
   rm -rf "$BUILD/CMakeCache.txt" "$BUILD/CMakeFiles"
 fi
-TARGETS=(gpulab-bench)
-for src in "$REPO"/tests/gpu/test_*.cpp; do TARGETS+=("gpu_$(basename "$src" .cpp)"); done
-[ "$CUDA_MODE" = ON ] && TARGETS+=(gpulab_cuda)
+CORE_TARGETS=(gpulab-bench)
+[ "$CUDA_MODE" = ON ] && CORE_TARGETS+=(gpulab_cuda)
+TEST_TARGETS=()
+for src in "$REPO"/tests/gpu/test_*.cpp; do TEST_TARGETS+=("gpu_$(basename "$src" .cpp)"); done
 BENCH="$BUILD/bin/gpulab-bench"
 MODULE="$BUILD/bin/libgpulab_cuda.so"
-
-if step "configure" "$(cap 25 120)" "$BUILD_LOG" cmake "${CONFIG_ARGS[@]}"; then
-  step "build (${TARGETS[*]})" "$(cap 120 900)" "$BUILD_LOG" cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}"
+BUILT=0
+# A second try in the same lease finds the folder configured with the same arguments: the build tool re-runs CMake
+# by itself if a CMakeLists.txt changed, so configuring again would only spend 15-25 s of device time.
+CONFIG_STAMP="$BUILD/.device-check-configure"
+configured() {
+  [ -f "$CONFIG_STAMP" ] && [ "$(cat "$CONFIG_STAMP")" = "${CONFIG_ARGS[*]}" ] &&
+    { [ -f "$BUILD/build.ninja" ] || [ -f "$BUILD/Makefile" ]; }
+}
+if configured; then
+  note "PASS  configure (already configured with these arguments)"
+  set_state configure pass
+  configure_ok=1
+else
+  rm -f "$CONFIG_STAMP"
+  configure_ok=0
+  step "configure" "$(cap 60 180)" "$BUILD_LOG" cmake "${CONFIG_ARGS[@]}" && configure_ok=1 &&
+    echo "${CONFIG_ARGS[*]}" >"$CONFIG_STAMP"
+fi
+if [ $configure_ok = 1 ]; then
+  if step "build-core (${CORE_TARGETS[*]})" "$(cap 70 900)" "$BUILD_LOG" \
+       cmake --build "$BUILD" -j "$JOBS" --target "${CORE_TARGETS[@]}"; then
+    BUILT=1
+  fi
   if [ "$CUDA_MODE" = ON ]; then
     if [ -f "$MODULE" ]; then
       # What the module exports and links: the runtime only, never the driver library.
@@ -274,105 +303,81 @@ if step "configure" "$(cap 25 120)" "$BUILD_LOG" cmake "${CONFIG_ARGS[@]}"; then
         echo "== libraries"; ldd "$MODULE"; } >>"$BUILD_LOG" 2>&1
       if ldd "$MODULE" | grep -q "libcuda\.so"; then
         note "FAIL  the CUDA module links libcuda.so (it must use the runtime only)"
-        STATUS=1
+        set_state cuda-module-links fail
       fi
     else
-      note "FAIL  $MODULE was not built"
-      STATUS=1
+      note "FAIL  $MODULE was not built (see build.log)"
+      set_state cuda-module fail
     fi
   fi
 fi
-
-# ---- what the programs see ----
 [ -x "$BENCH" ] && step "devices" "$(cap 10 30)" "$BENCH_LOG" "$BENCH" devices
 
-# ---- the GPU tests (without a device they skip, each with its reason) ----
-if [ -f "$BUILD/CTestTestfile.cmake" ] && [ -x "$BENCH" ]; then
-  step "ctest -L gpu" "$(cap 40 120)" "$TEST_LOG" ctest --test-dir "$BUILD" -L gpu -V --timeout "$(cap 35 110)"
-  note "      $(grep -E "tests passed" "$TEST_LOG" | tail -1); gtest cases: $(grep -c '^[0-9]*: \[       OK \]' "$TEST_LOG") ok, $(grep -c '^[0-9]*: \[  SKIPPED \]' "$TEST_LOG") skipped, $(grep -c '^[0-9]*: \[  FAILED  \]' "$TEST_LOG") failed"
-  [ "$GPUS" -gt 0 ] || note "      (no GPU: the GPU tests ran and skipped; see tests.log for their reasons)"
-else
-  note "FAIL  ctest -L gpu (nothing was built)"
-  STATUS=1
-fi
-
-# ---- the benchmark: GPU suites first, each under its own cap, merged into one recording ----
-if [ "$GPUS" -gt 0 ]; then
-  SUITES=${GPULAB_BENCH_SUITES:-"matmul:60 precision:20 batch:15 transfer:15 bandwidth:15 decode:10 vram:10 amdahl:10"}
-  BENCH_ARGS=${GPULAB_BENCH_ARGS:-"--budget 0.5"}
-else
-  SUITES=${GPULAB_BENCH_SUITES:-"quick:120"}
-  BENCH_ARGS=${GPULAB_BENCH_ARGS:-"--budget 0.25 --max-samples 10"}
-fi
-PARTS="$BUILD/_bench/$DATE"
-if [ -x "$BENCH" ]; then
-  if command -v python3 >/dev/null 2>&1; then
-    mkdir -p "$PARTS"
-    parts=()
-    for entry in $SUITES; do
-      suite=${entry%%:*}
-      cap=${entry##*:}
-      # SIGINT: the bench stops between samples and saves what it measured.
-      STEP_SIGNAL=INT step "bench --suite $suite" "$cap" "$BENCH_LOG" "$BENCH" bench --suite "$suite" $BENCH_ARGS \
-        --out "$PARTS/$suite.json"
-      [ -s "$PARTS/$suite.json" ] && parts+=("$PARTS/$suite.json")
-      # After every suite, so OUTDIR holds a valid recording of everything so far whenever the run is stopped.
-      [ ${#parts[@]} -gt 0 ] && python3 "$REPO/tests/gpu/merge_recordings.py" "$REC" "${parts[@]}" >>"$BENCH_LOG" 2>&1
-    done
-  else
-    note "      no python3 to merge per-suite recordings: one bench run of --suite all instead"
-    total=0
-    for entry in $SUITES; do total=$(( total + ${entry##*:} )); done
-    STEP_SIGNAL=INT step "bench --suite all" "$total" "$BENCH_LOG" "$BENCH" bench --suite all $BENCH_ARGS --out "$REC"
-  fi
-  if [ -s "$REC" ]; then
-    n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$REC" 2>/dev/null || echo "?")
-    note "      recording: $(basename "$REC") ($(wc -c <"$REC") bytes, $n results)"
-  else
-    note "FAIL  no recording written"
-    STATUS=1
-  fi
+# ---- the CUDA suites (on the CPU path: the CPU's), each under its cap, merged into one recording ----
+if [ -x "$BENCH" ] && [ $BUILT = 1 ]; then
+  for entry in $SUITES; do
+    suite=${entry%%:*}
+    wanted "$suite" bench || continue
+    RERUN+=("$suite")
+    rm -f "$PARTS/$suite.json"
+    bench_step "$suite" "${entry##*:}" "$BENCH_LOG" "$PARTS/$suite.json" \
+      "$BENCH" bench --suite "$suite" $BENCH_ARGS --out "$PARTS/$suite.json"
+    merge  # after every suite, so OUTDIR holds a valid recording of everything so far
+  done
 else
   note "FAIL  bench (gpulab-bench was not built)"
-  STATUS=1
+  set_state bench fail
 fi
 
-# ---- extras, after the recording: compute-sanitizer on the small ladder tests, torch.matmul beside cuBLAS ----
-SANITIZER=""
-for c in "$(command -v compute-sanitizer 2>/dev/null)" "${NVCC:+$(dirname "$NVCC")/compute-sanitizer}" \
-         "${NVCC:+$(dirname "$NVCC")/../compute-sanitizer/compute-sanitizer}"; do
-  if [ -n "$c" ] && [ -x "$c" ]; then SANITIZER=$c; break; fi
-done
-SMALL=$(find "$BUILD/tests" -maxdepth 2 -type f -name gpu_test_ladder_small 2>/dev/null | head -1)
-if [ -z "$SANITIZER" ]; then
-  note "SKIP  compute-sanitizer (not installed with this CUDA toolkit)"
-elif [ "$GPUS" -eq 0 ]; then
-  note "SKIP  compute-sanitizer (no GPU)"
-elif [ -z "$SMALL" ]; then
-  note "FAIL  compute-sanitizer: gpu_test_ladder_small was not built"
-  STATUS=1
-else
-  step "compute-sanitizer memcheck (small ladder)" 20 "$TEST_LOG" \
-    "$SANITIZER" --tool memcheck --leak-check full --error-exitcode 3 "$SMALL"
-  # Races would be in the hand-written kernels' shared-memory tiles; cuBLAS's are NVIDIA's.
-  step "compute-sanitizer racecheck (small ladder)" 20 "$TEST_LOG" \
-    "$SANITIZER" --tool racecheck --error-exitcode 3 "$SMALL" --gtest_filter=CudaLadderSmall.OwnKernels
-fi
+# ---- Vulkan: the same device through the Vulkan backend, after the CUDA suites ----
+. "$REPO/tests/gpu/device_check_vulkan.sh"
 
-if [ "$GPUS" -eq 0 ]; then
-  note "SKIP  torch.matmul vs cuBLAS (no GPU)"
-elif ! command -v python3 >/dev/null 2>&1 || ! timeout 20 python3 -c "import torch" >/dev/null 2>&1; then
-  note "SKIP  torch.matmul vs cuBLAS (no python3 with torch)"
-else
-  step "torch.matmul vs cuBLAS (4096³ fp32, bf16)" 30 "$BENCH_LOG" \
-    python3 "$REPO/tests/gpu/torch_matmul.py" --out "$TORCH_JSON" --recording "$REC"
+# ---- the GPU tests, built only now (without a device they skip, each with its reason) ----
+if wanted build-tests tests || wanted ctest tests; then
+  if [ -f "$BUILD/CTestTestfile.cmake" ] && [ $BUILT = 1 ]; then
+    if step "build-tests (${TEST_TARGETS[*]})" "$(cap 15 300)" "$BUILD_LOG" \
+         cmake --build "$BUILD" -j "$JOBS" --target "${TEST_TARGETS[@]}"; then
+      step "ctest -L gpu" "$(cap 22 120)" "$TEST_LOG" ctest --test-dir "$BUILD" -L gpu -V --timeout "$(cap 20 110)"
+      note "      $(grep -E "tests passed" "$TEST_LOG" | tail -1); gtest cases: $(grep -c '^[0-9]*: \[       OK \]' "$TEST_LOG") ok, $(grep -c '^[0-9]*: \[  SKIPPED \]' "$TEST_LOG") skipped, $(grep -c '^[0-9]*: \[  FAILED  \]' "$TEST_LOG") failed"
+      [ "$GPUS" -gt 0 ] || note "      (no GPU: the GPU tests ran and skipped; see tests.log for their reasons)"
+    fi
+  else
+    note "FAIL  build-tests (nothing was configured or the core did not build)"
+    set_state build-tests fail
+  fi
 fi
+merge
 
-# ---- the device after the load (clocks, temperature, throttle reasons) ----
+# ---- extras, in the time left: compute-sanitizer on the small ladder tests, torch.matmul beside cuBLAS ----
+. "$REPO/tests/gpu/device_check_extras.sh"
+
+# ---- the device after the load (clocks, temperature, throttle reasons), then the final recording ----
 if [ "$GPUS" -gt 0 ]; then
   { echo; echo "### nvidia-smi -q after the run"; timeout 5 nvidia-smi -q; } >>"$SMI" 2>&1 || true
+  smi_facts end >>"$FACTS_FILE"
 fi
-rm -rf "$PARTS"
+merge
+if [ -s "$REC" ]; then
+  n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$REC" 2>/dev/null || echo "?")
+  note "      recording: $(basename "$REC") ($(wc -c <"$REC") bytes, $n results)"
+  # A resumed run's recording holds the earlier one's results: the earlier file in OUTDIR is superseded.
+  [ -n "$RESUME" ] && [ "$(dirname "$RESUME")" = "$OUTDIR" ] && [ "$RESUME" != "$REC" ] && rm -f "$RESUME"
+elif [ -n "$ONLY" ] && [ ${#RERUN[@]} -eq 0 ]; then
+  note "      no recording: --only ran no suite"
+else
+  note "FAIL  no recording written"
+  STATUS=1
+fi
+rm -rf "$CHECK_DIR"
 
+failed=()
+for s in "${ORDER[@]}"; do case "${STATE[$s]}" in fail|miss) failed+=("$s") ;; esac; done
+cut=()
+for s in "${ORDER[@]}"; do [ "${STATE[$s]}" = cut ] && cut+=("$s"); done
+[ ${#cut[@]} -gt 0 ] && note "cut at their caps (not failures): ${cut[*]}"
+if [ ${#failed[@]} -gt 0 ]; then
+  note "failed or not run: ${failed[*]}"
+  note "to run only those again: tests/gpu/device-check.sh ${DEPS:+--deps $DEPS }--resume $REC OUTDIR"
+fi
 note "total $(( $(date +%s) - START ))s; status $([ $STATUS -eq 0 ] && echo PASS || echo FAIL)"
 exit $STATUS

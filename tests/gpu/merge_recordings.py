@@ -1,52 +1,154 @@
 #!/usr/bin/env python3
-"""merge_recordings.py OUT PART.json [PART.json ...] — joins the recordings that device-check.sh's bench steps
-wrote (one per suite, GPU suites first) into one gpulab recording: the first part's context, every part's results
-in order. The context says which suites ran and which were stopped early, so one file can be opened with
-`gpulab --open`. Parts that are missing, empty or unreadable are named on stderr and left out (a step killed
-before its first save). The output is written atomically (a temporary file beside it, then a rename).
-Exit status: 0 when at least one part was merged, 1 otherwise."""
+"""merge_recordings.py OUT [--base OLD.json [--drop STEP,...]] [--context-file FILE] PART.json [PART.json ...]
+
+Joins the recordings that device-check.sh's bench steps wrote (one per step: PART is named STEP.json, e.g.
+matmul.json or vulkan-decode.json) into one gpulab recording that `gpulab --open` replays: the first part's
+context, every part's results in order.
+
+  --base OLD.json     a recording from an earlier try (device-check --resume): its results come first, except
+                      those of the steps named by --drop (they are being measured again). A result's step is its
+                      plan, prefixed "vulkan-" when it ran on the Vulkan backend.
+  --context-file FILE lines "key<TAB>value" added to the context (the device check's step states, nvidia-smi's
+                      clocks and power limit at start and end, the toolkit's version): values stay strings, so
+                      the recording format is unchanged and old readers open it.
+
+The context also gets what a reader needs to trust the numbers, lifted from the results' own provenance: the
+cuBLAS and cuBLASLt versions, the cuBLASLt algorithm chosen for INT8 and FP8, the Vulkan device and driver.
+Parts that are missing, empty or unreadable are named on stderr and left out (a step killed before its first save).
+The output is written atomically (a temporary file beside it, then a rename).
+Exit status: 0 when at least one part (or the base) was merged, 1 otherwise, 2 for bad usage."""
 import json
 import os
 import sys
 import tempfile
 
+# provenance key of a CUDA result -> context key of the merged recording
+CUDA_FACTS = {"cublas": "cuda_cublas_version", "cublaslt": "cuda_cublaslt_version", "driver": "cuda_driver_api",
+              "runtime": "cuda_runtime", "cublaslt_algo_int8": "cublaslt_algo_int8",
+              "cublaslt_algo_fp8": "cublaslt_algo_fp8"}
+VULKAN_FACTS = {"device": "vulkan_device", "device_type": "vulkan_device_type", "driver": "vulkan_driver",
+                "vendor": "vulkan_vendor", "vulkan_api": "vulkan_api_version"}
+
+
+def step_of(result):
+    plan = result.get("plan") or "?"
+    return ("vulkan-" + plan) if result.get("backend") == "vulkan" else plan
+
+
+def read_recording(path):
+    with open(path) as f:
+        doc = json.load(f)
+    if doc.get("format") != "gpulab-recording" or not isinstance(doc.get("results"), list):
+        raise ValueError("not a gpulab recording")
+    return doc
+
+
+def read_context_file(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#") or "\t" not in line:
+                continue
+            key, value = line.split("\t", 1)
+            out[key.strip()] = value.strip()
+    return out
+
+
+def lift_facts(context, results):
+    """Copies the versions and algorithm choices a reader needs into the context (first result that has each)."""
+    for r in results:
+        prov = r.get("provenance") or {}
+        table = CUDA_FACTS if r.get("backend") == "cuda" else VULKAN_FACTS if r.get("backend") == "vulkan" else {}
+        for src, dst in table.items():
+            value = prov.get(src)
+            if isinstance(value, str) and value and dst not in context:
+                context[dst] = value
+
+
+def parse_args(argv):
+    out, base, drop, context_file, parts = None, None, set(), None, []
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--base", "--drop", "--context-file"):
+            if i + 1 >= len(argv):
+                raise ValueError(a + " needs a value")
+            value = argv[i + 1]
+            i += 2
+            if a == "--base":
+                base = value
+            elif a == "--drop":
+                drop |= {s for s in value.split(",") if s}
+            else:
+                context_file = value
+            continue
+        if a.startswith("--"):
+            raise ValueError("unknown option " + a)
+        if out is None:
+            out = a
+        else:
+            parts.append(a)
+        i += 1
+    if out is None or (not parts and base is None):
+        raise ValueError("need OUT and at least one PART or --base")
+    return out, base, drop, context_file, parts
+
 
 def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
+    try:
+        out, base, drop, context_file, parts = parse_args(argv)
+    except ValueError as e:
+        print("merge_recordings: %s\n%s" % (e, __doc__), file=sys.stderr)
         return 2
-    out, parts = argv[1], argv[2:]
     merged = None
     notes = []
-    for path in parts:
-        suite = os.path.splitext(os.path.basename(path))[0]
+    suites = []
+    duration = 0.0
+    all_complete = True
+    if base is not None:
         try:
-            with open(path) as f:
-                doc = json.load(f)
-            if doc.get("format") != "gpulab-recording" or not isinstance(doc.get("results"), list):
-                raise ValueError("not a gpulab recording")
+            merged = read_recording(base)
+        except (OSError, ValueError) as e:
+            print("merge_recordings: leaving out the base %s: %s" % (base, e), file=sys.stderr)
+        if merged is not None:
+            kept = [r for r in merged["results"] if step_of(r) not in drop]
+            ctx = merged.setdefault("context", {})
+            notes.append("from %s: %d of %d results kept%s" % (
+                os.path.basename(base), len(kept), len(merged["results"]),
+                " (measured again: %s)" % ", ".join(sorted(drop)) if drop else ""))
+            merged["results"] = kept
+            suites = [s for s in ctx.get("suite", "").split("+") if s and s not in drop]
+            try:
+                duration = float(ctx.get("duration_s", "0"))
+            except ValueError:
+                pass
+            all_complete = merged.get("complete", True) is not False
+            # The base's own step states are replaced by this run's (the context file says both).
+            ctx.pop("device_check_parts", None)
+    for path in parts:
+        step = os.path.splitext(os.path.basename(path))[0]
+        try:
+            doc = read_recording(path)
         except (OSError, ValueError) as e:
             print("merge_recordings: leaving out %s: %s" % (path, e), file=sys.stderr)
-            notes.append("%s: no recording (%s)" % (suite, e.__class__.__name__))
+            notes.append("%s: no recording (%s)" % (step, e.__class__.__name__))
             continue
         ctx = doc.get("context", {})
         # "complete" is false for a part that was stopped or killed (a SIGKILL leaves no "cancelled" behind);
         # files from before the field existed count as complete.
         part_complete = doc.get("complete", True) is not False and "cancelled" not in ctx
         state = "complete" if part_complete else "stopped early"
-        notes.append("%s: %d results, %s s, %s" % (ctx.get("suite", suite), len(doc["results"]),
+        notes.append("%s: %d results, %s s, %s" % (step, len(doc["results"]),
                                                    ctx.get("duration_s", "?").split(".")[0], state))
         if merged is None:
             merged = doc
             merged["context"] = dict(ctx)
-            all_complete = True
-            suites = [ctx.get("suite", suite)]
-            duration = 0.0
         else:
             merged["results"].extend(doc["results"])
-            suites.append(ctx.get("suite", suite))
             if "cancelled" in ctx:
                 merged["context"]["cancelled"] = ctx["cancelled"]
+        suites.append(step)
         all_complete = all_complete and part_complete
         try:
             duration += float(ctx.get("duration_s", "0"))
@@ -57,9 +159,15 @@ def main(argv):
         return 1
     merged["complete"] = all_complete  # the whole is complete only when every part is
     c = merged["context"]
-    c["suite"] = suites[0] if len(suites) == 1 else "+".join(suites)
+    c["suite"] = "+".join(suites) if suites else c.get("suite", "?")
     c["duration_s"] = "%.3f" % duration
     c["device_check_parts"] = "; ".join(notes)
+    lift_facts(c, merged["results"])
+    if context_file:
+        try:
+            c.update(read_context_file(context_file))
+        except OSError as e:
+            print("merge_recordings: no context file %s: %s" % (context_file, e), file=sys.stderr)
     folder = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(prefix=".merge-", suffix=".tmp", dir=folder)
     try:
@@ -73,7 +181,7 @@ def main(argv):
     except BaseException:
         os.unlink(tmp)
         raise
-    print("merge_recordings: %s: %d results from %s" % (out, len(merged["results"]), ", ".join(suites)))
+    print("merge_recordings: %s: %d results from %s" % (out, len(merged["results"]), c["suite"]))
     return 0
 
 
