@@ -74,6 +74,7 @@ class LayerChainOp final : public TimedOp {
     std::vector<long long> rows{0};
     if (m_spec.batch > 1) rows.push_back(m_spec.batch - 1);
     for (std::size_t si = 0; si < m_steps.size(); ++si) {
+      throw_if_cancelled();  // a product at a time: on lavapipe one 7B layer's check takes seconds
       const ChainStep& s = m_steps[si];
       m_stream.run([&](VkCommandBuffer cb) {
         Stream::barrier(cb);
