@@ -512,14 +512,20 @@ Plan decode_plan(const Backends& backends, const DecodeControls& c) {
   const int layers = layer_chain_layers_that_fit(probe, budget, c.shape.layers);
   plan.bandwidth(*b, "triad", c.triad_bytes);
   const TransformerShape shape = c.shape;
-  for (long long users = 1; users <= std::max(1, c.max_users); users *= 2)
-    plan.add({{}, "decode chain " + std::string(display_name(p)) + ", " + std::to_string(layers) + " of " +
+  for (long long users = 1; users <= std::max(1, c.max_users); users *= 2) {
+    // A device may take fewer layers than the budget holds for this many users (a Vulkan device keeps one run within
+    // the cancel window): the deepest chain it takes, down to one layer, whose refusal then says why. The label and
+    // the result name the depth that ran; the page scales each point to the full depth by its own layer count.
+    int run_layers = layers;
+    while (run_layers > 1 && !b->supports(layer_chain_for(shape, run_layers, users, p)).ok) --run_layers;
+    plan.add({{}, "decode chain " + std::string(display_name(p)) + ", " + std::to_string(run_layers) + " of " +
                       std::to_string(shape.layers) + " layers, " + std::to_string(users) + " users",
               1.0, b, experiment_name::layer_chain, "gemm_chain", p,
-              {{"batch", double(users)}, {"layers", double(layers)}},
-              [b, shape, layers, users, p](const RunContext& ctx) {
-                return one(run_layer_chain(*b, layer_chain_for(shape, layers, users, p), ctx));
+              {{"batch", double(users)}, {"layers", double(run_layers)}},
+              [b, shape, run_layers, users, p](const RunContext& ctx) {
+                return one(run_layer_chain(*b, layer_chain_for(shape, run_layers, users, p), ctx));
               }});
+  }
   return plan.take();
 }
 

@@ -54,6 +54,13 @@ std::vector<ChainStep> plan_layer_chain(const LayerChainSpec& spec, std::vector<
   return steps;
 }
 
+std::vector<long long> chain_check_columns(long long n) {
+  const int samples = static_cast<int>(std::min<long long>(n, 24));
+  std::vector<long long> cols;
+  for (int c = 0; c < samples; ++c) cols.push_back(std::min(samples == n ? c : (c * n) / samples + (c % 3), n - 1));
+  return cols;
+}
+
 void check_chain_row(Check& total, std::size_t product, long long row, const float* in, const float* out, long long k,
                      long long n, const std::function<double(long long i, long long col)>& weight,
                      const std::function<double(double mag, double ref)>& tolerance) {
@@ -63,9 +70,7 @@ void check_chain_row(Check& total, std::size_t product, long long row, const flo
     s << v;
     return s.str();
   };
-  const int samples = static_cast<int>(std::min<long long>(n, 24));
-  for (int c = 0; c < samples; ++c) {
-    const long long col = std::min(samples == n ? c : (c * n) / samples + (c % 3), n - 1);
+  for (const long long col : chain_check_columns(n)) {
     double ref = 0, mag = 0;
     for (long long i = 0; i < k; ++i) {
       const double term = static_cast<double>(in[i]) * weight(i, col);

@@ -9,7 +9,9 @@
 //   gemm_op.cpp        the GEMM ladder (FP32, FP16 where offered)
 //   bandwidth_ops.cpp  copy and triad shaders, vkCmdCopyBuffer
 //   transfer_ops.cpp   host <-> device through a staging buffer
-//   layer_chain.cpp    the decode page's chain of GEMMs
+//   layer_chain.cpp    the decode page's chain of GEMMs (weights and dispatches laid out by chain_layout.*)
+//   device_properties.* the device's properties, read once: the seam the choices below are tested through
+//   device_choices.*   queue family, extensions, memory types, time estimates: pure functions of the properties
 #include "gpulab/backend.hpp"
 #include "vk_device.hpp"
 
@@ -55,6 +57,14 @@ std::unique_ptr<TimedOp> make_bandwidth_op(Ctx ctx, const BandwidthSpec& spec);
 std::unique_ptr<TimedOp> make_transfer_op(Ctx ctx, const TransferSpec& spec);
 Support layer_chain_support(const DeviceFacts& f, bool fp16_enabled, const LayerChainSpec& spec);
 std::unique_ptr<TimedOp> make_layer_chain_op(Ctx ctx, const LayerChainSpec& spec);
+
+// How one GEMM run is dispatched: bands of rows [row0, row0 + rows), whole tiles each, each estimated well under
+// the cancel window (gemm_op.cpp). Throws std::invalid_argument for an unknown variant.
+struct RowBand {
+  long long row0 = 0, rows = 0;
+};
+std::vector<RowBand> gemm_row_bands(const DeviceProperties& p, const std::string& variant, long long m, long long n,
+                                    long long k);
 
 // The GEMM shaders' push constants (shaders/gemm_common.glsl).
 struct GemmShape {

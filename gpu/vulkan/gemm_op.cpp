@@ -6,10 +6,12 @@
 // before every run, outside the timed region; verify() runs once, reads the output back and compares it with an
 // FP64 reference (gpulab::check_gemm); runs are timed with timestamp queries around the dispatch alone.
 #include "backend_internal.hpp"
+#include "device_choices.hpp"
 
 #include "gpulab/harness.hpp"
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -38,14 +40,32 @@ const Step* find_step(const std::string& variant) {
   return nullptr;
 }
 
-// The most FLOPs one run may have, so a run ends within the cancel window. lavapipe (a CPU) ran every step at
-// 0.2-1.5 GFLOP/s on this 2-core machine while it was busy (1024³ took 2.5 s a run), so a CPU-type device gets
-// 512³'s worth for every step; a GPU's naive step is memory-bound at some tens of GFLOP/s on an integrated part.
-double max_run_flops(const DeviceFacts& f, const Step& s) {
-  const bool slow_step = std::string(s.variant) == "naive" || std::string(s.variant) == "smem";
-  if (f.is_cpu) return 2.0 * 512 * 512 * 512;
-  return slow_step ? 2.0 * 2048 * 2048 * 2048 : 2.0 * 8192 * 8192 * 8192;
+ShaderKind shader_kind(const Step& s) {
+  const std::string v = s.variant;
+  if (v == "naive") return ShaderKind::gemm_naive;
+  if (v == "smem") return ShaderKind::gemm_smem;
+  return v == "blocktile2d" ? ShaderKind::gemm_blocktile : ShaderKind::gemm_vectorized;
 }
+
+}  // namespace
+
+// Row bands of whole tiles, each estimated at no more than kMaxDispatchSeconds (device_choices.hpp): an integrated
+// GPU may take seconds over one large GEMM, past the cancel window and a desktop driver's GPU timeout, if it is
+// one dispatch.
+std::vector<RowBand> gemm_row_bands(const DeviceProperties& p, const std::string& variant, long long m, long long n,
+                                    long long k) {
+  const Step* step = find_step(variant);
+  if (!step) throw std::invalid_argument("no Vulkan GEMM variant " + variant);
+  const double seconds = estimated_seconds(p, shader_kind(*step), 2.0 * m * static_cast<double>(n) * k, 0);
+  const long long tile = step->tile_m;
+  const long long parts = dispatch_parts(seconds, m, tile);
+  const long long rows = std::max(tile, ((m + parts - 1) / parts + tile - 1) / tile * tile);
+  std::vector<RowBand> bands;
+  for (long long r = 0; r < m; r += rows) bands.push_back({r, std::min(rows, m - r)});
+  return bands;
+}
+
+namespace {
 
 class GemmOp final : public TimedOp {
  public:
@@ -77,6 +97,7 @@ class GemmOp final : public TimedOp {
     const auto m = static_cast<std::uint32_t>(spec.m), n = static_cast<std::uint32_t>(spec.n),
                k = static_cast<std::uint32_t>(spec.k);
     m_shape = {m, n, k, k, n, n, 0, 0, 0};
+    m_bands = gemm_row_bands(m_ctx.facts().props, spec.variant, spec.m, spec.n, spec.k);
   }
 
   Check verify() override {
@@ -126,10 +147,17 @@ class GemmOp final : public TimedOp {
     upload(m_ctx, m_stream, dst, bits.data(), bits.size() * 2);
   }
 
+  // One dispatch per row band (gemm_row_bands); the bands write disjoint rows of C and need no barrier between.
   void dispatch(VkCommandBuffer cb) {
     const auto gx = (m_shape.n + m_step->tile_n - 1) / m_step->tile_n;
-    const auto gy = (m_shape.m + m_step->tile_m - 1) / m_step->tile_m;
-    Stream::dispatch(cb, *m_program, m_set, &m_shape, gx, gy);
+    for (const RowBand& band : m_bands) {
+      GemmShape shape = m_shape;
+      shape.m = static_cast<std::uint32_t>(band.rows);
+      shape.a_off = static_cast<std::uint32_t>(band.row0 * m_spec.k);
+      shape.c_off = static_cast<std::uint32_t>(band.row0 * m_spec.n);
+      const auto gy = (shape.m + m_step->tile_m - 1) / m_step->tile_m;
+      Stream::dispatch(cb, *m_program, m_set, &shape, gx, gy);
+    }
   }
 
   // |out − ref| <= atol + rtol·|ref|, ref in FP64 from the rounded inputs: sums are FP32 in both precisions, so
@@ -149,6 +177,7 @@ class GemmOp final : public TimedOp {
   std::unique_ptr<Program> m_program;
   VkDescriptorSet m_set = VK_NULL_HANDLE;
   GemmShape m_shape{};
+  std::vector<RowBand> m_bands;
 };
 
 }  // namespace
@@ -184,9 +213,10 @@ Support gemm_support(const DeviceFacts& f, bool fp16_enabled, const GemmSpec& sp
   if (f.max_invocations < 256 || f.max_shared_bytes < 8192)
     return Support::no("this Vulkan device allows fewer than 256 invocations or 8 KiB of shared memory per workgroup");
   const double flops = 2.0 * static_cast<double>(spec.m) * static_cast<double>(spec.n) * static_cast<double>(spec.k);
-  const double cap = max_run_flops(f, *step);
-  if (flops > cap)
-    return Support::no("the " + spec.variant + " shader is limited to " + number_text(cap / 1e9, 3) +
+  const double seconds = estimated_seconds(f.props, shader_kind(*step), flops, 0);
+  if (seconds > kMaxRunSeconds)
+    return Support::no("the " + spec.variant + " shader is limited to " +
+                       number_text(kMaxRunSeconds * assumed_rate(f.props, shader_kind(*step)).flops_per_s / 1e9, 3) +
                        " GFLOP per run on " + (f.is_cpu ? std::string("a CPU-type Vulkan device") : f.label()) +
                        ", so one run ends within Cancel's window: choose a smaller size or a faster step");
   return Support::yes();

@@ -1,11 +1,17 @@
 // The decode step on a Vulkan device: every weight matrix of every layer multiplied by a batch×k activation, one
-// after another, through the shared-tile GEMM shader (step 2 of the ladder: any size, strided rows). Wiring follows
-// the plan the CPU and CUDA backends use (gpulab/layer_chain_plan.hpp), so all three time the same chain.
+// after another. Wiring follows the plan the CPU and CUDA backends use (gpulab/layer_chain_plan.hpp), so all three
+// time the same chain. Where the weights live and how each product is dispatched is chain_layout.hpp's: blocks of
+// whole columns in as many buffers as the device's limits need, one or more dispatches per block; up to 8 batch
+// rows through the weight-streaming shader (shaders/chain_stream.comp), more through the shared-tile GEMM (step 2,
+// built to read the weights transposed).
 //
 // Weights are random from the seed per product, scaled by sqrt(3/k) so the activations keep their size through any
-// depth, generated on the host (kept there for the check) and uploaded through a staging buffer. verify() runs the
-// products one by one and compares sampled columns of the first and last batch rows with FP64 dot products.
+// depth, generated on the host one matrix at a time and uploaded in pieces; the host keeps only the columns the
+// check samples (gpulab::chain_check_columns), so the chain's size is bounded by the device, not by a host copy.
+// verify() runs the products one by one and compares those columns of the first and last batch rows with FP64 dot
+// products.
 #include "backend_internal.hpp"
+#include "chain_layout.hpp"
 
 #include "gpulab/harness.hpp"
 #include "gpulab/layer_chain_plan.hpp"
@@ -13,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,45 +27,39 @@
 namespace gpulab::vk {
 namespace {
 
-constexpr double kMaxHostWeightBytes = 1024.0 * 1024 * 1024;  // the host keeps an FP32 copy for the check
-
 class LayerChainOp final : public TimedOp {
  public:
   LayerChainOp(Ctx ctx, const LayerChainSpec& spec) : m_ctx(std::move(ctx)), m_spec(spec), m_stream(*m_ctx.device) {
     m_steps = plan_layer_chain(spec, m_width);
     m_fp16 = spec.precision == Precision::fp16;
     m_elem = m_fp16 ? 2 : 4;
-    std::size_t weights = 0;
-    for (const auto& s : m_steps) weights += static_cast<std::size_t>(s.k * s.n);
-    const std::string what = "a layer chain of " + std::to_string(spec.layers) + " layer(s)";
-    require_buffer_fits(m_ctx.facts(), static_cast<double>(weights) * m_elem, what + "'s weights");
+    m_layout = plan_chain_layout(m_ctx.facts().props, m_steps, spec.batch, m_elem);
+    for (double bytes : m_layout.buffer_bytes)
+      m_weights.emplace_back(*m_ctx.device, static_cast<std::size_t>(bytes), Memory::device);
 
-    m_hw.resize(weights);
-    for (std::size_t si = 0; si < m_steps.size(); ++si) {
-      const ChainStep& s = m_steps[si];
-      float* w = m_hw.data() + s.weight;
-      const std::size_t count = static_cast<std::size_t>(s.k * s.n);
-      fill_random(w, count, spec.seed + 7919 * (si + 1));
-      const float scale = static_cast<float>(std::sqrt(3.0 / static_cast<double>(s.k)));
-      for (std::size_t i = 0; i < count; ++i) w[i] *= scale;
-    }
+    m_check.resize(m_steps.size());
+    for (std::size_t si = 0; si < m_steps.size(); ++si) upload_weights(si);
     const long long k0 = m_steps.front().k;
     std::vector<float> x(static_cast<std::size_t>(spec.batch * k0));
     fill_random(x.data(), x.size(), spec.seed);
-    m_weights = Buffer(*m_ctx.device, weights * m_elem, Memory::device);
     m_input = Buffer(*m_ctx.device, x.size() * m_elem, Memory::device);
-    upload_values(m_weights, m_hw);
     upload_values(m_input, x);
     for (long long w : m_width)
       m_buffers.emplace_back(*m_ctx.device, static_cast<std::size_t>(spec.batch * std::max(1LL, w)) * m_elem,
                              Memory::device);
 
-    m_program = std::make_unique<Program>(*m_ctx.device, spirv(std::string("gemm_02_shared_tiles") +
-                                                                (m_fp16 ? "_fp16" : "_fp32")),
-                                          3, static_cast<std::uint32_t>(sizeof(GemmShape)),
-                                          static_cast<int>(m_steps.size()));
-    for (const auto& s : m_steps) {
-      m_sets.push_back(m_program->bind({&input_of(s), &m_weights, &m_buffers[static_cast<std::size_t>(s.out_buffer)]}));
+    const bool stream = m_layout.shader == ShaderKind::chain_stream;
+    std::size_t sets = 0;
+    for (const auto& blocks : m_layout.blocks) sets += blocks.size();
+    m_program = std::make_unique<Program>(
+        *m_ctx.device, spirv(std::string(stream ? "chain_stream" : "chain_tiles") + (m_fp16 ? "_fp16" : "_fp32")),
+        3, static_cast<std::uint32_t>(sizeof(GemmShape)), static_cast<int>(sets));
+    for (std::size_t si = 0; si < m_steps.size(); ++si) {
+      const ChainStep& s = m_steps[si];
+      m_sets.emplace_back();
+      for (const WeightBlock& b : m_layout.blocks[si])
+        m_sets.back().push_back(m_program->bind({&input_of(s), &m_weights[static_cast<std::size_t>(b.buffer)],
+                                                 &m_buffers[static_cast<std::size_t>(s.out_buffer)]}));
       m_flops += 2.0 * static_cast<double>(spec.batch) * static_cast<double>(s.k) * static_cast<double>(s.n);
       m_bytes += (static_cast<double>(s.k) * s.n + static_cast<double>(spec.batch) * (s.k + s.n)) * m_elem;
     }
@@ -73,36 +74,59 @@ class LayerChainOp final : public TimedOp {
     std::vector<long long> rows{0};
     if (m_spec.batch > 1) rows.push_back(m_spec.batch - 1);
     for (std::size_t si = 0; si < m_steps.size(); ++si) {
+      throw_if_cancelled();  // a product at a time: on lavapipe one 7B layer's check takes seconds
       const ChainStep& s = m_steps[si];
       m_stream.run([&](VkCommandBuffer cb) {
         Stream::barrier(cb);
-        dispatch(cb, si);
+        for (const ChainDispatch& d : m_layout.dispatches)
+          if (d.step == si) dispatch(cb, d);
       });
+      const auto& columns = m_check[si];
       for (long long r : rows) {
         const std::vector<float> in = read_row(input_of(s), r * s.lda, s.k);
         const std::vector<float> out = read_row(m_buffers[static_cast<std::size_t>(s.out_buffer)], r * s.n, s.n);
         check_chain_row(
             total, si, r, in.data(), out.data(), s.k, s.n,
-            [&](long long i, long long col) { return double(m_hw[s.weight + static_cast<std::size_t>(i * s.n + col)]); },
+            [&](long long i, long long col) { return double(columns.at(col)[static_cast<std::size_t>(i)]); },
             [&](double mag, double) {
-                          // FP32 sums in both precisions; FP16 adds the weights' rounding (the host keeps FP32
-                          // values) and the output's: 2^-10 of the sum of magnitudes covers both.
-                          return (m_fp16 ? 0x1p-10 : 32.0 * 0x1p-24 * static_cast<double>(s.k)) * mag + 1e-30;
-                        });
+              // FP32 sums in both precisions; FP16 adds the output's rounding (the weights kept here are the
+              // FP16-rounded values the device multiplies): 2^-10 of the sum of magnitudes covers it.
+              return (m_fp16 ? 0x1p-10 : 32.0 * 0x1p-24 * static_cast<double>(s.k)) * mag + 1e-30;
+            });
       }
     }
     return total;
   }
 
   double run_once() override {
+    if (m_layout.estimated_run_seconds > kMaxRunSeconds) return run_in_pieces();
     return m_stream.run([&](VkCommandBuffer cb) {
       m_stream.time_begin(cb);
-      for (std::size_t si = 0; si < m_steps.size(); ++si) {
-        if (si) Stream::barrier(cb);  // each product reads the one before
-        dispatch(cb, si);
+      std::size_t previous = m_layout.dispatches.empty() ? 0 : m_layout.dispatches.front().step;
+      for (const ChainDispatch& d : m_layout.dispatches) {
+        // Each product reads the one before; the dispatches of one product write disjoint columns and need none.
+        if (d.step != previous) Stream::barrier(cb);
+        previous = d.step;
+        dispatch(cb, d);
       }
       m_stream.time_end(cb);
     });
+  }
+
+  // A chain longer than one submission should be: each dispatch (estimated at most kMaxDispatchSeconds) in its own
+  // submission, timed on the device, the times summed; the gaps between submissions are not counted, and Cancel is
+  // looked at between them.
+  double run_in_pieces() {
+    double total = 0;
+    for (const ChainDispatch& d : m_layout.dispatches) {
+      throw_if_cancelled();
+      total += m_stream.run([&](VkCommandBuffer cb) {
+        m_stream.time_begin(cb);  // its barrier orders this product after the one before (same queue)
+        dispatch(cb, d);
+        m_stream.time_end(cb);
+      });
+    }
+    return total;
   }
 
   double flops() const override { return m_flops; }
@@ -113,18 +137,51 @@ class LayerChainOp final : public TimedOp {
     return s.in_buffer < 0 ? m_input : m_buffers[static_cast<std::size_t>(s.in_buffer)];
   }
 
-  void dispatch(VkCommandBuffer cb, std::size_t si) {
-    const ChainStep& s = m_steps[si];
-    const auto m = static_cast<std::uint32_t>(m_spec.batch), n = static_cast<std::uint32_t>(s.n),
-               k = static_cast<std::uint32_t>(s.k);
-    const GemmShape shape{m, n, k, static_cast<std::uint32_t>(s.lda), n, n, 0, static_cast<std::uint32_t>(s.weight), 0};
-    Stream::dispatch(cb, *m_program, m_sets[si], &shape, (n + 15) / 16, (m + 15) / 16);
+  void dispatch(VkCommandBuffer cb, const ChainDispatch& d) {
+    const ChainStep& s = m_steps[d.step];
+    const WeightBlock& b = m_layout.blocks[d.step][d.block];
+    const auto u32 = [](long long v) { return static_cast<std::uint32_t>(v); };
+    // The block holds columns [b.col0, b.col0 + b.cols), each column's k weights in a row (Bᵀ, row stride k); this
+    // dispatch writes its columns
+    // [d.col0, d.col0 + d.cols) of the product's full-width output.
+    const GemmShape shape{u32(m_spec.batch), u32(d.cols), u32(s.k), u32(s.lda), u32(s.k), u32(s.n), 0,
+                          u32(static_cast<long long>(b.offset) + (d.col0 - b.col0) * s.k), u32(d.col0)};
+    const VkDescriptorSet set = m_sets[d.step][d.block];
+    if (m_layout.shader == ShaderKind::chain_stream)
+      Stream::dispatch(cb, *m_program, set, &shape, u32((d.cols + kStreamColumnsPerGroup - 1) / kStreamColumnsPerGroup));
+    else
+      Stream::dispatch(cb, *m_program, set, &shape, u32((d.cols + kTileSize - 1) / kTileSize),
+                       u32((m_spec.batch + kTileSize - 1) / kTileSize));
   }
 
-  // Rounds to FP16 in place when the chain is FP16, so the host's copy is what the device multiplies.
-  void upload_values(const Buffer& dst, std::vector<float>& values) {
+  // One product's weights: generated, rounded to the precision, the checked columns kept, each block uploaded.
+  void upload_weights(std::size_t si) {
+    const ChainStep& s = m_steps[si];
+    const std::size_t count = static_cast<std::size_t>(s.k * s.n);
+    std::vector<float> w(count);
+    fill_random(w.data(), count, m_spec.seed + 7919 * (si + 1));
+    const float scale = static_cast<float>(std::sqrt(3.0 / static_cast<double>(s.k)));
+    for (auto& v : w) v = m_fp16 ? static_cast<float>(static_cast<_Float16>(v * scale)) : v * scale;
+    for (long long col : chain_check_columns(s.n)) {
+      std::vector<float>& column = m_check[si][col];
+      column.resize(static_cast<std::size_t>(s.k));
+      for (long long i = 0; i < s.k; ++i) column[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i * s.n + col)];
+    }
+    std::vector<float> block;
+    for (const WeightBlock& b : m_layout.blocks[si]) {
+      block.resize(static_cast<std::size_t>(s.k * b.cols));
+      for (long long c = 0; c < b.cols; ++c)  // transposed: column c's weights become row c of the block
+        for (long long i = 0; i < s.k; ++i)
+          block[static_cast<std::size_t>(c * s.k + i)] = w[static_cast<std::size_t>(i * s.n + b.col0 + c)];
+      upload_values(m_weights[static_cast<std::size_t>(b.buffer)], block, b.offset * m_elem);
+    }
+  }
+
+  // Values already rounded to the precision where they are weights; FP16 rounds here otherwise (the input), in
+  // place, so the host's copy is what the device multiplies.
+  void upload_values(const Buffer& dst, std::vector<float>& values, std::size_t byte_offset = 0) {
     if (!m_fp16) {
-      upload(m_ctx, m_stream, dst, values.data(), values.size() * 4);
+      upload(m_ctx, m_stream, dst, values.data(), values.size() * 4, byte_offset);
       return;
     }
     std::vector<_Float16> bits(values.size());
@@ -132,7 +189,7 @@ class LayerChainOp final : public TimedOp {
       bits[i] = static_cast<_Float16>(values[i]);
       values[i] = static_cast<float>(bits[i]);
     }
-    upload(m_ctx, m_stream, dst, bits.data(), bits.size() * 2);
+    upload(m_ctx, m_stream, dst, bits.data(), bits.size() * 2, byte_offset);
   }
 
   std::vector<float> read_row(const Buffer& b, long long first, long long count) {
@@ -155,13 +212,17 @@ class LayerChainOp final : public TimedOp {
   std::vector<long long> m_width;
   bool m_fp16 = false;
   std::size_t m_elem = 4;
-  std::vector<float> m_hw;  // every weight, as the device holds it
-  Buffer m_weights, m_input;
+  ChainLayout m_layout;
+  std::vector<std::map<long long, std::vector<float>>> m_check;  // per product: checked column -> its k weights
+  std::vector<Buffer> m_weights;
+  Buffer m_input;
   std::vector<Buffer> m_buffers;
   std::unique_ptr<Program> m_program;
-  std::vector<VkDescriptorSet> m_sets;
+  std::vector<std::vector<VkDescriptorSet>> m_sets;  // per product, per block
   double m_flops = 0, m_bytes = 0;
 };
+
+std::string gib(double bytes) { return number_text(bytes / (1024.0 * 1024 * 1024), 3) + " GiB"; }
 
 }  // namespace
 
@@ -171,19 +232,31 @@ Support layer_chain_support(const DeviceFacts& f, bool fp16_enabled, const Layer
     return Support::no("this Vulkan device does not offer FP16 arithmetic and 16-bit storage buffers");
   if (spec.precision != Precision::fp16 && spec.precision != Precision::fp32)
     return Support::no("the Vulkan layer chain runs in FP32 or FP16");
+  const std::size_t elem = spec.precision == Precision::fp16 ? 2 : 4;
+  std::vector<long long> widths;
+  ChainLayout layout;
+  try {
+    layout = plan_chain_layout(f.props, plan_layer_chain(spec, widths), spec.batch, elem);
+  } catch (const std::invalid_argument& e) {
+    return Support::no(e.what());
+  }
   double weights = 0;
-  for (const auto& m : spec.matrices) weights += static_cast<double>(m.k) * static_cast<double>(m.n);
-  weights *= spec.layers;
-  const double elem = spec.precision == Precision::fp16 ? 2 : 4;
-  const double limit = std::min<double>(f.max_storage_buffer_range > 0 ? f.max_storage_buffer_range : 1e18,
-                                        f.max_allocation_bytes > 0 ? f.max_allocation_bytes : 1e18);
-  if (weights * elem > limit)
-    return Support::no("the chain's weights (" + number_text(weights * elem / (1 << 20), 4) +
-                       " MiB) do not fit one Vulkan shader buffer on this device (at most " +
-                       number_text(limit / (1 << 20), 4) + " MiB): choose fewer layers");
-  if (weights * 4 > kMaxHostWeightBytes)
-    return Support::no("the Vulkan layer chain keeps a host copy of its weights for the check; " +
-                       number_text(weights * 4 / (1 << 30), 3) + " GiB is more than the 1 GiB it allows");
+  for (double b : layout.buffer_bytes) weights += b;
+  // The budget the driver gave when the device was listed (VK_EXT_memory_budget), where it gives one.
+  const double free = f.props.device_local_free_bytes();
+  if (free >= 0 && weights > free)
+    return Support::no("the chain's weights (" + gib(weights) + ") are more than this Vulkan device's free memory (" +
+                       gib(free) + " by its memory budget): choose fewer layers");
+  for (long long w : widths)
+    if (static_cast<double>(spec.batch * w * static_cast<long long>(elem)) > layout.buffer_limit_bytes)
+      return Support::no("one activation of " + std::to_string(spec.batch) + " rows does not fit one buffer on "
+                         "this Vulkan device: choose fewer users");
+  if (layout.estimated_run_seconds > kMaxChainRunSeconds)
+    return Support::no("one step of this chain (" + std::to_string(spec.layers) + " layer(s), " +
+                       std::to_string(spec.batch) + " user(s)) is estimated at " +
+                       number_text(layout.estimated_run_seconds, 3) + " s on " +
+                       (f.is_cpu ? std::string("a CPU-type Vulkan device") : f.label()) + ", past the " +
+                       number_text(kMaxChainRunSeconds, 2) + " s a step may take here: choose fewer layers or users");
   return Support::yes();
 }
 

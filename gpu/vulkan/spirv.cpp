@@ -35,6 +35,18 @@ GPULAB_SPIRV(k_gemm_04_fp32)
 GPULAB_SPIRV(k_gemm_04_fp16)
 #include "gemm_04_vectorized_fp16.spv.inc"
 ;
+GPULAB_SPIRV(k_chain_stream_fp32)
+#include "chain_stream_fp32.spv.inc"
+;
+GPULAB_SPIRV(k_chain_stream_fp16)
+#include "chain_stream_fp16.spv.inc"
+;
+GPULAB_SPIRV(k_chain_tiles_fp32)
+#include "chain_tiles_fp32.spv.inc"
+;
+GPULAB_SPIRV(k_chain_tiles_fp16)
+#include "chain_tiles_fp16.spv.inc"
+;
 GPULAB_SPIRV(k_copy)
 #include "copy.spv.inc"
 ;
@@ -55,6 +67,10 @@ std::span<const std::uint32_t> spirv(const std::string& name) {
       {"gemm_03_register_blocking_fp16", k_gemm_03_fp16},
       {"gemm_04_vectorized_fp32", k_gemm_04_fp32},
       {"gemm_04_vectorized_fp16", k_gemm_04_fp16},
+      {"chain_stream_fp32", k_chain_stream_fp32},
+      {"chain_stream_fp16", k_chain_stream_fp16},
+      {"chain_tiles_fp32", k_chain_tiles_fp32},
+      {"chain_tiles_fp16", k_chain_tiles_fp16},
       {"copy", k_copy},
       {"triad", k_triad},
   };

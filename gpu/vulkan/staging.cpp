@@ -1,27 +1,42 @@
 // Host <-> device copies through a staging buffer, poisoning, and the size limits of one binding (backend_internal.hpp).
 #include "backend_internal.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 namespace gpulab::vk {
 
+namespace {
+// Staging goes in pieces of at most this much, through one buffer reused for every piece: a GB of weights never
+// needs a GB of host-visible memory (nor one allocation past maxMemoryAllocationSize).
+constexpr std::size_t kStagingPieceBytes = std::size_t{64} << 20;
+}  // namespace
+
 void upload(Ctx& ctx, Stream& stream, const Buffer& dst, const void* src, std::size_t bytes, std::size_t dst_offset) {
-  Buffer staging(*ctx.device, bytes, Memory::host);
-  std::memcpy(staging.mapped(), src, bytes);
-  stream.run([&](VkCommandBuffer cb) {
-    const VkBufferCopy region{0, dst_offset, bytes};
-    vkCmdCopyBuffer(cb, staging.get(), dst.get(), 1, &region);
-  });
+  if (bytes == 0) return;
+  Buffer staging(*ctx.device, std::min(bytes, kStagingPieceBytes), Memory::upload);
+  for (std::size_t done = 0; done < bytes; done += kStagingPieceBytes) {
+    const std::size_t piece = std::min(kStagingPieceBytes, bytes - done);
+    std::memcpy(staging.mapped(), static_cast<const char*>(src) + done, piece);
+    stream.run([&](VkCommandBuffer cb) {
+      const VkBufferCopy region{0, dst_offset + done, piece};
+      vkCmdCopyBuffer(cb, staging.get(), dst.get(), 1, &region);
+    });
+  }
 }
 
 void download(Ctx& ctx, Stream& stream, const Buffer& src, void* dst, std::size_t bytes, std::size_t src_offset) {
-  Buffer staging(*ctx.device, bytes, Memory::host);
-  stream.run([&](VkCommandBuffer cb) {
-    const VkBufferCopy region{src_offset, 0, bytes};
-    vkCmdCopyBuffer(cb, src.get(), staging.get(), 1, &region);
-  });
-  std::memcpy(dst, staging.mapped(), bytes);
+  if (bytes == 0) return;
+  Buffer staging(*ctx.device, std::min(bytes, kStagingPieceBytes), Memory::readback);
+  for (std::size_t done = 0; done < bytes; done += kStagingPieceBytes) {
+    const std::size_t piece = std::min(kStagingPieceBytes, bytes - done);
+    stream.run([&](VkCommandBuffer cb) {
+      const VkBufferCopy region{src_offset + done, 0, piece};
+      vkCmdCopyBuffer(cb, src.get(), staging.get(), 1, &region);
+    });
+    std::memcpy(static_cast<char*>(dst) + done, staging.mapped(), piece);
+  }
 }
 
 void poison(VkCommandBuffer cb, const Buffer& b) { vkCmdFillBuffer(cb, b.get(), 0, VK_WHOLE_SIZE, 0xFFFFFFFFu); }

@@ -34,7 +34,9 @@ class TransferOp final : public TimedOp {
       m_src = Buffer(*m_ctx.device, m_bytes, Memory::device);
       m_dst = Buffer(*m_ctx.device, m_bytes, Memory::device);
     } else {
-      m_staging = Buffer(*m_ctx.device, m_bytes, Memory::host);
+      // Host memory of the kind that direction is fast with (device_choices.hpp): a device-to-host copy lands in
+      // cached memory, so the host's reads of it (the pageable copy's memcpy, the check) are not uncached reads.
+      m_staging = Buffer(*m_ctx.device, m_bytes, m_dir == "h2d" ? Memory::upload : Memory::readback);
       m_device_buf = Buffer(*m_ctx.device, m_bytes, Memory::device);
       if (!m_pinned) m_pageable.resize(m_bytes);
     }

@@ -1,6 +1,8 @@
 // The logical device, buffers, compute programs and the timed command stream (vk_device.hpp).
 #include "vk_device.hpp"
 
+#include "device_choices.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -28,16 +30,15 @@ Device::Device(std::shared_ptr<Instance> instance, const DeviceFacts& facts)
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &q;
-  // Enabled when offered so its budget query (memory_budget) is valid use of the device.
-  const char* budget_ext = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
-  if (m_facts.memory_budget) {
-    info.enabledExtensionCount = 1;
-    info.ppEnabledExtensionNames = &budget_ext;
-  }
+  // The memory budget (so its query is valid use of the device) and, on MoltenVK, the portability subset.
+  m_extensions = device_extensions_to_enable(m_facts.props);
+  std::vector<const char*> names;
+  for (const auto& e : m_extensions) names.push_back(e.c_str());
+  info.enabledExtensionCount = static_cast<std::uint32_t>(names.size());
+  info.ppEnabledExtensionNames = names.empty() ? nullptr : names.data();
   if (m_fp16) info.pNext = &f16;
   GPULAB_VK_CHECK(vkCreateDevice(m_facts.handle, &info, nullptr, &m_device));
   vkGetDeviceQueue(m_device, q.queueFamilyIndex, 0, &m_queue);
-  vkGetPhysicalDeviceMemoryProperties(m_facts.handle, &m_memory);
 }
 
 std::optional<Device::Budget> Device::memory_budget() const {
@@ -63,12 +64,6 @@ Device::~Device() {
   vkDestroyDevice(m_device, nullptr);
 }
 
-int Device::memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags want) const {
-  for (std::uint32_t i = 0; i < m_memory.memoryTypeCount; ++i)
-    if ((type_bits & (1u << i)) && (m_memory.memoryTypes[i].propertyFlags & want) == want) return static_cast<int>(i);
-  return -1;
-}
-
 // ---- Buffer ---------------------------------------------------------------------------------------------------------
 
 Buffer::Buffer(Device& device, std::size_t bytes, Memory where) : m_bytes(bytes) {
@@ -83,12 +78,15 @@ Buffer::Buffer(Device& device, std::size_t bytes, Memory where) : m_bytes(bytes)
 
   VkMemoryRequirements req{};
   vkGetBufferMemoryRequirements(device.get(), buffer, &req);
-  const VkMemoryPropertyFlags want = where == Memory::device ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
-                                                             : VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  int type = device.memory_type(req.memoryTypeBits, want);
-  if (type < 0 && where == Memory::device) type = device.memory_type(req.memoryTypeBits, 0);  // any memory will do
-  if (type < 0) throw std::runtime_error("the Vulkan device offers no host-visible, coherent memory for a staging buffer");
+  const MemoryUse use = where == Memory::device   ? MemoryUse::device
+                        : where == Memory::upload ? MemoryUse::upload
+                                                  : MemoryUse::readback;
+  const int type = choose_memory_type(device.facts().props, req.memoryTypeBits, use);
+  if (type < 0)
+    throw std::runtime_error(where == Memory::device
+                                 ? "the Vulkan device offers no memory type for a buffer"
+                                 : "the Vulkan device offers no host-visible, coherent memory for a staging buffer");
+  m_type = type;
   VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   alloc.allocationSize = req.size;
   alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
@@ -96,7 +94,7 @@ Buffer::Buffer(Device& device, std::size_t bytes, Memory where) : m_bytes(bytes)
   GPULAB_VK_CHECK(vkAllocateMemory(device.get(), &alloc, nullptr, &memory));
   m_memory = MemoryHandle(device.get(), memory);
   GPULAB_VK_CHECK(vkBindBufferMemory(device.get(), buffer, memory, 0));
-  if (where == Memory::host) GPULAB_VK_CHECK(vkMapMemory(device.get(), memory, 0, VK_WHOLE_SIZE, 0, &m_mapped));
+  if (where != Memory::device) GPULAB_VK_CHECK(vkMapMemory(device.get(), memory, 0, VK_WHOLE_SIZE, 0, &m_mapped));
 }
 
 // ---- Program --------------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <span>
 #include <vector>
 
@@ -33,8 +34,8 @@ class Device {
     double total_bytes = 0, free_bytes = 0;
   };
   std::optional<Budget> memory_budget() const;
-  // A memory type with all of `want`; -1 when none.
-  int memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags want) const;
+  // The device extensions enabled at creation (device_extensions_to_enable).
+  const std::vector<std::string>& enabled_extensions() const { return m_extensions; }
 
  private:
   std::shared_ptr<Instance> m_instance;  // outlives the device
@@ -43,10 +44,12 @@ class Device {
   VkQueue m_queue = VK_NULL_HANDLE;
   std::mutex m_queue_mutex;
   bool m_fp16 = false;
-  VkPhysicalDeviceMemoryProperties m_memory{};
+  std::vector<std::string> m_extensions;
 };
 
-enum class Memory { device, host };  // host: host-visible and coherent, mapped for the buffer's life (staging)
+// device: device-local. upload / readback: host-visible and coherent, mapped for the buffer's life (staging), of the
+// memory type choose_memory_type picks for that direction (write-combined to upload, HOST_CACHED to read back).
+enum class Memory { device, upload, readback };
 
 class Buffer {
  public:
@@ -59,9 +62,11 @@ class Buffer {
   std::size_t bytes() const { return m_bytes; }
   void* mapped() const { return m_mapped; }  // null for device memory
   bool host_visible() const { return m_mapped != nullptr; }
+  int memory_type() const { return m_type; }  // the index in the device's memory types
 
  private:
   std::size_t m_bytes = 0;
+  int m_type = -1;
   MemoryHandle m_memory;  // declared first: destroyed after the buffer that is bound to it
   BufferHandle m_buffer;
   void* m_mapped = nullptr;  // unmapped implicitly when the memory is freed

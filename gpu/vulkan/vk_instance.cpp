@@ -1,6 +1,8 @@
-// The instance, the device list and the validation messenger. Facts come from vkGetPhysicalDeviceProperties2 (the
-// driver's own name and version where the device is Vulkan 1.2 or newer) and the queue family's timestamp bits.
+// The instance, the device list and the validation messenger. Facts are made from the device's properties
+// (device_properties.hpp, read once) plus the driver's own name and version where the device is Vulkan 1.2 or newer.
 #include "vk_instance.hpp"
+
+#include "device_choices.hpp"
 
 #include <cstring>
 #include <mutex>
@@ -35,16 +37,6 @@ bool instance_extension_present(const char* name) {
   if (vkEnumerateInstanceExtensionProperties(nullptr, &n, nullptr) != VK_SUCCESS) return false;
   std::vector<VkExtensionProperties> all(n);
   if (vkEnumerateInstanceExtensionProperties(nullptr, &n, all.data()) != VK_SUCCESS) return false;
-  for (const auto& e : all)
-    if (std::strcmp(e.extensionName, name) == 0) return true;
-  return false;
-}
-
-bool device_extension_present(VkPhysicalDevice pd, const char* name) {
-  std::uint32_t n = 0;
-  if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr) != VK_SUCCESS) return false;
-  std::vector<VkExtensionProperties> all(n);
-  if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, all.data()) != VK_SUCCESS) return false;
   for (const auto& e : all)
     if (std::strcmp(e.extensionName, name) == 0) return true;
   return false;
@@ -90,78 +82,25 @@ std::string type_name(VkPhysicalDeviceType t) {
   }
 }
 
+// The driver's own name and version (Vulkan 1.2's driver properties), for the provenance.
+std::string driver_text(VkPhysicalDevice pd, std::uint32_t api, std::uint32_t driver_version) {
+  if (api < VK_API_VERSION_1_2)
+    return "driver version " + std::to_string(driver_version) + " (the device is Vulkan " + version_text(api) +
+           ", which does not name its driver)";
+  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  props2.pNext = &driver;
+  vkGetPhysicalDeviceProperties2(pd, &props2);
+  return std::string(driver.driverName) + ": " + driver.driverInfo;
+}
+
 DeviceFacts describe(int index, VkPhysicalDevice pd) {
-  DeviceFacts f;
+  DeviceFacts f = facts_from_properties(read_device_properties(pd));
   f.index = index;
   f.handle = pd;
   VkPhysicalDeviceProperties base{};
   vkGetPhysicalDeviceProperties(pd, &base);
-  f.api_raw = base.apiVersion;
-  f.api_version = version_text(base.apiVersion);
-  f.name = base.deviceName;
-  f.vendor = vendor_name(base.vendorID);
-  f.type = type_name(base.deviceType);
-  f.is_cpu = base.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  f.timestamp_period_ns = base.limits.timestampPeriod;
-  f.max_shared_bytes = base.limits.maxComputeSharedMemorySize;
-  f.max_invocations = base.limits.maxComputeWorkGroupInvocations;
-  f.max_storage_buffer_range = base.limits.maxStorageBufferRange;
-
-  // Vulkan 1.1 structures: subgroup size and the largest single allocation; 1.2: the driver's name.
-  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-  VkPhysicalDeviceMaintenance3Properties maint3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
-  subgroup.pNext = &maint3;
-  const bool v12 = base.apiVersion >= VK_API_VERSION_1_2;
-  if (v12) maint3.pNext = &driver;
-  VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-  props2.pNext = &subgroup;
-  vkGetPhysicalDeviceProperties2(pd, &props2);
-  f.subgroup_size = subgroup.subgroupSize;
-  f.max_allocation_bytes = static_cast<double>(maint3.maxMemoryAllocationSize);
-  if (v12)
-    f.driver = std::string(driver.driverName) + ": " + driver.driverInfo;
-  else
-    f.driver = "driver version " + std::to_string(base.driverVersion) + " (the device is Vulkan " + f.api_version +
-               ", which does not name its driver)";
-
-  // 16-bit storage and FP16 arithmetic (core structures from Vulkan 1.2).
-  if (v12) {
-    VkPhysicalDeviceShaderFloat16Int8Features f16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
-    VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
-    f16.pNext = &s16;
-    VkPhysicalDeviceFeatures2 feats{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    feats.pNext = &f16;
-    vkGetPhysicalDeviceFeatures2(pd, &feats);
-    f.fp16 = f16.shaderFloat16 && s16.storageBuffer16BitAccess;
-  }
-
-  std::uint32_t families = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(pd, &families, nullptr);
-  std::vector<VkQueueFamilyProperties> q(families);
-  vkGetPhysicalDeviceQueueFamilyProperties(pd, &families, q.data());
-  for (std::uint32_t i = 0; i < families; ++i)
-    if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-      f.compute_queue_family = static_cast<int>(i);
-      f.timestamp_valid_bits = q[i].timestampValidBits;
-      break;
-    }
-
-  VkPhysicalDeviceMemoryProperties mem{};
-  vkGetPhysicalDeviceMemoryProperties(pd, &mem);
-  bool every_local_type_host_visible = true;
-  for (std::uint32_t h = 0; h < mem.memoryHeapCount; ++h)
-    if (mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
-      f.device_local_bytes += static_cast<double>(mem.memoryHeaps[h].size);
-  for (std::uint32_t t = 0; t < mem.memoryTypeCount; ++t)
-    if ((mem.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
-        !(mem.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
-      every_local_type_host_visible = false;
-  // Integrated GPUs and CPU devices use the computer's RAM; a discrete card with a small host-visible window
-  // (resizable BAR) still has memory types that are device-local only.
-  // Free device memory is known only through VK_EXT_memory_budget; without it a heap's size is all there is.
-  f.memory_budget = device_extension_present(pd, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
-  f.shared_memory = base.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU || f.is_cpu || every_local_type_host_visible;
+  f.driver = driver_text(pd, base.apiVersion, base.driverVersion);
   return f;
 }
 
@@ -241,6 +180,38 @@ std::string DeviceFacts::label() const {
     return "Vulkan on the CPU (" + short_name + ") — not a GPU";
   }
   return name + " — " + type;
+}
+
+DeviceFacts facts_from_properties(const DeviceProperties& p) {
+  DeviceFacts f;
+  f.props = p;
+  f.api_raw = p.api_version;
+  f.api_version = version_text(p.api_version);
+  f.name = p.name;
+  f.vendor = vendor_name(p.vendor_id);
+  f.type = type_name(p.type);
+  f.is_cpu = p.is_cpu();
+  f.timestamp_period_ns = p.timestamp_period_ns;
+  f.max_shared_bytes = p.max_compute_shared_bytes;
+  f.max_invocations = p.max_compute_invocations;
+  f.max_storage_buffer_range = static_cast<std::uint32_t>(p.max_storage_buffer_range);
+  f.subgroup_size = p.subgroup_size;
+  f.max_allocation_bytes = p.max_memory_allocation_size;
+  f.fp16 = p.fp16;
+  f.compute_queue_family = choose_compute_queue_family(p);
+  if (f.compute_queue_family >= 0)
+    f.timestamp_valid_bits = p.queue_families[static_cast<std::size_t>(f.compute_queue_family)].timestamp_valid_bits;
+  f.device_local_bytes = p.device_local_bytes();
+  // Integrated GPUs and CPU devices use the computer's RAM; a discrete card with a small host-visible window
+  // (resizable BAR) still has memory types that are device-local only.
+  bool every_local_type_host_visible = true;
+  for (const auto& t : p.memory_types)
+    if ((t.flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && !(t.flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+      every_local_type_host_visible = false;
+  f.shared_memory = p.is_integrated() || f.is_cpu || every_local_type_host_visible;
+  // Free device memory is known only through VK_EXT_memory_budget; without it a heap's size is all there is.
+  f.memory_budget = p.has_extension(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+  return f;
 }
 
 std::vector<DeviceFacts> list_devices(const Instance& instance) {

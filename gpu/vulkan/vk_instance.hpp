@@ -1,6 +1,7 @@
 #pragma once
 // The Vulkan instance, the list of devices it sees (with the facts a student and the provenance need), and the
 // validation layer's error count when tests ask for the layer.
+#include "device_properties.hpp"
 #include "vk_check.hpp"
 
 #include <atomic>
@@ -61,12 +62,16 @@ struct DeviceFacts {
   std::uint32_t max_storage_buffer_range = 0;
   double max_allocation_bytes = 0;
   bool memory_budget = false;  // VK_EXT_memory_budget offered: free memory can be read (Device::memory_budget)
+  DeviceProperties props;      // everything the backend's choices are made from (device_choices.hpp)
   // The line a list shows: "Intel(R) UHD Graphics 620 — integrated GPU" or
   // "Vulkan on the CPU (llvmpipe) — not a GPU".
   std::string label() const;
 };
 
 std::vector<DeviceFacts> list_devices(const Instance& instance);
+// The facts as the app shows them, from the properties alone (no driver call: tests use real devices' sets). The
+// compute queue family is choose_compute_queue_family's; the driver's name is left empty.
+DeviceFacts facts_from_properties(const DeviceProperties& p);
 
 // Which device to use: `requested` >= 0 picks that index (a CPU-type one only with allow_cpu); otherwise the first
 // discrete GPU, then integrated, then any other GPU, and a CPU-type device only when allow_cpu. Returns -1 and a

@@ -3,6 +3,7 @@
 #include "vulkan_backend.hpp"
 
 #include "backend_internal.hpp"
+#include "device_choices.hpp"
 #include "gpulab/harness.hpp"
 
 #include <cstdlib>
@@ -13,6 +14,12 @@ namespace gpulab::vk {
 namespace {
 
 std::string mib(double bytes) { return number_text(bytes / (1024.0 * 1024.0), 5) + " MiB"; }
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
 
 class VulkanBackend final : public Backend {
  public:
@@ -69,6 +76,18 @@ class VulkanBackend final : public Backend {
     p["output_poison"] = "vkCmdFillBuffer 0xFFFFFFFF (NaN) before every run, outside the timed region";
     p["inputs"] = "uniform [-1, 1) from the seed, rounded on the host to the precision; reference from the rounded values";
     p["uploads"] = "through a host-visible staging buffer and vkCmdCopyBuffer, waited for";
+    // Which memory each kind of buffer comes from (device_choices.hpp): transfers and readbacks say what they used.
+    for (const auto& [key, where] : {std::pair{"memory_device", Memory::device}, std::pair{"memory_upload_staging", Memory::upload},
+                                     std::pair{"memory_readback_staging", Memory::readback}}) {
+      const Buffer probe(*m_ctx.device, 16, where);
+      p[key] = memory_type_text(f.props, probe.memory_type());
+    }
+    p["layer_chain_timing"] = "timestamps around the whole chain in one submission; a chain estimated past " +
+                              number_text(kMaxRunSeconds, 2) + " s is submitted in pieces (one dispatch each), each "
+                              "timed on the device and the times summed, Cancel checked between them";
+    p["device_extensions_enabled"] = join(m_ctx.device->enabled_extensions());
+    p["queue_family"] = std::to_string(f.compute_queue_family) + " (compute" +
+                        (f.timestamp_valid_bits > 0 ? ", timestamps)" : ", no timestamps)");
     p["bandwidth_arrays"] = "256 MiB per array, or the largest one shader buffer may be (maxStorageBufferRange " +
                             mib(f.max_storage_buffer_range) + "); bytes = read + written";
     p["shaders"] = "GLSL compiled by glslc -O at build time (SPIR-V embedded)";

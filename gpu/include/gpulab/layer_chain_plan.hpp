@@ -18,6 +18,9 @@ inline bool layer_chain_uses_library(const std::string& backend_kind, long long 
   return backend_kind == "cuda" || batch > cpu_chain_stream_max_batch;
 }
 inline const char* layer_chain_code_path(const std::string& backend_kind, long long batch) {
+  // gpulab's own shaders on Vulkan: weights streamed once for a few rows (gpu/vulkan/chain_layout.hpp), tiles above.
+  if (backend_kind == "vulkan")
+    return batch <= cpu_chain_stream_max_batch ? "own weight-streaming shader (Vulkan)" : "own shared-memory-tile shader (Vulkan)";
   if (!layer_chain_uses_library(backend_kind, batch)) return "own weight-streaming loop";
   return backend_kind == "cuda" ? "cuBLAS" : "OpenBLAS sgemm";
 }
@@ -38,6 +41,10 @@ struct ChainStep {
 // fixed so the reference can follow it. `buffer_width` receives each activation buffer's width (two sets,
 // alternating by layer). Throws std::invalid_argument when no activation is wide enough.
 std::vector<ChainStep> plan_layer_chain(const LayerChainSpec& spec, std::vector<long long>& buffer_width);
+
+// The columns check_chain_row samples in an n-wide product (up to 24, spread over the row, in its order), so a
+// backend may keep just those columns of its weights for the check instead of a host copy of every weight.
+std::vector<long long> chain_check_columns(long long n);
 
 // A GPU backend's check of one batch row of one product of the chain: up to 24 columns spread over the row, each
 // against an FP64 dot product of the row's input `in` (k values) with `weight(i, col)`; `tolerance(mag, ref)` is the

@@ -4,7 +4,8 @@
 // (each invocation loads one element of each), waits at a barrier, then every invocation takes its 16 products
 // from shared memory. Why: each element fetched from the buffers is now reused by 16 invocations, so traffic to
 // memory falls 16× against step 1. The limit moves to shared memory: every FMA still needs two shared loads.
-// The layer chain (decode page) uses this step: it takes any size, odd ones included.
+// The layer chain (decode page) uses this step above 8 batch rows, built with GPULAB_B_TRANSPOSED: it takes any
+// size, odd ones included.
 #include "gemm_common.glsl"
 
 #define TILE 16
@@ -24,7 +25,16 @@ void main() {
   for (uint t = 0; t < p.K; t += TILE) {
     // Zero outside the matrix, so the inner loop needs no edge checks and the padding adds nothing.
     As[ty][tx] = (row < p.M && t + tx < p.K) ? float(a[p.a_off + row * p.lda + t + tx]) : 0.0;
+#ifdef GPULAB_B_TRANSPOSED
+    // B stored transposed (N×K, the decode chain's weights): the invocations along x take consecutive k of one
+    // column, so the loads stay contiguous; the tile is stored as Bs[k][column] all the same.
+    {
+      const uint bcol = gl_WorkGroupID.x * TILE + ty;
+      Bs[tx][ty] = (t + tx < p.K && bcol < p.N) ? float(b[p.b_off + bcol * p.ldb + t + tx]) : 0.0;
+    }
+#else
     Bs[ty][tx] = (t + ty < p.K && col < p.N) ? float(b[p.b_off + (t + ty) * p.ldb + col]) : 0.0;
+#endif
     barrier();  // every tile element is written before anyone reads
     for (uint i = 0; i < TILE; ++i) acc = fma(As[ty][i], Bs[i][tx], acc);
     barrier();  // nobody overwrites the tiles while a neighbour still reads them
