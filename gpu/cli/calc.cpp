@@ -38,7 +38,8 @@ const char* const k_usage_text =
     "                 [--mode inference|train|lora] [--context N (default 4096, as the VRAM page)] [--users N]\n"
     "                 [--layers N] [--kv-heads N] [--head-dim N] [--hidden N] [--intermediate N]\n"
     "                 [--card NAME | --card-gb GB]\n"
-    "                 [--overhead-gb GB] [--lora-rank R] [--lora-targets qv|qkvo|all] [--checkpointing]\n"
+    "                 [--overhead-gb GB] [--lora-rank R] [--lora-targets qv|qkvo|all]\n"
+    "                 [--no-checkpointing]   (train and lora count checkpointed activations, as recipes run them)\n"
     "                 [--no-activations]     (without --precision: weights in FP32, FP16/BF16, INT8, INT4)\n"
     "  calc decode    --params 7e9 --bandwidth GB/s | --card NAME  [--precision fp16|int8|int4|...]\n"
     "                 [--peak-tflops T] [--users N]\n"
@@ -272,7 +273,9 @@ int calc_vram(const Flags& f) {
     else return usage_error("--lora-targets: '" + *t + "' is not qv, qkvo or all");
   }
   if ((rank || f.has("lora-targets")) && in.mode != VramMode::lora) return usage_error("--lora-rank/--lora-targets need --mode lora");
-  if (f.on("checkpointing") && in.mode == VramMode::inference) return usage_error("--checkpointing is for --mode train or lora");
+  if ((f.on("checkpointing") || f.on("no-checkpointing")) && in.mode == VramMode::inference)
+    return usage_error("--checkpointing/--no-checkpointing are for --mode train or lora");
+  if (f.on("checkpointing") && f.on("no-checkpointing")) return usage_error("--checkpointing or --no-checkpointing, not both");
   if (precision && in.mode == VramMode::train && !is_float_training_format(*precision))
     return usage_error(std::string("--mode train --precision ") + std::string(format_name(*precision)) + ": " +
                        full_training_refusal(*precision) + " (here: --mode lora --precision int4)");
@@ -283,7 +286,9 @@ int calc_vram(const Flags& f) {
   in.overhead_bytes = overhead_gb.value_or(1.0) * bytes_per_gb;
   in.lora_rank = static_cast<int>(rank.value_or(16));
   in.include_activations = !f.on("no-activations");
-  in.activation_checkpointing = f.on("checkpointing");
+  // As the pages: fine-tuning recipes checkpoint activations (recipe_checkpointing); --checkpointing is kept
+  // for scripts that still pass it.
+  in.activation_checkpointing = !f.on("no-checkpointing") && (f.on("checkpointing") || recipe_checkpointing(in.mode));
   const double card_bytes = card ? card->memory_bytes() : (card_gb ? *card_gb * bytes_per_gb : 0.0);
   const bool have_card = card || card_gb;
   const std::string card_label = card ? card->name : (card_gb ? Reader::num(*card_gb) + " GB card" : "");
@@ -358,6 +363,7 @@ int calc_vram(const Flags& f) {
                 {"gradients", b.gradients}, {"master_weights", b.master_weights}, {"optimizer", b.optimizer},
                 {"adapter", b.adapter}, {"overhead", b.overhead}, {"total", b.total}}}};
     if (in.mode == VramMode::lora) j["adapter_params"] = b.adapter_params;
+    if (in.mode != VramMode::inference) j["activation_checkpointing"] = in.activation_checkpointing;
     if (card) j["card"] = spec_json(*card);
     if (have_card) {
       j["card_bytes"] = card_bytes;
@@ -399,7 +405,9 @@ int calc_vram(const Flags& f) {
          grouped(b.adapter_params) + " trainable params x 16 B (rank " + std::to_string(in.lora_rank) + ")");
   line("activations", gb(b.activations),
        !in.include_activations ? "left out (--no-activations)"
-       : in.context > 0        ? (in.mode == VramMode::inference ? "prefill working set" : "saved for backprop")
+       : in.context > 0        ? (in.mode == VramMode::inference ? "prefill working set"
+                                  : in.activation_checkpointing ? "saved for backprop, checkpointed (--no-checkpointing: all)"
+                                                                : "saved for backprop, every layer's (no checkpointing)")
                                : "none counted: give --context N");
   line("overhead", gb(b.overhead), "runtime + framework, a fixed guess (--overhead-gb)");
   line("total", gb(b.total));
@@ -685,7 +693,7 @@ int calc_main(const Args& args) {
        {calc_vram,
         {"params", "model", "precision", "mode", "context", "users", "layers", "kv-heads", "head-dim", "hidden",
          "intermediate", "card", "card-gb", "overhead-gb", "lora-rank", "lora-targets"},
-        {"json", "checkpointing", "no-activations"}}},
+        {"json", "checkpointing", "no-checkpointing", "no-activations"}}},
       {"decode", {calc_decode, {"params", "bandwidth", "precision", "peak-tflops", "users", "card"}, {"json"}}},
       {"amdahl", {calc_amdahl, {"serial", "workers", "fraction", "factor"}, {"json"}}},
       {"rounds", {calc_rounds, {"cells", "workers", "cell-rate", "clerk-rate"}, {"json"}}},
