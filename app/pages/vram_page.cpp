@@ -194,7 +194,19 @@ void VramPage::buildControls() {
   m_overhead->setValue(1.0);
   m_overhead->setSuffix(tr(" GB"));
   m_overhead->setToolTip(tr("CUDA context, framework workspace and fragmentation: a fixed allowance"));
-  kform->addRow(m_activations);
+  // Training and LoRA: activations checkpointed, as fine-tuning recipes run (recipe_checkpointing); beside
+  // "Count activations" so the controls column keeps its height.
+  m_checkpointing = new QCheckBox(tr("checkpointed"));
+  m_checkpointing->setObjectName(QStringLiteral("vramCheckpointing"));
+  m_checkpointing->setChecked(recipe_checkpointing(VramMode::lora));
+  m_checkpointing->setToolTip(tr("Training and LoRA: gradient checkpointing, on as fine-tuning recipes run it. Only "
+                                 "each layer's input is saved and one layer is recomputed at a time; off, every "
+                                 "layer's activations are kept for the backward pass"));
+  auto* actRow = new QHBoxLayout;
+  actRow->addWidget(m_activations);
+  actRow->addWidget(m_checkpointing);
+  actRow->addStretch(1);
+  kform->addRow(actRow);
   kform->addRow(tr("Overhead"), m_overhead);
   controls()->addWidget(kvBox);
 
@@ -232,6 +244,7 @@ void VramPage::buildControls() {
   });
   connect(m_overhead, &QDoubleSpinBox::valueChanged, this, [this] { recompute(); });
   connect(m_activations, &QCheckBox::toggled, this, [this] { recompute(); });
+  connect(m_checkpointing, &QCheckBox::toggled, this, [this] { recompute(); });
   for (auto* c : {m_format, m_mode, m_card}) connect(c, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
   if (auto* b = m_presets->buttons().value(2)) b->setChecked(true);
 }
@@ -248,6 +261,7 @@ VramInputs VramPage::inputs() const {
   in.context = m_context->value();
   in.users = m_users->value();
   in.include_activations = m_activations->isChecked();
+  in.activation_checkpointing = in.mode != VramMode::inference && m_checkpointing->isChecked();
   in.overhead_bytes = m_overhead->value() * bytes_per_gb;
   return in;
 }
@@ -275,6 +289,7 @@ void VramPage::setFormat(NumberFormat f) { m_format->setCurrentIndex(m_format->f
 void VramPage::setMode(VramMode m) { m_mode->setCurrentIndex(m_mode->findData(int(m))); }
 void VramPage::setContext(int tokens) { m_context->setValue(tokens); }
 void VramPage::setUsers(int users) { m_users->setValue(users); }
+void VramPage::setCheckpointing(bool on) { m_checkpointing->setChecked(on); }
 void VramPage::setCard(const QString& name) {
   for (int i = 0; i < m_card->count(); ++i)
     if (m_card->itemText(i).startsWith(name)) {
@@ -287,6 +302,7 @@ void VramPage::scheduleRecompute() { recompute(); }
 
 void VramPage::recompute() {
   const VramInputs base = inputs();
+  m_checkpointing->setEnabled(base.mode != VramMode::inference && base.include_activations);
   const double card = cardBytes();
   QVector<VramBar> bars;
   for (NumberFormat f : k_formats) {
@@ -350,6 +366,8 @@ void VramPage::recompute() {
                  : is_qlora(base.mode, base.weights_format)
                      ? tr("QLoRA: 4-bit frozen weights + 16-bit adapters with Adam, activations, overhead")
                      : tr("LoRA: frozen weights + adapters, activations, overhead");
+  if (base.mode != VramMode::inference && base.include_activations)
+    what += base.activation_checkpointing ? tr("; checkpointed") : tr("; no checkpointing");
   if (base.mode == VramMode::train) {
     if (const char* why = full_training_refusal(base.weights_format)) {
       m_verdictLabel->setText(tr("<span style='color:%1'><b>Not offered:</b></span> %2.")
