@@ -6,6 +6,7 @@
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/decode_model.hpp"
 #include "gpulab/models/gemm_model.hpp"
+#include "gpulab/models/moe_model.hpp"
 #include "gpulab/models/roofline_model.hpp"
 #include "gpulab/models/rounds_model.hpp"
 #include "gpulab/models/vram_model.hpp"
@@ -34,15 +35,17 @@ constexpr int k_usage = 2;
 
 const char* const k_usage_text =
     "usage: calc <what> [options]      (every figure is a model, not a measurement)\n"
-    "  calc vram      --params 7e9 | --model llama-3-8b  [--precision fp32|fp16|bf16|fp8|int8|int4]\n"
+    "  calc vram      --params 7e9 | --model llama-3-8b | mixtral-8x7b  [--precision fp32|fp16|bf16|fp8|int8|int4]\n"
     "                 [--mode inference|train|lora] [--context N (default 4096, as the VRAM page)] [--users N]\n"
     "                 [--layers N] [--kv-heads N] [--head-dim N] [--hidden N] [--intermediate N]\n"
     "                 [--card NAME | --card-gb GB]\n"
     "                 [--overhead-gb GB] [--lora-rank R] [--lora-targets qv|qkvo|all]\n"
     "                 [--no-checkpointing]   (train and lora count checkpointed activations, as recipes run them)\n"
     "                 [--no-activations]     (without --precision: weights in FP32, FP16/BF16, INT8, INT4)\n"
+    "                 [--kv-precision fp16|fp8|int4]  (KV cache elements; default fp16)\n"
+    "                 [--active-params N]    (mixture of experts: parameters each token reads; memory holds all)\n"
     "  calc decode    --params 7e9 --bandwidth GB/s | --card NAME  [--precision fp16|int8|int4|...]\n"
-    "                 [--peak-tflops T] [--users N]\n"
+    "                 [--peak-tflops T] [--users N] [--active-params N (mixture of experts)]\n"
     "  calc amdahl    --serial S [--workers N] | --fraction F --factor K\n"
     "  calc rounds    --cells N --workers N [--cell-rate CELLS/S --clerk-rate SHEETS/S]\n"
     "  calc intensity --batch B --d-in N --d-out N [--precision fp16] [--card NAME]\n"
@@ -227,18 +230,32 @@ int calc_vram(const Flags& f) {
   r.number("card-gb", 1e-3, 1e5, card_gb);
   r.number("overhead-gb", 0, 1e5, overhead_gb);
   r.number("lora-rank", 1, 65536, rank, true);
+  std::optional<double> active;
+  r.number("active-params", 1e3, 1e13, active);
+  std::optional<NumberFormat> kv_precision;
+  r.format("kv-precision", kv_precision);
   r.format("precision", precision);
   r.card("card", card);
   if (!r.error.empty()) return usage_error(r.error);
   if (card && card_gb) return usage_error("give --card or --card-gb, not both");
+  // A KV cache is kept in 16 bits or fewer (FP8 and INT4 caches halve and quarter it); FP32 is no serving format.
+  if (kv_precision && (*kv_precision == NumberFormat::fp32 || *kv_precision == NumberFormat::fp64))
+    return usage_error("--kv-precision: '" + std::string(format_name(*kv_precision)) + "' is not a KV-cache format "
+                       "(fp16, bf16, fp8, int8, int4)");
 
   VramInputs in;
   std::string shape_note;
   if (const std::string* m = f.value("model")) {
     const ModelShape* preset = find_preset(*m);
+    // A mixture of experts: its shape, and the active parameters unless --active-params says otherwise.
+    if (const MoeModel* moe = preset ? nullptr : find_moe_preset(*m)) {
+      preset = &moe->shape;
+      if (!active) active = moe->active_params;
+    }
     if (!preset) {
       std::string known;
       for (const auto& p : model_presets()) known += (known.empty() ? "" : ", ") + std::string(p.id);
+      for (const auto& p : moe_presets()) known += ", " + std::string(p.shape.id);
       return usage_error("--model: unknown model '" + *m + "' (known: " + known + ")");
     }
     in.shape = *preset;
@@ -251,6 +268,9 @@ int calc_vram(const Flags& f) {
     return usage_error("calc vram needs --params N or --model NAME");
   }
   if (params) in.shape.params = *params;
+  if (active && *active > in.shape.params)
+    return usage_error("--active-params " + Reader::num(*active) + " is more than the model's " +
+                       Reader::num(in.shape.params) + " parameters");
   if (layers) in.shape.layers = static_cast<int>(*layers);
   if (kv_heads) in.shape.kv_heads = static_cast<int>(*kv_heads);
   if (head_dim) in.shape.head_dim = static_cast<int>(*head_dim);
@@ -286,6 +306,8 @@ int calc_vram(const Flags& f) {
   in.overhead_bytes = overhead_gb.value_or(1.0) * bytes_per_gb;
   in.lora_rank = static_cast<int>(rank.value_or(16));
   in.include_activations = !f.on("no-activations");
+  if (kv_precision && in.mode != VramMode::inference) return usage_error("--kv-precision is for --mode inference");
+  if (kv_precision) in.kv_format = *kv_precision;
   // As the pages: fine-tuning recipes checkpoint activations (recipe_checkpointing); --checkpointing is kept
   // for scripts that still pass it.
   in.activation_checkpointing = !f.on("no-checkpointing") && (f.on("checkpointing") || recipe_checkpointing(in.mode));
@@ -363,6 +385,12 @@ int calc_vram(const Flags& f) {
                 {"gradients", b.gradients}, {"master_weights", b.master_weights}, {"optimizer", b.optimizer},
                 {"adapter", b.adapter}, {"overhead", b.overhead}, {"total", b.total}}}};
     if (in.mode == VramMode::lora) j["adapter_params"] = b.adapter_params;
+    if (in.mode == VramMode::inference) j["kv_precision"] = format_name(in.kv_format);
+    if (active) {
+      // A mixture of experts holds every expert (the weights above) but reads only the active ones per token.
+      j["active_params"] = *active;
+      j["weights_read_per_token_bytes"] = *active * bytes_per_value(in.weights_format);
+    }
     if (in.mode != VramMode::inference) j["activation_checkpointing"] = in.activation_checkpointing;
     if (card) j["card"] = spec_json(*card);
     if (have_card) {
@@ -392,7 +420,12 @@ int calc_vram(const Flags& f) {
   if (in.mode == VramMode::inference)
     line("KV cache", gb(b.kv_cache),
          count_of(in.context, "token", "tokens") + (context ? "" : " (default)") + " x " +
-             count_of(in.users, "user", "users") + " x " + grouped(kv_per_token) + " B/token");
+             count_of(in.users, "user", "users") + " x " + grouped(kv_per_token) + " B/token (" +
+             std::string(format_name(in.kv_format)) + (kv_precision ? ")" : ", default; --kv-precision fp8|int4)"));
+  if (active)
+    line("read per token", gb(*active * bytes_per_value(in.weights_format)),
+         "mixture of experts: " + grouped(*active) + " active of " + grouped(in.shape.params) +
+             " params; VRAM holds every expert");
   if (in.mode == VramMode::train) {
     line("gradients", gb(b.gradients));
     line("training state", gb(b.weights + b.gradients + b.master_weights + b.optimizer),
@@ -443,6 +476,12 @@ int calc_decode(const Flags& f) {
   r.card("card", card);
   if (!r.error.empty()) return usage_error(r.error);
   if (!params) return usage_error("calc decode needs --params N");
+  std::optional<double> active;
+  if (!r.number("active-params", 1e3, 1e13, active)) return usage_error(r.error);
+  if (active && *active > *params)
+    return usage_error("--active-params " + Reader::num(*active) + " is more than --params " + Reader::num(*params));
+  // A mixture of experts reads (and multiplies by) only its active parameters per token; VRAM holds all of them.
+  const double read = active.value_or(*params);
   if (!bandwidth && !(card && card->bandwidth_gbs > 0))
     return usage_error("calc decode needs --bandwidth GB/s (or --card NAME with a stated bandwidth)");
   const double bw_gbs = bandwidth ? *bandwidth : card->bandwidth_gbs;
@@ -461,13 +500,19 @@ int calc_decode(const Flags& f) {
     std::cout << "Decode ceiling (model): tokens/s <= bandwidth / bytes per token (every weight read once per token)\n"
               << "  " << grouped(*params) << " params, " << grouped(bw_gbs) << " GB/s"
               << (card ? " (" + card->name + (bandwidth ? ", bandwidth given" : ", datasheet") + ")" : "") << "\n";
+    if (active)
+      std::cout << "  mixture of experts: each token reads " << grouped(*active) << " active params of "
+                << grouped(*params) << "; memory still holds all of them\n";
   }
   for (NumberFormat fmt : formats) {
-    const double per_token = decode_bytes_per_token(*params, bytes_per_value(fmt));
-    const double ceiling = decode_ceiling_tokens_per_s(bw_gbs * 1e9, per_token);
-    const double compute = compute_at_ceiling(*params, bytes_per_value(fmt), bw_gbs * 1e9);
+    const MoeDecode moe = moe_decode(*params, read, bytes_per_value(fmt), bw_gbs * 1e9);
+    const double per_token = moe.bytes_per_token;
+    const double ceiling = moe.ceiling_tokens_s;
+    const double compute = compute_at_ceiling(read, bytes_per_value(fmt), bw_gbs * 1e9);
     json row = {{"precision", format_name(fmt)}, {"bytes_per_token", per_token}, {"tokens_per_s", ceiling},
-                {"flops_per_token", decode_flops_per_token(*params)}, {"flops_at_ceiling", compute}};
+                {"flops_per_token", decode_flops_per_token(read)}, {"flops_at_ceiling", compute},
+                {"weights_bytes", moe.weights_bytes}};
+    if (active) row["dense_tokens_per_s"] = moe.dense_ceiling_tokens_s;
     if (peak_flops > 0) row["compute_idle_share"] = 1.0 - compute / peak_flops;
     if (!as_json) {
       char buf[200];
@@ -475,14 +520,17 @@ int calc_decode(const Flags& f) {
                     std::string(format_name(fmt)).c_str(), gb(per_token).c_str(), tokens(ceiling).c_str(),
                     fixed(ceiling, 2).c_str());
       std::cout << buf << "\n";
-      std::cout << "        compute at that ceiling: " << si(decode_flops_per_token(*params), "FLOP") << "/token x "
+      if (active)
+        std::cout << "        holds " << gb(moe.weights_bytes) << ", reads " << fixed(100 * moe.read_share, 1)
+                  << "% of it per token (read whole: at most " << tokens(moe.dense_ceiling_tokens_s) << " tokens/s)\n";
+      std::cout << "        compute at that ceiling: " << si(decode_flops_per_token(read), "FLOP") << "/token x "
                 << fixed(ceiling, 2) << " tokens/s = " << si(compute, "FLOP/s");
       if (peak_flops > 0) std::cout << ", cores idle " << fixed(100 * (1 - compute / peak_flops), 2) << "% of the time";
       std::cout << "\n";
     }
     if (users) {
       DecodeInputs in;
-      in.params = *params;
+      in.params = read;
       in.bytes_per_param = bytes_per_value(fmt);
       in.bandwidth_bytes_s = bw_gbs * 1e9;
       in.peak_flops = peak_flops;
@@ -504,6 +552,7 @@ int calc_decode(const Flags& f) {
   }
   if (as_json) {
     json j = {{"kind", "model"}, {"calc", "decode"}, {"params", *params}, {"bandwidth_gbs", bw_gbs}, {"rows", rows}};
+    if (active) j["active_params"] = *active;
     if (peak_flops > 0) j["peak_flops"] = peak_flops;
     if (card) j["card"] = spec_json(*card);
     print_json(j);
@@ -692,9 +741,10 @@ int calc_main(const Args& args) {
       {"vram",
        {calc_vram,
         {"params", "model", "precision", "mode", "context", "users", "layers", "kv-heads", "head-dim", "hidden",
-         "intermediate", "card", "card-gb", "overhead-gb", "lora-rank", "lora-targets"},
+         "intermediate", "card", "card-gb", "overhead-gb", "lora-rank", "lora-targets", "kv-precision",
+         "active-params"},
         {"json", "checkpointing", "no-checkpointing", "no-activations"}}},
-      {"decode", {calc_decode, {"params", "bandwidth", "precision", "peak-tflops", "users", "card"}, {"json"}}},
+      {"decode", {calc_decode, {"params", "bandwidth", "precision", "peak-tflops", "users", "card", "active-params"}, {"json"}}},
       {"amdahl", {calc_amdahl, {"serial", "workers", "fraction", "factor"}, {"json"}}},
       {"rounds", {calc_rounds, {"cells", "workers", "cell-rate", "clerk-rate"}, {"json"}}},
       {"intensity", {calc_intensity, {"batch", "d-in", "d-out", "precision", "card"}, {"json"}}},
