@@ -67,14 +67,14 @@ Facts compute() {
   // checkpointing on as the fine-tuning recipes run them (recipe_checkpointing): the training-vs-inference page's
   // bars start from the same inputs, and a test holds the two together.
   auto fineTune = [&](NumberFormat base, bool checkpointing) {
-    VramInputs in;
-    in.shape = s;
-    in.mode = VramMode::lora;
-    in.weights_format = base;
-    in.context = f.contextTokens;
-    in.users = 1;
-    in.activation_checkpointing = checkpointing;
-    return vram_budget(in, cardBytes);
+    VramInputs lora;
+    lora.shape = s;
+    lora.mode = VramMode::lora;
+    lora.weights_format = base;
+    lora.context = f.contextTokens;
+    lora.users = 1;
+    lora.activation_checkpointing = checkpointing;
+    return vram_budget(lora, cardBytes);
   };
   f.checkpointing = recipe_checkpointing(VramMode::lora);
   const VramBudget lb = fineTune(NumberFormat::bf16, f.checkpointing);
