@@ -21,7 +21,6 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -194,19 +193,16 @@ void VramPage::buildControls() {
   m_overhead->setValue(1.0);
   m_overhead->setSuffix(tr(" GB"));
   m_overhead->setToolTip(tr("CUDA context, framework workspace and fragmentation: a fixed allowance"));
-  // Training and LoRA: activations checkpointed, as fine-tuning recipes run (recipe_checkpointing); beside
-  // "Count activations" so the controls column keeps its height.
-  m_checkpointing = new QCheckBox(tr("checkpointed"));
+  // Training and LoRA: activations checkpointed, as fine-tuning recipes run (recipe_checkpointing). A row of its
+  // own: beside "Count activations" it cut that label in the projector's font.
+  m_checkpointing = new QCheckBox(tr("Checkpointed"));
   m_checkpointing->setObjectName(QStringLiteral("vramCheckpointing"));
   m_checkpointing->setChecked(recipe_checkpointing(VramMode::lora));
   m_checkpointing->setToolTip(tr("Training and LoRA: gradient checkpointing, on as fine-tuning recipes run it. Only "
                                  "each layer's input is saved and one layer is recomputed at a time; off, every "
                                  "layer's activations are kept for the backward pass"));
-  auto* actRow = new QHBoxLayout;
-  actRow->addWidget(m_activations);
-  actRow->addWidget(m_checkpointing);
-  actRow->addStretch(1);
-  kform->addRow(actRow);
+  kform->addRow(m_activations);
+  kform->addRow(m_checkpointing);
   kform->addRow(tr("Overhead"), m_overhead);
   controls()->addWidget(kvBox);
 
