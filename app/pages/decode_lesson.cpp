@@ -1,10 +1,84 @@
 // The decode page's lesson: the intro, the questions and the exercises, in the app's own words (moved verbatim from
 // decode_page.cpp; the page's controls are there, its drawing in decode_page_views.cpp).
+#include "format.h"
+#include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/decode_model.hpp"
+#include "gpulab/models/vram_model.hpp"
 #include "pages/decode_page.h"
 #include "pages/running_example.h"
 
+#include <cmath>
+
 using namespace gpulab::models;
+
+namespace {
+
+// The lesson's worked example on its card (the H100 SXM, from the catalogue) and its 7B model with the VRAM page's
+// default conversation: the ceiling, how idle the arithmetic is at it, and where a real decoder's time goes.
+struct WorkedExample {
+  double ceiling = 0, flopsAtCeiling = 0, peak = 0, idle = 0;
+  DecodeRealEstimate real;
+  double kvGb = 0, context = 0;
+};
+
+WorkedExample workedExample() {
+  WorkedExample w;
+  const GpuSpec* h100 = find_gpu("H100 SXM");
+  const ModelShape* s = find_preset("lesson-7b");
+  if (!h100 || !s || !h100->fp16_tflops) return w;
+  const double bw = h100->bandwidth_bytes_s();
+  w.peak = *h100->fp16_tflops * 1e12;
+  w.ceiling = decode_ceiling_tokens_per_s(bw, decode_bytes_per_token(s->params, 2.0));
+  w.flopsAtCeiling = compute_at_ceiling(s->params, 2.0, bw);
+  w.idle = idle_share_at_ceiling(s->params, 2.0, bw, w.peak);
+  w.context = default_context_tokens;
+  DecodeRealInputs in;
+  in.params = s->params;
+  in.bytes_per_param = 2.0;
+  in.bandwidth_bytes_s = bw;
+  in.layers = s->layers;
+  in.kv_bytes_read = kv_cache_bytes(s->layers, s->kv_heads, s->head_dim, w.context, 1, 2.0);
+  w.kvGb = in.kv_bytes_read / 1e9;
+  w.real = decode_below_ceiling(in);
+  return w;
+}
+
+QString ms(double s) { return fmtFixed(s * 1e3, 2) + QStringLiteral(" ms"); }
+QString tr(const char* s) { return DecodePage::tr(s); }
+
+QString idleSentence() {
+  const WorkedExample w = workedExample();
+  return tr("On the lesson's H100 SXM at its ceiling of %1 tokens/s, the 7B model in FP16 asks for %2 TFLOP/s of "
+            "the %3 TFLOP/s its tensor cores offer in dense FP16: the arithmetic units sit idle %4 % of the time "
+            "(datasheet + model).")
+      .arg(fmtCount(std::llround(w.ceiling)), fmtFixed(w.flopsAtCeiling / 1e12, 2),
+           fmtCount(std::llround(w.peak / 1e12)), fmtFixed(100.0 * w.idle, 2));
+}
+
+QString belowCeilingQuestion() {
+  return tr("The ceiling for the 7B model on an H100 is %1 tokens/s, yet servers measure less for one user. Where "
+            "does the time go?")
+      .arg(fmtCount(std::llround(workedExample().ceiling)));
+}
+
+QString belowCeilingAnswer() {
+  const WorkedExample w = workedExample();
+  const DecodeRealEstimate& r = w.real;
+  return tr("The ceiling counts one thing: the weights, at the datasheet's bandwidth. A real decoder also pays for "
+            "(1) the conversation's KV cache, read again for every token — %1 GB at %2 tokens; (2) memory that "
+            "streams at about %3 % of the datasheet figure, as copy benchmarks on an H100 find; (3) some %4 kernel "
+            "launches per token, each leaving the GPU idle for a few µs; (4) sampling the next token. Per token: "
+            "weights %5 + KV cache %6 + launches %7 + sampling %8 = %9, so about %10 tokens/s — %11 % of the "
+            "%12 ceiling (model; published batch-1 runs reach 53–82 % of theirs). Batching, fused kernels and CUDA graphs win "
+            "part of it back.")
+      .arg(fmtFixed(w.kvGb, 1), fmtCount(std::llround(w.context)), fmtCount(std::llround(100 * DecodeRealInputs{}.bandwidth_share)),
+           fmtCount(std::llround(DecodeRealInputs{}.kernels_per_layer * DecodeRealInputs{}.layers)), ms(r.weights_s),
+           ms(r.kv_s), ms(r.launch_s), ms(r.sampling_s), ms(r.token_s))
+      .arg(fmtCount(std::llround(r.tokens_s)), fmtCount(std::llround(100 * r.share_of_ceiling)),
+           fmtCount(std::llround(r.ceiling_tokens_s)));
+}
+
+}  // namespace
 
 LessonContent DecodePage::lesson() const {
   LessonContent c;
@@ -12,7 +86,11 @@ LessonContent DecodePage::lesson() const {
   c.intro = tr("Generating text is one token at a time, and each token needs every weight of the model. With one "
                "user, each weight fetched from memory is used for just one multiply and one add, so the arithmetic "
                "units spend almost all their time waiting. The speed limit is therefore memory bandwidth divided "
-               "by the bytes of weights: smaller formats raise the limit, more compute does not.");
+               "by the bytes of weights: smaller formats raise the limit, more compute does not.\n\n") +
+            idleSentence() +
+            tr(" The limit is a ceiling, never a promise: real decoders land below it (the first question says "
+               "where the rest goes).");
+  c.questions.push_back({belowCeilingQuestion(), belowCeilingAnswer()});
   c.questions.push_back({tr("A decoder limited by memory now serves 8 conversations in one batch. Is every one of "
                             "them slowed down eightfold?"),
                          tr("No. What a decode step pays for is reading the weights out of memory, and one read "

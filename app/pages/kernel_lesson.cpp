@@ -1,5 +1,6 @@
 // The "Inside the kernel" page's lesson: intro, questions and exercises (the page's code is in kernel_page*.cpp).
 #include "pages/kernel_page.h"
+#include "widgets/lesson_more.h"
 
 #include <limits>
 
@@ -7,21 +8,23 @@ using namespace gpulab::kernelview;
 
 LessonContent KernelPage::lesson() const {
   LessonContent c;
-  c.intro = tr(
-      "The matrix-multiply page timed a ladder of seven GPU kernels. Here the same kernel files run on a CPU emulator "
-      "of CUDA, with every load and store counted, so you can see what each step changed without a GPU. "
-      "Step 1 gives each thread one cell of C, but numbers the threads so that a warp's 32 neighbours take 32 "
-      "different rows: each of their loads lands in a different 32-byte sector. Step 2 only renumbers the threads "
-      "so a warp walks along a row: the same loads now share 4 sectors. Step 3 copies 32×32 tiles into shared "
-      "memory, so each element fetched from memory serves 32 threads. Steps 4 and 5 give each thread 8, then 64 "
-      "results kept in registers, so one value read from shared memory feeds many multiply-adds. Step 6 moves 16 "
-      "bytes per instruction and stores A's tile transposed; step 7 arranges the warps so no two lanes fight over a "
-      "shared-memory bank and loads the next slice while computing on this one. "
-      "Over the ladder the bytes asked of memory per FLOP fall about a hundredfold (not at every step: step 5 "
-      "writes its results a lane per sector, which step 6 fixes with wide stores) — and on a real GPU that is what "
-      "made it faster: "
-      "published on an RTX A6000, the ladder went from 1.3 % of cuBLAS (naive) to 93.7 % (warp tiles). The counts "
-      "here are exact for the emulated run; its times are not a GPU's, so none are shown.");
+  // A lead at the lesson's level (why a kernel gets faster), the sector-and-bank detail behind "More".
+  c.intro = lessonWithMore(
+      tr("A GPU kernel is fast when its threads ask memory for few bytes per calculation. This page runs the "
+         "seven kernels of the matrix-multiply ladder on a CPU emulator of CUDA and counts every load and store, "
+         "so you can see each step make a warp of 32 threads share its reads and reuse what it fetched. Over the "
+         "ladder the bytes asked of memory per FLOP fall about a hundredfold; on a real GPU that took the kernel "
+         "from 1.3 % to 93.7 % of cuBLAS (published, RTX A6000)."),
+      tr("Step 1 gives each thread one cell of C, but numbers the threads so that a warp's 32 neighbours take 32 "
+         "different rows: each of their loads lands in a different 32-byte sector. Step 2 only renumbers the "
+         "threads so a warp walks along a row: the same loads now share 4 sectors. Step 3 copies 32×32 tiles into "
+         "shared memory, so each element fetched from memory serves 32 threads. Steps 4 and 5 give each thread 8, "
+         "then 64 results kept in registers, so one value read from shared memory feeds many multiply-adds. Step 6 "
+         "moves 16 bytes per instruction and stores A's tile transposed; step 7 arranges the warps so no two lanes "
+         "fight over a shared-memory bank and loads the next slice while computing on this one.\n\n"
+         "The fall in bytes per FLOP is not at every step: step 5 writes its results a lane per sector, which step "
+         "6 fixes with wide stores. The counts here are exact for the emulated run; its times are not a GPU's, so "
+         "none are shown."));
   c.questions.append(
       {tr("Steps 1 and 2 do exactly the same arithmetic and load exactly the same elements. Why is step 2 several "
           "times faster on a GPU?"),

@@ -1,7 +1,11 @@
 // The matrix-multiply page's lesson: the intro, the questions and the exercises, in the app's own words.
 #include "app_context.h"
 #include "gpulab/models/gemm_model.hpp"
+#include "format.h"
 #include "pages/matmul_page.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace gpulab;
 
@@ -66,8 +70,17 @@ LessonContent MatmulPage::lesson() const {
           "promises \"at least 10×\"; press \"n = 60\" and Run to see the bars."),
        0.5},
       {tr("At the naive loop's rate on this machine, how many seconds would one 4096³ product take?"), tr("s"),
-       [this] { return naiveSecondsPerRun(4096, 4096, 4096, naiveGflopsForEstimate(4096)); },
-       tr("137 GFLOPs divided by the naive loop's rate — which is why the page asks before running it."), 0.25},
+       [this] {
+         // Only a rate taken here at 4096 answers "on this machine": the assumed rate is the reference machines',
+         // so without one the panel shows the estimate as an estimate (unavailable text) instead of an answer.
+         QString source;
+         const double gflops = naiveGflopsForEstimate(4096, &source);
+         if (source == tr("assumed, not yet measured at this size")) return std::numeric_limits<double>::quiet_NaN();
+         return naiveSecondsPerRun(4096, 4096, 4096, gflops);
+       },
+       tr("137 GFLOPs divided by the naive loop's rate at 4096 on this machine (measured, or timed on a few rows of "
+          "that product) — which is why the page asks before running it."),
+       0.25},
   };
   c.exercises[2].measured = true;  // times n = 60 here
   // Nothing measured at n = 60 yet: practiceRatio() has started the practice plan on the runner.
@@ -75,5 +88,11 @@ LessonContent MatmulPage::lesson() const {
                                   "on all cores, 30 runs each, about a second; after any run already going). Press "
                                   "Check again when the bars appear.");
   c.exercises[3].measured = true;  // reads the naive rate, which a Run changes
+  c.exercises[3].unavailable =
+      tr("Not measured at 4096 on this machine yet. An estimate only, from the reference 2-vCPU machines' naive "
+         "rate (%1 GFLOP/s, not this machine's): about %2 s. For this machine's answer set the size to 4096 — the "
+         "page times a few rows of that product within a second or two — then Check again.")
+          .arg(fmtFixed(kAssumedNaiveGflops, 2))
+          .arg(fmtCount(std::llround(naiveSecondsPerRun(4096, 4096, 4096, kAssumedNaiveGflops))));
   return c;
 }

@@ -2,6 +2,8 @@
 #include "pages/multigpu_page.h"
 #include "pages/running_example.h"
 
+#include "format.h"
+
 LessonContent MultiGpuPage::lesson() const {
   LessonContent c;
   c.runningExample = running_example::line(pageId());
@@ -10,8 +12,11 @@ LessonContent MultiGpuPage::lesson() const {
                "faster than PCIe; separate servers are linked by InfiniBand or fast Ethernet. Data parallelism gives every GPU a full copy and a slice of the "
                "batch, then averages the gradients; tensor parallelism cuts each layer's matrices into pieces; "
                "pipeline parallelism puts consecutive layers on consecutive GPUs. Large training runs combine all "
-               "three. The shop's 7B chatbot is served from a single GPU; to fine-tune it, LoRA fits on that one card, or "
-               "a few cards can share the job with sharded data parallelism.");
+               "three. The shop's 7B chatbot is served from a single GPU; to fine-tune it, LoRA with gradient "
+               "checkpointing (about %1) %2 on that one card, or a few cards can share the job with sharded data "
+               "parallelism.")
+                .arg(fmtFixed(running_example::facts().loraGb, 1) + QStringLiteral(" GB"),
+                     running_example::facts().loraFits ? tr("fits") : tr("does not fit"));
   c.questions.append({tr("The shop wants to serve its 7B chatbot in FP16 on a 24 GB card. How many GPUs does it "
                          "need, and when would it need more?"),
                       tr("One: the FP16 weights take 14 GB, leaving room for the KV cache. More GPUs come in for full "

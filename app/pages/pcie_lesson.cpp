@@ -1,9 +1,21 @@
 // The PCIe page's lesson: intro, questions and exercises (the page's code is in pcie_page.cpp).
 #include "pages/pcie_page.h"
 
+#include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/transfer_model.hpp"
 
+#include <cmath>
+
 using namespace gpulab::models;
+
+namespace {
+// A card's memory bandwidth over its PCIe link's, per direction, from the catalogue.
+QString hbmOverLink(const char* card) {
+  const GpuSpec* g = find_gpu(card);
+  return g && g->host_link_gbs > 0 ? QString::number(std::lround(g->bandwidth_gbs / g->host_link_gbs))
+                                   : QStringLiteral("?");
+}
+}  // namespace
 
 LessonContent PciePage::lesson() const {
   LessonContent c;
@@ -14,8 +26,11 @@ LessonContent PciePage::lesson() const {
                "the card's.");
   c.questions.push_back({tr("PCIe 5.0 x16 moves about 64 GB/s each way; an H100's HBM about 3,350 GB/s. How many "
                             "times faster is the on-card memory?"),
-                         tr("3,350 / 64 ≈ 52×. A weight read over the bus costs about fifty times what it costs "
-                            "from HBM, which is why a model that almost fits can still run many times slower.")});
+                         tr("3,350 / 64 ≈ 52× on the H100. A weight read over the bus costs some fifty times what "
+                            "it costs from HBM there, which is why a model that almost fits can still run many times "
+                            "slower. The ratio is per card: an A100 (PCIe 4.0, 32 GB/s) %1×, an H200 %2× (datasheet "
+                            "catalogue).")
+                             .arg(hbmOverLink("A100 80GB SXM4"), hbmOverLink("H200 SXM"))});
   c.questions.push_back({tr("Why is pinned host memory faster to copy than ordinary (pageable) memory?"),
                          tr("The GPU's copy engine can read pinned pages directly. Pageable pages might move, so "
                             "the driver first copies them into a pinned staging buffer: an extra trip through "

@@ -11,6 +11,7 @@
 #include "pages/running_example.h"
 
 #include <cmath>
+#include <limits>
 
 using gpulab::Precision;
 using precision_detail::precName;
@@ -44,6 +45,19 @@ QString PrecisionPage::headlineAnswer() {
             "tensor-core figure for that format (%4 or %2 dense).")
       .arg(tf(h->fp8_tflops), tf(h->fp16_tflops), tf(h->fp32_tflops), tf(h->tf32_tflops));
 }
+
+namespace {
+// The exercise's own range, 1e-8 … 1e-4 as its prompt says (the demo's defaults), never the sliders' current one:
+// the share of gradients plain FP16 loses there.
+double fp16LossPercentOverThePromptsRange() {
+  gpulab::UnderflowSpec spec;
+  spec.min_grad = 1e-8;
+  spec.max_grad = 1e-4;
+  const gpulab::UnderflowResult r = gpulab::run_underflow_demo(spec);
+  const auto* m = r.find(gpulab::UnderflowMethod::fp16_plain);
+  return m ? 100.0 * double(m->total_lost) / double(spec.count) : std::numeric_limits<double>::quiet_NaN();
+}
+}  // namespace
 
 LessonContent PrecisionPage::lesson() const {
   LessonContent c;
@@ -80,17 +94,13 @@ LessonContent PrecisionPage::lesson() const {
       tr(""),
       [] { return gpulab::smallest_subnormal(gpulab::fp16_format); },
       tr("2^-24 ≈ 5.96e-8. Anything below half of it (2.98e-8) rounds to zero — the FP16 underflow."), 0.05};
-  const PrecisionPage* self = this;
   c.exercises << LessonExercise{
       tr("Predict: with gradients spread evenly over 1e-8 … 1e-4 (per decade), what percentage does FP16 lose "
          "without loss scaling? Then look at the underflow tab."),
       tr("%"),
-      [self] {
-        const auto* m = self->underflow().find(gpulab::UnderflowMethod::fp16_plain);
-        return m ? 100.0 * double(m->total_lost) / double(self->underflow().spec.count) : 0.0;
-      },
-      tr("About 12 %: the part of the range below 2.98e-8 is log10(2.98) ≈ 0.47 of 4 decades. With the default "
-         "sliders the app counts it exactly."),
+      [] { return fp16LossPercentOverThePromptsRange(); },
+      tr("About 12 %: the part of the range below 2.98e-8 is log10(2.98) ≈ 0.47 of 4 decades. The app counts it "
+         "on the demo's gradients drawn over exactly 1e-8 … 1e-4, whatever the underflow tab's sliders show."),
       0.15};
   return c;
 }

@@ -18,6 +18,7 @@ namespace {
 QString tr(const char* s) { return QCoreApplication::translate("RunningExample", s); }
 QString gb(double v) { return fmtFixed(v, 1) + QStringLiteral(" GB"); }
 QString tps(double v) { return fmtCount(std::llround(v)); }
+QString fitWords(bool fits) { return fits ? tr("fits") : tr("does not fit"); }
 
 Facts compute() {
   Facts f;
@@ -62,15 +63,29 @@ Facts compute() {
   f.cardsForTrainingState = int(std::ceil(f.trainingStateGb / f.cardGb));
   f.h100sForTrainingState = int(std::ceil(f.trainingStateGb / 80.0));
 
-  VramInputs q;
-  q.shape = s;
-  q.mode = VramMode::lora;
-  q.weights_format = NumberFormat::int4;
-  q.context = f.contextTokens;
-  q.users = 1;
-  const VramBudget qb = vram_budget(q, cardBytes);
+  // LoRA over the BF16 base and QLoRA over a 4-bit one, one sequence of the default context, with activation
+  // checkpointing on as the fine-tuning recipes run them (recipe_checkpointing): the training-vs-inference page's
+  // bars start from the same inputs, and a test holds the two together.
+  auto fineTune = [&](NumberFormat base, bool checkpointing) {
+    VramInputs lora;
+    lora.shape = s;
+    lora.mode = VramMode::lora;
+    lora.weights_format = base;
+    lora.context = f.contextTokens;
+    lora.users = 1;
+    lora.activation_checkpointing = checkpointing;
+    return vram_budget(lora, cardBytes);
+  };
+  f.checkpointing = recipe_checkpointing(VramMode::lora);
+  const VramBudget lb = fineTune(NumberFormat::bf16, f.checkpointing);
+  f.loraGb = lb.total / bytes_per_gb;
+  f.loraFits = lb.fits;
+  const VramBudget qb = fineTune(NumberFormat::int4, f.checkpointing);
   f.qloraGb = qb.total / bytes_per_gb;
   f.qloraFits = qb.fits;
+  const VramBudget unchecked = fineTune(NumberFormat::bf16, false);
+  f.loraUncheckpointedGb = unchecked.total / bytes_per_gb;
+  f.loraUncheckpointedFits = unchecked.fits;
 
   VramInputs serve;
   serve.shape = s;
@@ -110,14 +125,16 @@ QString line(const QString& pageId) {
   if (pageId == QLatin1String("traininfer"))
     return tr("Serving the shop's chatbot in FP16 needs %1 card (%2 of weights plus the KV cache). Fine-tuning all "
               "7B weights needs ~%3 of state before activations: %4 of the shop's %5 GB cards, or %6 H100s of 80 GB, "
-              "with the state sharded between them. QLoRA — a frozen 4-bit base with 16-bit adapters — needs about %7 "
-              "and %8 on the one card (model figures).")
+              "with the state sharded between them. With gradient checkpointing, as fine-tuning recipes run, LoRA "
+              "over the 16-bit base needs about %7 and %8; QLoRA — a frozen 4-bit base with 16-bit adapters — about "
+              "%9 and %10 on the one card. Without checkpointing LoRA's saved activations alone take it to %11 "
+              "(model figures).")
         .arg(f.cardsToServe)
         .arg(gb(f.fp16Gb), fmtFixed(f.trainingStateGb, 0) + QStringLiteral(" GB"))
         .arg(f.cardsForTrainingState)
         .arg(fmtFixed(f.cardGb, 0))
         .arg(f.h100sForTrainingState)
-        .arg(gb(f.qloraGb), f.qloraFits ? tr("fits") : tr("does not fit"));
+        .arg(gb(f.loraGb), fitWords(f.loraFits), gb(f.qloraGb), fitWords(f.qloraFits), gb(f.loraUncheckpointedGb));
   if (pageId == QLatin1String("decode"))
     return tr("The shop's card is the %1. One customer in FP16 means %2 read per token: at most %3 tokens/s; INT8 "
               "%4, INT4 %5 (bandwidth ÷ bytes, a ceiling; people read only a few words a second). The lesson's H100 "
@@ -127,21 +144,22 @@ QString line(const QString& pageId) {
   if (pageId == QLatin1String("precision"))
     return tr("For the shop the format decides both fit and speed on its %1 GB %2: FP32 %3 (does not fit), FP16/BF16 "
               "%4 (fits, up to %5 tokens/s), INT8 %6 (%7 tokens/s), INT4 %8 (%9 tokens/s) — model ceilings. The "
-              "card's tensor cores give %10 TFLOP/s dense in FP16 against %11 in FP32 (datasheet). The shop serves "
-              "in FP16 or INT8; any fine-tuning keeps its state in 16/32-bit floats.")
+              "card's tensor cores run FP16 at %10 TFLOP/s dense; plain FP32 runs on its ordinary cores, without "
+              "tensor cores, at %11 (datasheet). The shop serves in FP16 or INT8; any fine-tuning keeps its state "
+              "in 16/32-bit floats.")
         .arg(fmtFixed(f.cardGb, 0), f.card, gb(f.fp32Gb), gb(f.fp16Gb), tps(f.fp16TokensS), gb(f.int8Gb),
              tps(f.int8TokensS), gb(f.int4Gb), tps(f.int4TokensS))
         .arg(fmtFixed(f.cardFp16Tflops, 1), fmtFixed(f.cardFp32Tflops, 1));
   if (pageId == QLatin1String("multigpu"))
     return tr("How many GPUs does the shop need? To serve: %1 (%2 of FP16 weights on a %3 GB card). To fine-tune "
               "every weight: the ~%4 of state alone spans %5 of its cards or %6 H100s of 80 GB, sharded. So the shop "
-              "fine-tunes with LoRA or QLoRA on its single card (about %7), and reaches for several GPUs only for a "
-              "full fine-tune (model figures).")
+              "fine-tunes on its single card — LoRA about %7, QLoRA about %8, both with gradient checkpointing — "
+              "and reaches for several GPUs only for a full fine-tune (model figures).")
         .arg(f.cardsToServe)
         .arg(gb(f.fp16Gb), fmtFixed(f.cardGb, 0), fmtFixed(f.trainingStateGb, 0) + QStringLiteral(" GB"))
         .arg(f.cardsForTrainingState)
         .arg(f.h100sForTrainingState)
-        .arg(gb(f.qloraGb));
+        .arg(gb(f.loraGb), gb(f.qloraGb));
   return {};
 }
 

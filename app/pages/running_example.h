@@ -24,8 +24,16 @@ struct Facts {
   double trainingStateGb = 0;   // full mixed-precision Adam state (16 B/param)
   int cardsForTrainingState = 0;   // shop cards the sharded state alone needs
   int h100sForTrainingState = 0;   // 80 GB H100s the sharded state alone needs
-  double qloraGb = 0;           // QLoRA on the card: 4-bit base + 16-bit adapters, one 4,096-token sequence (model)
+  // Fine-tuning on the card, one sequence of the default context (model): LoRA over the BF16 base and QLoRA over a
+  // 4-bit one, both with activation checkpointing as recipes run them (`checkpointing`, from recipe_checkpointing);
+  // LoRA once more without it, for the contrast the page's checkbox shows.
+  bool checkpointing = true;
+  double loraGb = 0;
+  bool loraFits = false;
+  double qloraGb = 0;
   bool qloraFits = false;
+  double loraUncheckpointedGb = 0;
+  bool loraUncheckpointedFits = false;
   int cardsToServe = 0;         // cards to serve FP16 weights + one conversation
 };
 

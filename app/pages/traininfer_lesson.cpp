@@ -20,7 +20,9 @@ LessonContent TrainInferPage::lesson() const {
       "for each, an FP32 master copy and Adam's two running moments (about 16 bytes per parameter in mixed "
       "precision), plus each layer's activations for the backward pass. It feeds large batches, so it is limited "
       "by arithmetic — and first of all by whether the state fits. LoRA trains small adapters beside a frozen "
-      "base; QLoRA stores that base in 4 bits.");
+      "base; QLoRA stores that base in 4 bits. Their recipes also switch on gradient checkpointing: only each "
+      "layer's input is kept, and the rest is recomputed during the backward pass — about a third more "
+      "arithmetic for a fraction of the activation memory. The bars assume it, as the checkbox beside them says.");
   c.questions = {
       {tr("Serving a 7B model in FP16 keeps 14 GB of weights; a full fine-tune keeps about 112 GB of state before "
           "any activations. Where does the factor of eight come from?"),

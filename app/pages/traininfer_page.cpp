@@ -9,6 +9,7 @@
 #include "widgets/source_badge.h"
 #include "widgets/vram_bars.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -77,6 +78,15 @@ TrainInferPage::TrainInferPage(AppContext& ctx) : Page(ctx) {
   m_context->setValue(int(default_context_tokens));
   m_context->setToolTip(tr("Tokens per conversation (serving: the KV cache length) or per training sequence"));
   form->addRow(tr("tokens"), m_context);
+  // The assumption behind the three training bars, in view: LoRA and QLoRA recipes checkpoint activations.
+  m_checkpointing = new QCheckBox(tr("gradient checkpointing"), box);
+  m_checkpointing->setObjectName(QStringLiteral("trainInferCheckpointing"));
+  m_checkpointing->setChecked(recipe_checkpointing(VramMode::lora));
+  m_checkpointing->setToolTip(tr("On, as fine-tuning recipes run (torchtune's LoRA and QLoRA configs, QLoRA's own "
+                                 "script): only each layer's input is kept and one layer is recomputed at a time in "
+                                 "the backward pass. Off: every layer's activations are saved — for the 7B at 4,096 "
+                                 "tokens about 18 GB more"));
+  form->addRow(m_checkpointing);
   controls()->addWidget(box);
 
   auto* keepBox = new QGroupBox(tr("Keeps, and is bound by"));
@@ -102,6 +112,7 @@ TrainInferPage::TrainInferPage(AppContext& ctx) : Page(ctx) {
   connect(m_card, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
   connect(m_users, &QSpinBox::valueChanged, this, [this] { refresh(); });
   connect(m_context, &QSpinBox::valueChanged, this, [this] { refresh(); });
+  connect(m_checkpointing, &QCheckBox::toggled, this, [this] { refresh(); });
   refresh();
 }
 
@@ -119,6 +130,8 @@ void TrainInferPage::setCard(const QString& name) {
   if (i >= 0) m_card->setCurrentIndex(i);
 }
 void TrainInferPage::setUsers(int users) { m_users->setValue(users); }
+void TrainInferPage::setCheckpointing(bool on) { m_checkpointing->setChecked(on); }
+bool TrainInferPage::checkpointing() const { return m_checkpointing->isChecked(); }
 
 double TrainInferPage::cardBytes() const {
   const GpuSpec* g = find_gpu(m_card->currentData().toString().toStdString());
@@ -138,6 +151,7 @@ VramInputs TrainInferPage::inputs(Column c) const {
     case Qlora: in.mode = VramMode::lora; in.weights_format = NumberFormat::int4; break;
     default: break;
   }
+  in.activation_checkpointing = in.mode != VramMode::inference && m_checkpointing->isChecked();
   return in;
 }
 
@@ -185,12 +199,14 @@ void TrainInferPage::refresh() {
   m_bars->setCapacity(card, tr("card %1").arg(gb(card)));
   if (g) m_cardBadge->set(SourceBadge::Kind::Datasheet, QString::fromStdString(g->source));
 
-  const VramBudget serve = budget(Serve), train = budget(FullTrain), qlora = budget(Qlora);
-  m_totals->setText(tr("Serve <b>%1</b> · full fine-tune <b>%2</b> (%3× serving) · QLoRA <b>%4</b> "
-                       "<i>(model)</i>")
+  const VramBudget serve = budget(Serve), train = budget(FullTrain), lora = budget(Lora), qlora = budget(Qlora);
+  m_totals->setText(tr("Serve <b>%1</b> · full fine-tune <b>%2</b> (%3× serving) · LoRA <b>%4</b> · QLoRA <b>%5</b> "
+                       "· %6 <i>(model)</i>")
                         .arg(gb(serve.total), gb(train.total))
                         .arg(fmtFixed(train.total / std::max(serve.total, 1.0), 1))
-                        .arg(gb(qlora.total)));
+                        .arg(gb(lora.total), gb(qlora.total),
+                             checkpointing() ? tr("training bars with gradient checkpointing")
+                                             : tr("training bars without checkpointing")));
   m_bound->setText(boundText());
 }
 

@@ -6,6 +6,7 @@
 
 #include "gpulab/models/vram_model.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -30,6 +31,9 @@ class TrainInferPage : public Page {
   void setModel(const QString& presetId);
   void setCard(const QString& name);
   void setUsers(int users);
+  // Activation checkpointing for the three training bars: on by default, as fine-tuning recipes run them.
+  void setCheckpointing(bool on);
+  bool checkpointing() const;
   VramBars* bars() const { return m_bars; }
   QString boundText() const;
   // Decode ceiling (tokens/s, one conversation) and training ceiling (tokens/s at the dense FP16 peak) on the card;
@@ -47,6 +51,7 @@ class TrainInferPage : public Page {
   QComboBox* m_card = nullptr;
   QSpinBox* m_users = nullptr;
   QSpinBox* m_context = nullptr;
+  QCheckBox* m_checkpointing = nullptr;
   QLabel* m_keeps = nullptr;
   QLabel* m_bound = nullptr;
   QLabel* m_totals = nullptr;

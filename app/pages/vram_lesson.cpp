@@ -13,8 +13,8 @@ LessonContent VramPage::lesson() const {
                "cache), plus working space. Weights cost parameters × bytes per parameter, so the number format "
                "decides the size as much as the model does. Training needs far more: gradients, an FP32 master "
                "copy and Adam's two moments come to about 16 bytes per parameter before any activations.");
-  c.questions.push_back({tr("The shop's card has 24 GB. Can it serve the 7B model in FP16? In FP32?"),
-                         tr("FP16 weights are 7 × 10⁹ × 2 bytes = 14 GB, so about 10 GB remain for the KV cache "
+  c.questions.push_back({tr("Will the shop's 24 GB card hold the 7B chatbot for serving with 16-bit weights? With 32-bit ones?"),
+                         tr("In FP16 the weights are 7 × 10⁹ × 2 bytes = 14 GB, so about 10 GB remain for the KV cache "
                             "and overhead: yes, for moderate contexts and a few users. FP32 weights are 28 GB, "
                             "already more than the whole card: no.")});
   c.questions.push_back({tr("Why can't the same 24 GB card fully fine-tune the 7B model?"),

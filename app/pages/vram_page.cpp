@@ -21,7 +21,6 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -194,7 +193,16 @@ void VramPage::buildControls() {
   m_overhead->setValue(1.0);
   m_overhead->setSuffix(tr(" GB"));
   m_overhead->setToolTip(tr("CUDA context, framework workspace and fragmentation: a fixed allowance"));
+  // Training and LoRA: activations checkpointed, as fine-tuning recipes run (recipe_checkpointing). A row of its
+  // own: beside "Count activations" it cut that label in the projector's font.
+  m_checkpointing = new QCheckBox(tr("Checkpointed"));
+  m_checkpointing->setObjectName(QStringLiteral("vramCheckpointing"));
+  m_checkpointing->setChecked(recipe_checkpointing(VramMode::lora));
+  m_checkpointing->setToolTip(tr("Training and LoRA: gradient checkpointing, on as fine-tuning recipes run it. Only "
+                                 "each layer's input is saved and one layer is recomputed at a time; off, every "
+                                 "layer's activations are kept for the backward pass"));
   kform->addRow(m_activations);
+  kform->addRow(m_checkpointing);
   kform->addRow(tr("Overhead"), m_overhead);
   controls()->addWidget(kvBox);
 
@@ -232,6 +240,7 @@ void VramPage::buildControls() {
   });
   connect(m_overhead, &QDoubleSpinBox::valueChanged, this, [this] { recompute(); });
   connect(m_activations, &QCheckBox::toggled, this, [this] { recompute(); });
+  connect(m_checkpointing, &QCheckBox::toggled, this, [this] { recompute(); });
   for (auto* c : {m_format, m_mode, m_card}) connect(c, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
   if (auto* b = m_presets->buttons().value(2)) b->setChecked(true);
 }
@@ -248,6 +257,7 @@ VramInputs VramPage::inputs() const {
   in.context = m_context->value();
   in.users = m_users->value();
   in.include_activations = m_activations->isChecked();
+  in.activation_checkpointing = in.mode != VramMode::inference && m_checkpointing->isChecked();
   in.overhead_bytes = m_overhead->value() * bytes_per_gb;
   return in;
 }
@@ -275,6 +285,7 @@ void VramPage::setFormat(NumberFormat f) { m_format->setCurrentIndex(m_format->f
 void VramPage::setMode(VramMode m) { m_mode->setCurrentIndex(m_mode->findData(int(m))); }
 void VramPage::setContext(int tokens) { m_context->setValue(tokens); }
 void VramPage::setUsers(int users) { m_users->setValue(users); }
+void VramPage::setCheckpointing(bool on) { m_checkpointing->setChecked(on); }
 void VramPage::setCard(const QString& name) {
   for (int i = 0; i < m_card->count(); ++i)
     if (m_card->itemText(i).startsWith(name)) {
@@ -287,6 +298,7 @@ void VramPage::scheduleRecompute() { recompute(); }
 
 void VramPage::recompute() {
   const VramInputs base = inputs();
+  m_checkpointing->setEnabled(base.mode != VramMode::inference && base.include_activations);
   const double card = cardBytes();
   QVector<VramBar> bars;
   for (NumberFormat f : k_formats) {
@@ -350,6 +362,8 @@ void VramPage::recompute() {
                  : is_qlora(base.mode, base.weights_format)
                      ? tr("QLoRA: 4-bit frozen weights + 16-bit adapters with Adam, activations, overhead")
                      : tr("LoRA: frozen weights + adapters, activations, overhead");
+  if (base.mode != VramMode::inference && base.include_activations)
+    what += base.activation_checkpointing ? tr("; checkpointed") : tr("; no checkpointing");
   if (base.mode == VramMode::train) {
     if (const char* why = full_training_refusal(base.weights_format)) {
       m_verdictLabel->setText(tr("<span style='color:%1'><b>Not offered:</b></span> %2.")

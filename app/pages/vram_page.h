@@ -54,6 +54,7 @@ class VramPage : public Page {
   void setCard(const QString& name);  // a catalogue name, "Shop card (24 GB)" or "Detected: ..."
   void setContext(int tokens);
   void setUsers(int users);
+  void setCheckpointing(bool on);  // training and LoRA: activation checkpointing (on by default, as recipes)
   QString verdictText() const;   // the results strip's "fits / short by" line
   QString weightsText() const;   // "weights alone: 14.0 GB, leaving 10.0 GB"
   QString liveText() const;      // the live panel's status line
@@ -103,6 +104,7 @@ class VramPage : public Page {
   QSpinBox* m_context = nullptr;
   QSpinBox* m_users = nullptr;
   QCheckBox* m_activations = nullptr;
+  QCheckBox* m_checkpointing = nullptr;
   QDoubleSpinBox* m_overhead = nullptr;
   QComboBox* m_card = nullptr;
   QTimer* m_recompute = nullptr;

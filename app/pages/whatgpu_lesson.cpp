@@ -17,8 +17,7 @@ LessonContent WhatGpuPage::lesson() const {
       "The picture counts both chips for real: this machine's cores with their SIMD lanes on the left, the chosen "
       "card's SMs on the right.");
   c.questions = {
-      {tr("This CPU's FP32 peak and the card's are in the table. Why can the card have so many more lanes on a chip "
-          "of similar size?"),
+      {tr("This CPU's FP32 peak and the card's are in the table. Why can the card have so many more lanes?"),
        tr("Each GPU lane is simple: it shares its instruction decoder and scheduler with 31 others in a warp, and "
           "the chip has no heavy branch prediction or out-of-order machinery per lane. The area a CPU spends on "
           "making one thread fast, a GPU spends on more lanes.")},

@@ -1,5 +1,7 @@
 #include "widgets/glossary_dialog.h"
 
+#include "gpulab/models/catalogue.hpp"
+
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -8,12 +10,33 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <cmath>
+
+namespace {
+// How many times faster a card's own memory is than its PCIe link, per card from the catalogue: the ratio differs
+// with the memory and the PCIe generation (an H100 SXM 52×, an A100 64× over PCIe 4, an H200 75×).
+QString hbmOverPcie(const char* card) {
+  const gpulab::models::GpuSpec* g = gpulab::models::find_gpu(card);
+  if (!g || g->host_link_gbs <= 0) return QStringLiteral("?");
+  return QString::number(std::lround(g->bandwidth_gbs / g->host_link_gbs));
+}
+QString pcieText() {
+  return QObject::tr("The bus between the CPU's memory and a GPU. PCIe 5.0 x16 moves about 64 GB/s each way, PCIe "
+                     "4.0 half that. A card's own memory is many times faster than its link: %1× on an H100 SXM, "
+                     "%2× on an A100 (PCIe 4.0), %3× on an H200 (datasheet catalogue) — which is why weights must "
+                     "fit in VRAM.")
+      .arg(hbmOverPcie("H100 SXM"), hbmOverPcie("A100 80GB SXM4"), hbmOverPcie("H200 SXM"));
+}
+}  // namespace
+
 const QList<GlossaryEntry>& glossaryEntries() {
   // Written for this app; the facts follow lesson 17.1.
   static const QList<GlossaryEntry> entries = {
       {QObject::tr("GPU"),
-       QObject::tr("Graphics Processing Unit: thousands of small, simple cores on one chip, all applying one "
-                   "instruction stream to different data at the same moment. Built for pixels, now the workhorse of deep learning.")},
+       QObject::tr("Graphics Processing Unit: thousands of small, simple cores on one chip. Its threads run in "
+                   "warps of 32 that share one instruction at a time (SIMT: single instruction, multiple threads), "
+                   "while the thousands of warps each follow their own instructions. Built for pixels, now the "
+                   "workhorse of deep learning.")},
       {QObject::tr("CPU"),
        QObject::tr("The general-purpose processor: a few fast, clever cores that handle one hard, branching task at "
                    "a time well — the lesson's maths professor.")},
@@ -92,8 +115,7 @@ const QList<GlossaryEntry>& glossaryEntries() {
                    "tokens per second summed over users grow with the batch, and each user barely slows down — "
                    "until the arithmetic, not memory, becomes the limit.")},
       {QObject::tr("PCIe"),
-       QObject::tr("The bus between the CPU's memory and a GPU. PCIe 5.0 x16 moves about 64 GB/s each way — "
-                   "roughly fifty times slower than HBM, which is why weights must fit in VRAM.")},
+       pcieText()},
       {QObject::tr("NVLink"),
        QObject::tr("NVIDIA's direct GPU-to-GPU link inside a server, far faster than PCIe. NVLink 4 on the H100/H200 "
                    "is quoted as 900 GB/s, both directions added: 450 GB/s each way, against PCIe 5.0 x16's "

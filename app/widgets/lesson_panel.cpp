@@ -1,6 +1,7 @@
 #include "widgets/lesson_panel.h"
 
 #include "format.h"
+#include "widgets/lesson_more.h"
 
 #include <QFrame>
 #include <QHBoxLayout>
@@ -86,10 +87,31 @@ LessonPanel::LessonPanel(const LessonContent& content, QWidget* parent) : QWidge
   }
 
   if (!content.intro.isEmpty()) {
-    auto* intro = wrapped(content.intro, host);
+    const auto [lead, more] = splitLessonMore(content.intro);
+    auto* intro = wrapped(lead, host);
     intro->setObjectName(QStringLiteral("lessonIntro"));
     intro->setTextFormat(Qt::AutoText);
     lay->addWidget(intro);
+    if (!more.isEmpty()) {
+      // The detail a first reading can skip, one click away (lessonWithMore).
+      auto* rest = wrapped(more, host);
+      rest->setObjectName(QStringLiteral("lessonMore"));
+      rest->setTextFormat(Qt::AutoText);
+      rest->setVisible(false);
+      auto* toggle = new QPushButton(tr("More…"), host);
+      toggle->setObjectName(QStringLiteral("lessonMoreButton"));
+      toggle->setCheckable(true);
+      toggle->setToolTip(tr("Show the details behind the short text above"));
+      connect(toggle, &QPushButton::toggled, this, [rest, toggle](bool on) {
+        rest->setVisible(on);
+        toggle->setText(on ? tr("Less") : tr("More…"));
+      });
+      auto* moreRow = new QHBoxLayout;
+      moreRow->addWidget(toggle);
+      moreRow->addStretch(1);
+      lay->addLayout(moreRow);
+      lay->addWidget(rest);
+    }
   }
 
   if (!content.questions.isEmpty()) heading(tr("Pause and think"));

@@ -256,6 +256,7 @@ void VramBars::paintEvent(QPaintEvent*) {
   const double slotW = double(width() - axisW - 10) / nBars;
   const int wrapW = int(std::max(20.0, slotW - 12));
   int labelH = fmb.height(), captionH = 2 * fms.height();
+  QVector<QRectF> totalBoxes;  // where each bar's total is written: the card's label keeps clear of them
   for (const VramBar& bar : m_target) {
     const QString label = wrappableLabel(bar.label);
     const QFontMetrics& lf = fmb.horizontalAdvance(bar.label) > wrapW ? fms : fmb;
@@ -332,7 +333,10 @@ void VramBars::paintEvent(QPaintEvent*) {
     p.setFont(fitsBold ? bold : small);
     p.setPen(t.text);
     const int totalH = fitsBold ? fmb.height() : fms.height();
-    p.drawText(QRectF(cx - slot / 2, yOf(acc) - totalH - 2, slot, totalH), Qt::AlignCenter, totalText);
+    const QRectF totalBox(cx - slot / 2, yOf(acc) - totalH - 2, slot, totalH);
+    p.drawText(totalBox, Qt::AlignCenter, totalText);
+    const double totalW = p.fontMetrics().horizontalAdvance(totalText);
+    totalBoxes.push_back(QRectF(cx - totalW / 2, totalBox.top(), totalW, totalBox.height()));
     p.setFont(bold);
     // Label and caption under it.
     // A gap between neighbours' texts: narrow bars wrap their caption ("fits," / "14 GB left") rather than
@@ -355,7 +359,23 @@ void VramBars::paintEvent(QPaintEvent*) {
     p.setFont(bold);
     const QString lbl = m_capacityLabel;
     const int w = fmb.horizontalAdvance(lbl) + 8;
-    const QRectF box(plot.right() - w, y - fmb.height() - 2, w, fmb.height());
+    // Above the line at the right end, unless a bar's total is written there (a short last bar's total sits just
+    // under the line): then below it, then at the left end; on a squashed plot where every bar's total is near the
+    // line, in the plot's top right corner with a stroke of the dashed line before it.
+    const double h = fmb.height(), right = plot.right() - w, left = plot.left() + 2;
+    const QRectF places[] = {{right, y - h - 2, double(w), h}, {right, y + 3, double(w), h},
+                             {left, y - h - 2, double(w), h}, {left, y + 3, double(w), h}};
+    const QRectF corner(right, plot.top() + 2, w, h);
+    QRectF box = corner;
+    for (const QRectF& place : places) {
+      const bool clear = std::none_of(totalBoxes.begin(), totalBoxes.end(),
+                                      [&](const QRectF& r) { return r.intersects(place); });
+      if (clear) {
+        box = place;
+        break;
+      }
+    }
+    if (box == corner) p.drawLine(QPointF(corner.left() - 28, corner.center().y()), QPointF(corner.left() - 4, corner.center().y()));
     p.fillRect(box, t.surface);
     p.setPen(t.text);
     p.drawText(box, Qt::AlignCenter, lbl);

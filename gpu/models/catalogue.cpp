@@ -225,6 +225,21 @@ CatalogueParse parse_catalogue_csv(std::string_view text) {
     g.host_link_gbs = optional_number("host_link_gbs").value_or(0);
     g.confirmed = get("confirmed");
     g.source = get("source");
+    // fp64_tflops is what a DGEMM can reach, and fp64_units says on what: "tensor" (NVIDIA's FP64 tensor cores,
+    // twice the FP64 lanes on an A100/H100/H200), "matrix" (AMD's matrix cores) or "vector" (the FP64 lanes).
+    // The column must agree with the tensor-core formats the code derives, so a row cannot quote one kind of
+    // FP64 while the precision page and the roofline treat it as the other. Empty = not stated (older tables).
+    if (const std::string units = get("fp64_units"); !units.empty() && error.empty()) {
+      const auto tc = g.tensor_core_formats();
+      const bool fp64_tensor = std::find(tc.begin(), tc.end(), Precision::fp64) != tc.end();
+      if (units != "tensor" && units != "matrix" && units != "vector")
+        error = "bad fp64_units '" + units + "' (tensor, matrix or vector)";
+      else if ((units == "tensor") != fp64_tensor)
+        error = "fp64_units '" + units + "' disagrees with the card's FP64 tensor cores (compute capability " +
+                g.compute_capability + ")";
+      else if (units == "matrix" && g.vendor != "AMD")
+        error = "fp64_units 'matrix' is AMD's name; NVIDIA's is 'tensor'";
+    }
     if (!error.empty()) {
       out.errors.push_back(where + error);
       continue;

@@ -20,6 +20,27 @@ double compute_at_ceiling(double params, double bytes_per_param, double bandwidt
          decode_ceiling_tokens_per_s(bandwidth_bytes_s, decode_bytes_per_token(params, bytes_per_param));
 }
 
+double idle_share_at_ceiling(double params, double bytes_per_param, double bandwidth_bytes_s, double peak_flops) {
+  if (!(peak_flops > 0)) return 0.0;
+  return 1.0 - compute_at_ceiling(params, bytes_per_param, bandwidth_bytes_s) / peak_flops;
+}
+
+DecodeRealEstimate decode_below_ceiling(const DecodeRealInputs& in) {
+  DecodeRealEstimate e;
+  const double weights = in.params * in.bytes_per_param;
+  e.ceiling_tokens_s = decode_ceiling_tokens_per_s(in.bandwidth_bytes_s, weights);
+  const double reached = in.bandwidth_bytes_s * in.bandwidth_share;
+  if (!(reached > 0)) return e;
+  e.weights_s = weights / reached;
+  e.kv_s = in.kv_bytes_read / reached;
+  e.launch_s = in.layers * in.kernels_per_layer * in.launch_gap_s;
+  e.sampling_s = in.sampling_s;
+  e.token_s = e.weights_s + e.kv_s + e.launch_s + e.sampling_s;
+  e.tokens_s = e.token_s > 0 ? 1.0 / e.token_s : 0.0;
+  e.share_of_ceiling = e.ceiling_tokens_s > 0 ? e.tokens_s / e.ceiling_tokens_s : 0.0;
+  return e;
+}
+
 DecodeStep decode_step(const DecodeInputs& in, double users) {
   DecodeStep s;
   s.users = std::max(1.0, users);

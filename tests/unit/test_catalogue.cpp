@@ -135,3 +135,28 @@ TEST(CatalogueCsv, BadHeaders) {
   EXPECT_TRUE(p.gpus.empty());
   EXPECT_FALSE(p.errors.empty());
 }
+
+// Issue 28: the FP64 column holds what a DGEMM can reach, which is the FP64 tensor cores on the A100/H100/H200 and
+// AMD's matrix cores on the MI300X but the plain FP64 units elsewhere: fp64_units says which, and the parser
+// refuses a row whose word disagrees with the card's tensor cores.
+TEST(Catalogue, Fp64ColumnSaysWhichUnitsGiveIt) {
+  const std::string header = "name,vendor,compute_capability,memory_gb,bandwidth_gbs,fp64_tflops,fp64_units,source\n";
+  const CatalogueParse ok = parse_catalogue_csv(header + "A,NVIDIA,9.0,80,3350,67,tensor,x\n"
+                                                         "B,NVIDIA,8.9,24,1008,1.29,vector,x\n"
+                                                         "C,AMD,gfx942,192,5300,163.4,matrix,x\n"
+                                                         "D,NVIDIA,8.6,24,936,0.56,,x\n");
+  EXPECT_TRUE(ok.errors.empty()) << ok.errors.front();
+  EXPECT_EQ(ok.gpus.size(), 4u);
+  const CatalogueParse bad = parse_catalogue_csv(header + "H100 as vector,NVIDIA,9.0,80,3350,67,vector,x\n"
+                                                          "4090 as tensor,NVIDIA,8.9,24,1008,1.29,tensor,x\n"
+                                                          "NVIDIA matrix,NVIDIA,9.0,80,3350,67,matrix,x\n"
+                                                          "typo,NVIDIA,8.9,24,1008,1.29,vectr,x\n");
+  EXPECT_TRUE(bad.gpus.empty());
+  ASSERT_EQ(bad.errors.size(), 4u);
+  EXPECT_NE(bad.errors[0].find("fp64_units"), std::string::npos) << bad.errors[0];
+  // The shipped table states it for every card, and the figures behind the split: the H100 SXM's 67 TFLOP/s is
+  // its FP64 tensor-core figure, the RTX 4090's 1.29 its FP64 units'.
+  for (const GpuSpec& g : catalogue()) EXPECT_TRUE(g.fp64_tflops.has_value()) << g.name;
+  EXPECT_NE(find_gpu("H100 SXM")->source.find("FP64 67 on tensor cores (34 on the FP64 vector units)"),
+            std::string::npos);
+}

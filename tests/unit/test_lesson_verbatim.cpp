@@ -1,10 +1,15 @@
 // The app says things in its own words (DESIGN: "a short text in the app's own words"; issue 14): no string in
 // the app's sources (app/, every string literal, adjacent literals joined) or in a lesson text under resources/
-// shares a run of 12 or more consecutive words with lesson 17.1. Case and punctuation are ignored.
+// shares a run of 12 or more consecutive words with lesson 17.1. Case and punctuation are ignored. A lesson file
+// (app/pages/*_lesson.cpp, the running example, the glossary) is also read as one text, its literals joined in
+// order, so a run that starts in a question and ends in its answer is found too (issue 28); the page's text as
+// shown, figures filled in, is checked by tests/app/test_page_texts_verbatim.cpp.
 //
 // The lesson itself is not part of this repository (its sentences must not be committed as app text): the test
 // reads it from the workspace's shared folder beside the checkout (../shared/seeds/...), or from the file named by
 // GPULAB_LESSON_FILE, and is skipped with a message where neither exists (a CI checkout on its own).
+#include "lesson_text_runs.h"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -20,42 +25,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t k_run = 12;  // words in a row that count as copied
+using lesson_runs::LessonGrams;
+using lesson_runs::read_file;
+using lesson_runs::words;
 
 // GPULAB_TEST_DATA_DIR is <repo>/tests/data (which need not exist): the repository is two levels up.
 const fs::path k_repo = fs::path(GPULAB_TEST_DATA_DIR).lexically_normal().parent_path().parent_path();
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Lower-case ASCII words; an apostrophe joins ("user's" -> "users"), everything else that is not a letter or a
-// digit (punctuation, symbols, any non-ASCII byte) separates.
-std::vector<std::string> words(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) && c < 0x80) {
-      cur += static_cast<char>(std::tolower(c));
-    } else if (c == '\'') {
-      continue;
-    } else if (!cur.empty()) {
-      out.push_back(cur);
-      cur.clear();
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
-std::string gram(const std::vector<std::string>& w, std::size_t at) {
-  std::string g;
-  for (std::size_t i = at; i < at + k_run; ++i) (g += w[i]) += ' ';
-  return g;
-}
 
 // The string literals of a C++ source, adjacent ones ("a" "b", across lines) joined into one string. Comments
 // and character literals are skipped; escapes are decoded only as far as word boundaries need (\n -> space).
@@ -118,23 +93,32 @@ std::vector<std::string> string_literals(const std::string& src) {
   return out;
 }
 
-fs::path lesson_path() {
-  if (const char* env = std::getenv("GPULAB_LESSON_FILE"); env && *env) return env;
-  return k_repo.parent_path() / "shared" / "seeds" / "lesson-17.1-gpus-for-deep-learning.txt";
-}
-
 struct AppText {
   std::string where;  // file
   std::string text;
 };
+
+// Files whose literals a student reads one after another: a page's lesson (intro, question, its answer, ...),
+// the running example's lines, the glossary's entries.
+bool reads_as_one_text(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return (name.size() > 11 && name.ends_with("_lesson.cpp")) || name == "running_example.cpp" ||
+         name == "glossary_dialog.cpp";
+}
 
 std::vector<AppText> app_texts() {
   std::vector<AppText> out;
   for (const auto& e : fs::recursive_directory_iterator(k_repo / "app")) {
     const std::string ext = e.path().extension().string();
     if (!e.is_regular_file() || (ext != ".cpp" && ext != ".h")) continue;
-    for (std::string& s : string_literals(read_file(e.path())))
-      out.push_back({fs::relative(e.path(), k_repo).string(), std::move(s)});
+    const std::vector<std::string> literals = string_literals(read_file(e.path()));
+    const std::string where = fs::relative(e.path(), k_repo).string();
+    for (const std::string& s : literals) out.push_back({where, s});
+    if (reads_as_one_text(e.path())) {
+      std::string whole;
+      for (const std::string& s : literals) (whole += s) += ' ';
+      out.push_back({where + " (whole file)", whole});
+    }
   }
   // Lesson texts kept as resources (none yet; any added later are checked whole).
   if (fs::exists(k_repo / "resources"))
@@ -157,32 +141,31 @@ TEST(LessonVerbatim, LiteralScannerJoinsAdjacentLiterals) {
             (std::vector<std::string>{"each", "users", "speed", "stays", "about", "the", "same"}));
 }
 
+TEST(LessonVerbatim, ARunAcrossAQuestionAndItsAnswerIsFound) {
+  // Two literals, neither 12 words of the lesson alone: joined, as a student reads them, they are.
+  const LessonGrams grams("one two three four five six seven eight nine ten eleven twelve thirteen");
+  EXPECT_TRUE(grams.copied_runs("one two three four five six seven").empty());
+  EXPECT_TRUE(grams.copied_runs("eight nine ten eleven twelve").empty());
+  const auto runs = grams.copied_runs("One two three four five six seven? Eight nine ten eleven twelve.");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_NE(runs[0].find("12 words"), std::string::npos) << runs[0];
+}
+
 TEST(LessonVerbatim, NoAppStringSharesTwelveWordsWithTheLesson) {
-  const fs::path lesson = lesson_path();
+  const fs::path lesson = lesson_runs::lesson_path(k_repo);
   if (!fs::exists(lesson))
     GTEST_SKIP() << "lesson text not found at " << lesson.string()
                  << " (it is not in the repository; set GPULAB_LESSON_FILE to check against it)";
-  const std::vector<std::string> lw = words(read_file(lesson));
-  ASSERT_GT(lw.size(), 1000u) << "the lesson file looks truncated: " << lesson.string();
-  std::unordered_set<std::string> grams;
-  for (std::size_t i = 0; i + k_run <= lw.size(); ++i) grams.insert(gram(lw, i));
+  const LessonGrams grams(read_file(lesson));
+  ASSERT_GT(grams.lesson_words(), 1000u) << "the lesson file looks truncated: " << lesson.string();
 
   const std::vector<AppText> texts = app_texts();
   ASSERT_GT(texts.size(), 500u) << "found too few app strings under " << (k_repo / "app").string();
   int copied = 0;
-  for (const AppText& t : texts) {
-    const std::vector<std::string> w = words(t.text);
-    for (std::size_t i = 0; i + k_run <= w.size(); ++i) {
-      if (!grams.count(gram(w, i))) continue;
-      // Report the whole copied run once, then move past it.
-      std::size_t end = i + k_run;
-      while (end < w.size() && grams.count(gram(w, end + 1 - k_run))) ++end;
-      std::string run;
-      for (std::size_t k = i; k < end; ++k) (run += w[k]) += ' ';
-      ADD_FAILURE() << t.where << ": " << (end - i) << " words as in the lesson: \"" << run << "\"";
+  for (const AppText& t : texts)
+    for (const std::string& run : grams.copied_runs(t.text)) {
+      ADD_FAILURE() << t.where << ": " << run;
       ++copied;
-      i = end - 1;
     }
-  }
   EXPECT_EQ(copied, 0) << "rewrite these in the app's own words, keeping the facts";
 }

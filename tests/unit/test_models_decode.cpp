@@ -113,3 +113,54 @@ TEST(TransferModel, OffloadingWeightsOverPcie) {
   EXPECT_DOUBLE_EQ(all_in.streamed_bytes, 0.0);
   EXPECT_DOUBLE_EQ(all_in.slowdown, 1.0);
 }
+
+// Issue 28: the worked example's step 4 — at batch 1 the arithmetic units are idle more than 99 % of the time.
+// Worked by hand: 7B FP16 at the ceiling asks for 2 · 7e9 · (3,350e9 / 14e9) = 3.35e12 FLOP/s; an H100 SXM offers
+// 989.4e12 dense FP16 (datasheet), so 1 − 3.35 / 989.4 = 99.661 % idle. RTX 4090: 1 − 1.008 / 165.2 = 99.390 %.
+TEST(DecodeModel, ArithmeticIdleAtTheCeiling) {
+  EXPECT_NEAR(idle_share_at_ceiling(7e9, 2.0, 3350e9, 989.4e12), 1.0 - 3.35 / 989.4, 1e-12);
+  EXPECT_NEAR(100 * idle_share_at_ceiling(7e9, 2.0, 3350e9, 989.4e12), 99.661, 0.001);
+  EXPECT_NEAR(100 * idle_share_at_ceiling(7e9, 2.0, 1008e9, 165.2e12), 99.390, 0.001);
+  EXPECT_GT(idle_share_at_ceiling(7e9, 0.5, 3350e9, 989.4e12), 0.98);  // INT4: four times the FLOP/s, still idle
+  EXPECT_EQ(idle_share_at_ceiling(7e9, 2.0, 3350e9, 0), 0.0);
+}
+
+// Why real decoders land below the ceiling, worked by hand for the lesson's example (7B FP16, H100 SXM, one
+// conversation of 4,096 tokens: 2 GiB of KV cache, Llama 2 7B shape):
+//   weights   14e9 B / (3,350e9 · 0.87 B/s)      = 4.8036 ms
+//   KV cache  2,147,483,648 B / 2,914.5e9 B/s     = 0.7368 ms
+//   launches  32 layers · 10 kernels · 3 µs       = 0.96 ms
+//   sampling                                       = 0.10 ms
+//   sum 6.6004 ms -> 151.5 tokens/s, 63.3 % of the 239.3 ceiling.
+TEST(DecodeModel, BelowTheCeilingWorkedExample) {
+  DecodeRealInputs in;
+  in.kv_bytes_read = 2147483648.0;
+  const DecodeRealEstimate e = decode_below_ceiling(in);
+  EXPECT_NEAR(e.ceiling_tokens_s, 239.286, 0.001);
+  EXPECT_NEAR(e.weights_s * 1e3, 4.8036, 1e-4);
+  EXPECT_NEAR(e.kv_s * 1e3, 0.7368, 1e-4);
+  EXPECT_NEAR(e.launch_s * 1e3, 0.96, 1e-9);
+  EXPECT_NEAR(e.sampling_s * 1e3, 0.10, 1e-9);
+  EXPECT_NEAR(e.token_s * 1e3, 6.6004, 1e-4);
+  EXPECT_NEAR(e.tokens_s, 151.51, 0.01);
+  EXPECT_NEAR(e.share_of_ceiling, 0.6332, 1e-4);
+  // Each cause alone lowers the speed: none of them is in the ceiling.
+  DecodeRealInputs ideal;
+  ideal.bandwidth_share = 1;
+  ideal.launch_gap_s = 0;
+  ideal.sampling_s = 0;
+  EXPECT_NEAR(decode_below_ceiling(ideal).tokens_s, e.ceiling_tokens_s, 1e-9);
+}
+
+// The defaults against a published measurement (data/reference-results.md): llama.cpp on an RTX 4090, LLaMA 7B
+// F16 (13.5 GB), 61.0 tokens/s at batch 1 (ggerganov/llama.cpp PR 4766; a short generation, so little KV cache).
+// By hand: 13.5e9 / (1,008e9 · 0.87) = 15.394 ms + 0.96 + 0.10 = 16.454 ms -> 60.8 tokens/s.
+TEST(DecodeModel, BelowTheCeilingMatchesAPublishedRun) {
+  DecodeRealInputs in;
+  in.params = 6.75e9;
+  in.bandwidth_bytes_s = 1008e9;
+  const DecodeRealEstimate e = decode_below_ceiling(in);
+  EXPECT_NEAR(e.tokens_s, 60.78, 0.01);
+  EXPECT_NEAR(e.tokens_s / 61.0, 1.0, 0.05);
+  EXPECT_NEAR(e.ceiling_tokens_s, 74.67, 0.01);
+}

@@ -217,3 +217,57 @@ TEST(VramModel, MostUsersThatFit) {
   fp32.context = 4096;
   EXPECT_EQ(max_users_that_fit(fp32, 24 * GB), 0);
 }
+
+// Issue 28: LoRA on the shop's 24 GB card. Worked by hand for the lesson's 7B (Llama 2 7B shape: 32 layers,
+// hidden 4096), one 4,096-token sequence, rank 16 on q, k, v, o, 1 GB of overhead:
+//   adapters     32 · 16 · 4 · (4096 + 4096) = 16,777,216 params × 16 B       =  0.268 GB
+//   activations  checkpointed (2·32 + 34) · 4096 · 4096 · 2/2 B              =  1.644 GB
+//                every layer's 34 · 32 · 4096 · 4096 B (Korthikanti et al.)   = 18.254 GB
+//   LoRA (BF16 base, 14 GB)   16.913 GB checkpointed (fits) · 33.522 GB without (short by 9.5 GB)
+//   QLoRA (INT4 base, 3.5 GB)  6.413 GB checkpointed · 23.022 GB without (the "23.0 GB" the running example
+//   once quoted for "LoRA or QLoRA")
+TEST(VramModel, LoraOnTheShopCardWithTheRecipesCheckpointing) {
+  EXPECT_TRUE(recipe_checkpointing(VramMode::lora));
+  EXPECT_TRUE(recipe_checkpointing(VramMode::train));
+  EXPECT_FALSE(recipe_checkpointing(VramMode::inference));
+  VramInputs in = lesson_7b(NumberFormat::bf16);
+  in.mode = VramMode::lora;
+  in.context = 4096;
+  in.activation_checkpointing = true;
+  const VramBudget lora = vram_budget(in, 24 * GB);
+  EXPECT_DOUBLE_EQ(lora.adapter, 16'777'216.0 * 16);
+  EXPECT_DOUBLE_EQ(lora.activations, 98.0 * 4096 * 4096);
+  EXPECT_NEAR(lora.total / GB, 16.913, 0.001);
+  EXPECT_TRUE(lora.fits);
+  in.activation_checkpointing = false;
+  const VramBudget unchecked = vram_budget(in, 24 * GB);
+  EXPECT_NEAR(unchecked.total / GB, 33.522, 0.001);
+  EXPECT_NEAR(unchecked.short_by() / GB, 9.522, 0.001);
+  in.weights_format = NumberFormat::int4;
+  EXPECT_NEAR(vram_budget(in, 24 * GB).total / GB, 23.022, 0.001);
+  in.activation_checkpointing = true;
+  EXPECT_NEAR(vram_budget(in, 24 * GB).total / GB, 6.413, 0.001);
+}
+
+// Issue 28, section 2: KV-cache formats. The lesson's 7B with FP16 weights on the shop's 24 GB card leaves
+// 24 − 14 − 1 (overhead) = 9 GB. Per token a conversation holds its KV cache (2 · 32 · 32 · 128 = 262,144 values:
+// FP16 524,288 B, FP8 262,144 B, INT4 131,072 B) and the prefill working set (4096 + 2 · 11008) · 2 = 52,224 B.
+//   users at 4,096 tokens: 9e9 / (4096 · 576,512) = 3.81 -> 3 (FP16); / (4096 · 314,368) = 6.99 -> 6 (FP8);
+//                          / (4096 · 183,296) = 11.99 -> 11 (INT4)
+//   longest context, one user: 9e9 / 576,512 = 15,611; / 314,368 = 28,628; / 183,296 = 49,100 tokens
+TEST(VramModel, KvCacheFormatsStretchContextAndUsers) {
+  VramInputs in = lesson_7b(NumberFormat::fp16);
+  in.context = 4096;
+  const struct { NumberFormat kv; double per_token; std::int64_t users, context; } cases[] = {
+      {NumberFormat::fp16, 524'288, 3, 15'611},
+      {NumberFormat::fp8, 262'144, 6, 28'628},
+      {NumberFormat::int4, 131'072, 11, 49'100},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(format_name(c.kv)));
+    in.kv_format = c.kv;
+    EXPECT_DOUBLE_EQ(vram_budget(in, 24 * GB).kv_cache, c.per_token * 4096);
+    EXPECT_EQ(max_users_that_fit(in, 24 * GB), c.users);
+    EXPECT_EQ(max_context_that_fits(in, 24 * GB), c.context);
+  }
+}

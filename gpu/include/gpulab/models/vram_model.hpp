@@ -101,6 +101,13 @@ enum class VramMode { inference, train, lora };
 // LoRA over a 4-bit frozen base is QLoRA (Dettmers et al. 2023, arXiv:2305.14314): the adapters stay 16-bit.
 const char* mode_name(VramMode m);  // "inference", "train", "lora"
 inline bool is_qlora(VramMode m, NumberFormat base) { return m == VramMode::lora && base == NumberFormat::int4; }
+// Whether fine-tuning recipes as people run them turn activation (gradient) checkpointing on: they do, for full
+// fine-tunes, LoRA and QLoRA alike — torchtune's llama2/7B_full_low_memory, 7B_lora_single_device and
+// 7B_qlora_single_device configs set enable_activation_checkpointing: True, and QLoRA's reference script
+// (artidoro/qlora, qlora.py) defaults gradient_checkpointing to True. The pages, the running example and
+// `calc vram` start from this, and say so; without it a 7B LoRA's saved activations at 4,096 tokens (~18 GB)
+// outweigh its frozen base. Inference saves no activations for a backward pass: false.
+constexpr bool recipe_checkpointing(VramMode m) { return m != VramMode::inference; }
 
 struct VramInputs {
   ModelShape shape{};                                // params and architecture (params is used for weights)

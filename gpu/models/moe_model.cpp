@@ -1,0 +1,57 @@
+#include "gpulab/models/moe_model.hpp"
+
+#include "gpulab/models/decode_model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace gpulab::models {
+
+namespace {
+
+// Mixtral 8x7B: mistralai/Mixtral-8x7B-v0.1 model card and Mistral AI's announcement ("46.7B total parameters but
+// only uses 12.9B parameters per token"); shape from its config.json (32 layers, hidden 4096, 32 query and 8 KV
+// heads of 128, expert feed-forward 14336, 8 experts, 2 per token). Total: 46,702,792,704 in the checkpoint.
+// Qwen3-30B-A3B: Qwen/Qwen3-30B-A3B model card ("30.5B in total and 3.3B activated", 48 layers, 32 query and 4 KV
+// heads, 128 experts, 8 activated); hidden 2048, head dim 128, expert feed-forward 768 from its config.json.
+const std::array<MoeModel, 2> k_moe{{
+    {{"mixtral-8x7b", "Mixtral 8x7B", 46'702'792'704, 32, 4096, 32, 8, 128, 14336,
+      "mistralai/Mixtral-8x7B-v0.1 model card + config.json"},
+     12.9e9, 8, 2},
+    {{"qwen3-30b-a3b", "Qwen3-30B-A3B", 30.5e9, 48, 2048, 32, 4, 128, 768,
+      "Qwen/Qwen3-30B-A3B model card + config.json"},
+     3.3e9, 128, 8},
+}};
+
+bool iequal(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+std::span<const MoeModel> moe_presets() { return k_moe; }
+
+const MoeModel* find_moe_preset(std::string_view name) {
+  for (const auto& m : k_moe)
+    if (iequal(m.shape.id, name) || iequal(m.shape.label, name)) return &m;
+  return nullptr;
+}
+
+MoeDecode moe_decode(double total_params, double active_params, double bytes_per_param, double bandwidth_bytes_s,
+                     double kv_bytes_read) {
+  MoeDecode d;
+  // An active count that is missing or larger than the model means nothing is skipped: read it all.
+  const double active = active_params > 0 && active_params <= total_params ? active_params : total_params;
+  d.weights_bytes = total_params * bytes_per_param;
+  d.bytes_per_token = decode_bytes_per_token(active, bytes_per_param, kv_bytes_read);
+  d.ceiling_tokens_s = decode_ceiling_tokens_per_s(bandwidth_bytes_s, d.bytes_per_token);
+  d.dense_ceiling_tokens_s =
+      decode_ceiling_tokens_per_s(bandwidth_bytes_s, decode_bytes_per_token(total_params, bytes_per_param, kv_bytes_read));
+  d.read_share = total_params > 0 ? active / total_params : 0.0;
+  return d;
+}
+
+}  // namespace gpulab::models
