@@ -168,7 +168,7 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   m_measuredLabel = addResultLabel(1, Qt::RichText);
   m_loadingLabel = addResultLabel(1, Qt::RichText);
 
-  m_replot = makeRedrawTimer([this] { replot(); });
+  m_replot = makeRedrawTimer([this] { replot(); }, 16);  // one 60 Hz frame
 
   buildControls();
   runBar()->setRunText(tr("Measure thread scaling"));
@@ -272,10 +272,7 @@ void AmdahlPage::buildControls() {
   const std::pair<QSlider*, unsigned> feeds[] = {{m_serialSlider, Law | Scaling}, {m_workersSlider, Law},
                                                  {m_loadSlider, Loading}, {m_factorSlider, Loading}};
   for (auto [slider, parts] : feeds)
-    connect(slider, &QSlider::valueChanged, this, [this, parts = parts] {
-      updateReadouts();
-      scheduleReplot(parts);
-    });
+    connect(slider, &QSlider::valueChanged, this, [this, parts = parts] { scheduleReplot(parts | Readouts); });
   connect(m_maxThreads, &QSpinBox::valueChanged, this, [this] { scheduleReplot(Scaling); });
 }
 
@@ -292,9 +289,24 @@ void AmdahlPage::setLoading(double share, double factor) {
 }
 void AmdahlPage::setMaxThreads(int threads) { m_maxThreads->setValue(threads); }
 
-QString AmdahlPage::readoutText() const { return m_readout->text(); }
-QString AmdahlPage::loadingText() const { return m_loadingLabel->text(); }
-QString AmdahlPage::measuredText() const { return m_measuredLabel->text(); }
+QString AmdahlPage::readoutText() const {
+  flushPendingReplot();
+  return m_readout->text();
+}
+QString AmdahlPage::loadingText() const {
+  flushPendingReplot();
+  return m_loadingLabel->text();
+}
+QString AmdahlPage::measuredText() const {
+  flushPendingReplot();
+  return m_measuredLabel->text();
+}
+
+void AmdahlPage::flushPendingReplot() const {
+  if (!m_replot->isActive()) return;
+  m_replot->stop();
+  const_cast<AmdahlPage*>(this)->replot();
+}
 
 int AmdahlPage::mainPlotMarkCount() const {
   int marks = m_measuredBig->dataCount();
@@ -513,6 +525,7 @@ void AmdahlPage::recordingsChanged() {
   m_recordedBadges.show(drawn, tr("Hollow marks"));
   fitBadges();
   updateReadouts();
+  m_recordedStale = Law | Scaling;
   scheduleReplot();
 }
 

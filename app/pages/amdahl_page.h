@@ -19,6 +19,7 @@
 #include <vector>
 
 class QBoxLayout;
+class QCPBars;
 class QCPErrorBars;
 class QCPGraph;
 class QCPItemText;
@@ -77,7 +78,9 @@ class AmdahlPage : public Page {
 
  private:
   void buildControls();
-  enum Part : unsigned { Law = 1, Scaling = 2, Loading = 4, All = 7 };  // the page's three plots
+  // The page's three plots, and the strip's readouts: a slider's value sets them once a frame in replot(), not once
+  // a value (each new text asks for a layout pass of the page).
+  enum Part : unsigned { Law = 1, Scaling = 2, Loading = 4, Readouts = 8, All = 15 };
   void scheduleReplot(unsigned parts = All);
   void replot();
   void updateReadouts();
@@ -91,6 +94,10 @@ class AmdahlPage : public Page {
   // One graph per recording on `plot`, made afresh (the old ones removed): named and styled for its recording.
   void remakeRecordedGraphs(QCustomPlot* plot, QList<QCPGraph*>& graphs);
   QString recordedRunText() const;
+  // The readouts of the values set so far, for a reader that cannot wait for the frame (a test).
+  void flushPendingReplot() const;
+  // The data-loading bars and their total, made once (a value moves them; it never remakes them).
+  void makeLoadingBars();
 
   StackedOrTabbed* m_visual = nullptr;
   QWidget* m_lowerPane = nullptr;      // the two small plots, side by side or one above the other
@@ -107,6 +114,10 @@ class AmdahlPage : public Page {
   QCPGraph* m_runIdeal = nullptr;
   QList<QCPGraph*> m_recordedBig;  // one per recording, made on each redraw (two recordings: two sources)
   QList<QCPGraph*> m_runRecorded;
+  unsigned m_recordedStale = Law | Scaling;  // plots whose recorded graphs must be made again (recordings, theme)
+  QCPBars* m_loadBars = nullptr;
+  QCPBars* m_gpuBars = nullptr;
+  QCPItemText* m_barTotal = nullptr;
   QCPItemTracer* m_tracer = nullptr;
   QCPItemText* m_tracerText = nullptr;
   QCPItemText* m_limitText = nullptr;

@@ -29,7 +29,16 @@ using namespace amdahl_page_detail;
 void AmdahlPage::replot() {
   // Only what the changed controls feed is redrawn: a slider dragged on one plot must not pay for all three.
   const unsigned parts = std::exchange(m_dirty, 0u);
+  if (parts & Readouts) updateReadouts();
   const Theme& t = m_ctx.theme();
+  // The small plots' keys decide how the lower pane is laid out: it is fitted again only when their texts changed.
+  const auto keysOf = [](const QCustomPlot* p) {
+    QStringList names;
+    for (int i = 0; i < p->legend->itemCount(); ++i)
+      if (auto* item = qobject_cast<QCPPlottableLegendItem*>(p->legend->item(i))) names << item->plottable()->name();
+    return names;
+  };
+  const QStringList scaleKeys = keysOf(m_scalePlot), barKeys = keysOf(m_barPlot);
   const double s = serialShare();
   const int n = workers();
 
@@ -75,7 +84,8 @@ void AmdahlPage::replot() {
     const auto sameShare = [s](double share) { return share >= 0 && std::fabs(share - s) < 1e-9; };
     m_measuredBig->setData(sameShare(m_runShare) ? mx : QVector<double>{}, sameShare(m_runShare) ? my : QVector<double>{});
     for (int i = 0; sameShare(m_runShare) && i < my.size(); ++i) m_bigSpread->addData(my[i] - lows[i], highs[i] - my[i]);
-    remakeRecordedGraphs(m_plot, m_recordedBig);
+    if (m_recordedStale & Law) remakeRecordedGraphs(m_plot, m_recordedBig);  // recordings or theme changed
+    m_recordedStale &= ~unsigned(Law);
     setRecordedData(m_recordedBig, sameShare);
     for (QCPGraph* g : QList<QCPGraph*>{m_measuredBig} + m_recordedBig) {  // the key lists only the marks there
       if (g->data()->isEmpty()) g->removeFromLegend();
@@ -103,17 +113,22 @@ void AmdahlPage::replot() {
     m_runModel->setName(tr("Amdahl at s = %1").arg(fmtPercent(runShare)));
     m_runMeasured->setData(mx, my);
     for (int i = 0; i < my.size(); ++i) m_runSpread->addData(my[i] - lows[i], highs[i] - my[i]);
-    remakeRecordedGraphs(m_scalePlot, m_runRecorded);
+    if (m_recordedStale & Scaling) remakeRecordedGraphs(m_scalePlot, m_runRecorded);
+    m_recordedStale &= ~unsigned(Scaling);
     setRecordedData(m_runRecorded, [](double) { return true; });
     // The key lists only what is drawn: no "measured here" before this machine has measured.
     if (m_runMeasured->data()->isEmpty()) m_runMeasured->removeFromLegend();
     else m_runMeasured->addToLegend();
     m_scalePlot->xAxis->setRange(0.7, maxT + 0.3);
     // Threads are whole numbers: ticks on them only, about five across (quarter threads crowded a projector).
-    QSharedPointer<QCPAxisTickerFixed> threadTicks(new QCPAxisTickerFixed);
-    threadTicks->setTickStep(std::max(1.0, std::ceil(maxT / 5)));
-    threadTicks->setScaleStrategy(QCPAxisTickerFixed::ssNone);
-    m_scalePlot->xAxis->setTicker(threadTicks);
+    const double tickStep = std::max(1.0, std::ceil(maxT / 5));
+    auto threadTicks = m_scalePlot->xAxis->ticker().dynamicCast<QCPAxisTickerFixed>();
+    if (!threadTicks) {
+      threadTicks.reset(new QCPAxisTickerFixed);
+      threadTicks->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+      m_scalePlot->xAxis->setTicker(threadTicks);
+    }
+    threadTicks->setTickStep(tickStep);
     double top = std::max(2.0, maxT) * 1.08;
     for (double v : my) top = std::max(top, v * 1.15);
     m_scalePlot->yAxis->setRange(0, top);
@@ -123,31 +138,20 @@ void AmdahlPage::replot() {
       m_scaleNote->setText(tr("hollow: recorded"));
     else
       m_scaleNote->setText(tr("run at s = %1").arg(fmtPercent(runShare)));
-    placeLegendAboveFitting(m_scalePlot);  // the keys changed: as many to a row as the plot's width holds
+    if (keysOf(m_scalePlot) != scaleKeys) placeLegendAboveFitting(m_scalePlot);  // as many to a row as fit
     m_scalePlot->replot();
   }
   if (parts & Loading) {
-    // Data loading, before and after: two stacked horizontal bars in units of the old job's time.
-    m_barPlot->clearPlottables();
-    m_barPlot->clearItems();
+    // Data loading, before and after: two stacked horizontal bars in units of the old job's time. A value moves the
+    // bars and their total; the bars, their key and their ticks are made once.
+    if (!m_loadBars) makeLoadingBars();
     const double L = loadingShare(), k = gpuFactor();
-    auto* loadBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
-    auto* gpuBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
-    loadBars->setName(tr("loading data (CPU)"));
-    gpuBars->setName(tr("GPU maths"));
-    loadBars->setData({2.0, 1.0}, {L, L});
-    gpuBars->setData({2.0, 1.0}, {1.0 - L, (1.0 - L) / k});
-    gpuBars->moveAbove(loadBars);
-    for (auto* b : {loadBars, gpuBars}) b->setWidth(0.6);
-    loadBars->setBrush(t.cpu);
-    loadBars->setPen(QPen(t.cpu.darker(130)));
-    gpuBars->setBrush(t.gpu);
-    gpuBars->setPen(QPen(t.gpu.darker(130)));
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    ticker->addTick(2, tr("before"));
-    ticker->addTick(1, tr("after"));
-    m_barPlot->yAxis->setTicker(ticker);
-    m_barPlot->yAxis->setRange(0.4, 2.6);
+    m_loadBars->setData({2.0, 1.0}, {L, L});
+    m_gpuBars->setData({2.0, 1.0}, {1.0 - L, (1.0 - L) / k});
+    m_loadBars->setBrush(t.cpu);
+    m_loadBars->setPen(QPen(t.cpu.darker(130)));
+    m_gpuBars->setBrush(t.gpu);
+    m_gpuBars->setPen(QPen(t.gpu.darker(130)));
     // Room right of the shorter bar for its total at the theme's font (it was cut at the plot's edge on a
     // projector): the range grows until the text fits, from the data area's current width.
     const QString totalText = tr("%1 → %2").arg(fmtFixed(L + (1 - L) / k, 2), fmtTimes(partial_speedup(1 - L, k), 2));
@@ -158,20 +162,36 @@ void AmdahlPage::replot() {
     const double textShare = (QFontMetrics(tf).horizontalAdvance(totalText) + 16) / areaPx;
     const double end = L + (1 - L) / k + 0.02;
     m_barPlot->xAxis->setRange(0, std::max(1.6, std::min(4.0, end / std::max(0.2, 1 - textShare))));
-    m_barPlot->xAxis->ticker()->setTickCount(4);
-    m_barPlot->xAxis->setLabel(tr("time (old job = 1)"));  // short: the bars share the width with the close-up
-    auto* total = new QCPItemText(m_barPlot);
-    total->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    total->position->setCoords(L + (1 - L) / k + 0.02, 1.0);
-    total->setText(totalText);
-    total->setColor(t.text);
-    total->setFont(tf);
-    m_barPlot->legend->setVisible(true);
-    // The bars and their total fill the axis rect: the key goes above it, as many keys to a row as fit.
-    placeLegendAboveFitting(m_barPlot);
+    m_barTotal->position->setCoords(L + (1 - L) / k + 0.02, 1.0);
+    m_barTotal->setText(totalText);
+    m_barTotal->setColor(t.text);
+    m_barTotal->setFont(tf);
     m_barPlot->replot();
   }
-  if (parts & (Scaling | Loading)) fitLowerPane();  // their keys may have changed
+  // Their keys decide the pane's layout: fitted again only when a key's text changed (a resize fits it too).
+  if ((parts & (Scaling | Loading)) && (keysOf(m_scalePlot) != scaleKeys || keysOf(m_barPlot) != barKeys))
+    fitLowerPane();
+}
+
+void AmdahlPage::makeLoadingBars() {
+  m_loadBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
+  m_gpuBars = new QCPBars(m_barPlot->yAxis, m_barPlot->xAxis);
+  m_loadBars->setName(tr("loading data (CPU)"));
+  m_gpuBars->setName(tr("GPU maths"));
+  m_gpuBars->moveAbove(m_loadBars);
+  for (auto* b : {m_loadBars, m_gpuBars}) b->setWidth(0.6);
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  ticker->addTick(2, tr("before"));
+  ticker->addTick(1, tr("after"));
+  m_barPlot->yAxis->setTicker(ticker);
+  m_barPlot->yAxis->setRange(0.4, 2.6);
+  m_barPlot->xAxis->ticker()->setTickCount(4);
+  m_barPlot->xAxis->setLabel(tr("time (old job = 1)"));  // short: the bars share the width with the close-up
+  m_barTotal = new QCPItemText(m_barPlot);
+  m_barTotal->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  m_barPlot->legend->setVisible(true);
+  // The bars and their total fill the axis rect: the key goes above it, as many keys to a row as fit.
+  placeLegendAboveFitting(m_barPlot);
 }
 
 void AmdahlPage::remakeRecordedGraphs(QCustomPlot* plot, QList<QCPGraph*>& graphs) {
@@ -335,6 +355,7 @@ void AmdahlPage::applyTheme(const Theme& t) {
   m_scaleNote->setFont(small);
   m_scaleNote->setColor(t.mutedText);
   updateReadouts();
+  m_recordedStale = Law | Scaling;  // the recordings' graphs are styled for the theme
   m_dirty = All;  // a new theme restyles every plot
   replot();
 }

@@ -176,6 +176,20 @@ void Page::fitBadges() {
     return sum;
   };
   while (columns > 1 && widest(columns) > room) --columns;
+  // Refilled only when a badge would move: taking every badge out and back asks the page for a layout pass, and a
+  // page redrawn once a frame (a slider dragged, results arriving) fits its badges each time.
+  const auto inPlace = [&] {
+    int i = 0;
+    for (QWidget* w : shown + hidden) {
+      const int at = m_badges->indexOf(w);
+      int row = -1, column = -1, rowSpan = 0, columnSpan = 0;
+      if (at >= 0) m_badges->getItemPosition(at, &row, &column, &rowSpan, &columnSpan);
+      if (row != i / columns || column != i % columns) return false;
+      ++i;
+    }
+    return true;
+  };
+  if (inPlace()) return;
   for (QWidget* w : m_badgeOrder) m_badges->removeWidget(w);
   int i = 0;
   for (QWidget* w : shown) {

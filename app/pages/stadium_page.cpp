@@ -12,6 +12,7 @@
 #include "widgets/run_bar.h"
 #include "widgets/projector_side_tab.h"
 #include "widgets/source_badge.h"
+#include "widgets/frame_coalescer.h"
 #include "widgets/stadium_view.h"
 
 #include <QApplication>
@@ -67,6 +68,7 @@ StadiumPage::~StadiumPage() = default;
 StadiumPage::StadiumPage(AppContext& ctx) : Page(ctx) {
   m_view = new StadiumView;
   setVisual(m_view);
+  m_counters = new FrameCoalescer([this] { updateCounters(); }, this);
 
   m_badge = new SourceBadge(SourceBadge::Kind::Model, tr("pace"));
   m_modelBadge = new SourceBadge(SourceBadge::Kind::Model, tr("rounds"));
@@ -298,9 +300,18 @@ double StadiumPage::studentsDemandRate() const { return double(m_workers) / m_ra
 double StadiumPage::idleShare() const {
   return models::clerk_model(double(m_workers), 1.0 / m_rates.studentCellS, m_clerk).idle_share;
 }
-QString StadiumPage::roundsText() const { return m_rounds->text(); }
-QString StadiumPage::idleText() const { return m_idle->text(); }
-QString StadiumPage::scaleText() const { return m_scale->text(); }
+QString StadiumPage::roundsText() const {
+  m_counters->flush();  // the texts of the values set so far, not of the last frame
+  return m_rounds->text();
+}
+QString StadiumPage::idleText() const {
+  m_counters->flush();
+  return m_idle->text();
+}
+QString StadiumPage::scaleText() const {
+  m_counters->flush();
+  return m_scale->text();
+}
 
 void StadiumPage::pushParams() {
   StadiumView::Params p;
@@ -315,7 +326,7 @@ void StadiumPage::pushParams() {
   const auto stad = StadiumView::laneAt(cells(), m_workers, p.studentCellS, 0, 0);
   p.simPerScreenS = std::max(1e-30, std::min(prof.finishS, stad.finishS) / kFastLaneScreenS);
   m_view->setParams(p);
-  updateCounters();
+  m_counters->request();
 }
 
 void StadiumPage::updateCounters() {

@@ -17,6 +17,7 @@ class QPushButton;
 class QSlider;
 class ProjectorSideTab;
 class StadiumView;
+class FrameCoalescer;
 
 class StadiumPage : public Page {
   Q_OBJECT
@@ -96,6 +97,9 @@ class StadiumPage : public Page {
   StadiumView* m_view = nullptr;
   QSlider* m_workersSlider = nullptr;
   QLabel* m_workersValue = nullptr;
+  // The value labels and the strip's counters, set once a frame while a slider is dragged: each new text asks the
+  // page for a layout pass (the strip's word-wrapped rich text measured again), so one a frame, not one a value.
+  FrameCoalescer* m_counters = nullptr;
   QSlider* m_batchSlider = nullptr;
   QLabel* m_batchValue = nullptr;
   QSlider* m_clerkSlider = nullptr;

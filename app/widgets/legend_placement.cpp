@@ -96,12 +96,37 @@ int legendColumnsThatFit(QCustomPlot* plot) {
   return 1;
 }
 
-void rewrapLegend(QCustomPlot* plot) {
+// What the keys' flow depends on: which keys there are and in which cells, their names, the legend's font and
+// wrap, and the plot's width. Re-flowing (measuring every key's text and moving every key) is done only when this
+// changed: a page that redraws unchanged keys once a frame (a slider moving a curve), or a plot resized only in
+// height, pays nothing.
+QString legendFitInputs(QCustomPlot* plot) {
+  QCPLegend* legend = plot->legend;
+  QString in = QString::number(plot->width()) + QLatin1Char('|') + legend->font().toString() + QLatin1Char('|') +
+               QString::number(legend->wrap());
+  for (int i = 0; i < legend->elementCount(); ++i) {  // in cell order, holes included: a key in a stray cell refits
+    QCPLayoutElement* cell = legend->elementAt(i);
+    in += QLatin1Char('|') + QString::number(quintptr(cell), 16);
+    if (auto* key = qobject_cast<QCPPlottableLegendItem*>(cell)) in += QLatin1Char(':') + key->plottable()->name();
+  }
+  return in;
+}
+
+// `force`: the legend was just placed (its fill order set), so its keys are flowed whatever the inputs say.
+void rewrapLegend(QCustomPlot* plot, bool force = false) {
+  if (!force && plot->property("gpulabLegendFitInputs").toString() == legendFitInputs(plot)) return;
   const int columns = legendColumnsThatFit(plot);
   const bool changed = plot->legend->wrap() != columns;
   plot->legend->setWrap(columns);
-  // Re-flows the keys there now: keys added after a clearGraphs() land in the old grid's leftover columns.
-  plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+  // Re-flows the keys there now: keys added after a clearGraphs() land in the old grid's leftover columns. Keys that
+  // already fill the first cells in order (only a name changed) stay where they are.
+  bool flowed = true;
+  for (int i = 0, seenHole = 0; i < plot->legend->elementCount(); ++i) {
+    if (!plot->legend->elementAt(i)) seenHole = 1;
+    else if (seenHole) flowed = false;
+  }
+  if (changed || !flowed || force) plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+  plot->setProperty("gpulabLegendFitInputs", legendFitInputs(plot));
   if (changed) plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -126,8 +151,12 @@ bool legendIsAbove(QCustomPlot* plot) { return plot->legend && plot->legend->lay
 
 void placeLegendAboveFitting(QCustomPlot* plot) {
   if (!plot->legend) return;
-  placeLegendAbove(plot, plot->legend->wrap());
-  rewrapLegend(plot);
+  if (legendIsAbove(plot)) {
+    rewrapLegend(plot);  // nothing when its keys, their names and the width are as they were
+  } else {
+    placeLegendAbove(plot, plot->legend->wrap());
+    rewrapLegend(plot, true);
+  }
   if (!plot->findChild<QObject*>(QStringLiteral("legendRewrapOnResize"), Qt::FindDirectChildrenOnly))
     new LegendRewrapOnResize(plot);
 }

@@ -1,0 +1,35 @@
+#pragma once
+// Runs a piece of work at most once per 60 Hz frame however often it is asked for: the first request starts the
+// frame's clock and later ones within the frame join it (a throttle, not a debounce: a slider dragged without
+// pause still moves the plot every frame instead of only when it stops). A reader that needs the current state
+// now (a test, an export) calls flush().
+#include <QObject>
+#include <QTimer>
+
+#include <functional>
+
+class FrameCoalescer : public QObject {
+ public:
+  static constexpr int kFrameMs = 16;
+
+  FrameCoalescer(std::function<void()> work, QObject* parent) : QObject(parent), m_work(std::move(work)) {
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(kFrameMs);
+    connect(&m_timer, &QTimer::timeout, this, [this] { m_work(); });
+  }
+  // Asks for the work in this frame; a request while one is pending joins it.
+  void request() {
+    if (!m_timer.isActive()) m_timer.start();
+  }
+  bool isPending() const { return m_timer.isActive(); }
+  // The pending work, now (nothing when none is pending).
+  void flush() {
+    if (!m_timer.isActive()) return;
+    m_timer.stop();
+    m_work();
+  }
+
+ private:
+  std::function<void()> m_work;
+  QTimer m_timer;
+};
