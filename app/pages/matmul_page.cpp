@@ -80,6 +80,9 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   m_showRecorded = new QPushButton(this);
   m_showRecorded->setObjectName(QStringLiteral("showRecordedSize"));
   m_showRecorded->setVisible(false);
+  // Never the widget that makes the window wider than the screen (the projector's font at 1366 px): it takes its
+  // text's width when the strip has it, and shrinks before the page would grow.
+  m_showRecorded->setMinimumWidth(1);
   connect(m_showRecorded, &QPushButton::clicked, this, &MatmulPage::showRecordedSize);
   resultsStrip()->addWidget(m_showRecorded, 0);
 
