@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QScreen>
 #include <QTimer>
 
@@ -27,34 +28,76 @@ gpulab::Args wordsAfter(int argc, char** argv, int first) {
   return args;
 }
 
-int runGui(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setApplicationName(QStringLiteral("gpulab"));
-  QApplication::setApplicationVersion(QStringLiteral(GPULAB_VERSION));
-
+// The GUI's options. Built before any application object so that --help and --version can be answered
+// without one: a QApplication needs a display, and asking for help must never need a screen.
+struct GuiCommandLine {
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral(
-      "Live experiments that show why GPUs run deep learning.\n\nVerbs: gpulab devices [--json] | "
-      "bench --suite NAME --out FILE.json | calc vram|decode|amdahl|rounds|intensity ... | kernels [--size N]"));
-  parser.addHelpOption();
-  parser.addVersionOption();
-  QCommandLineOption openOpt(QStringLiteral("open"), QStringLiteral("Replay a recording (twice for side by side)."),
-                             QStringLiteral("FILE.json"));
-  QCommandLineOption pageOpt(QStringLiteral("page"), QStringLiteral("Start on this page."), QStringLiteral("ID"));
-  QCommandLineOption projectorOpt(QStringLiteral("projector"), QStringLiteral("Start in projector mode (F5)."));
-  QCommandLineOption themeOpt(QStringLiteral("theme"), QStringLiteral("normal, projector or projector-dark."),
-                              QStringLiteral("NAME"));
-  QCommandLineOption noGpuOpt(QStringLiteral("no-gpu"), QStringLiteral("Behave as if there were no GPU."));
-  QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1920x1080."),
-                             QStringLiteral("WxH"));
-  QCommandLineOption shotOpt(QStringLiteral("screenshot"),
+  QCommandLineOption openOpt{QStringLiteral("open"), QStringLiteral("Replay a recording (twice for side by side)."),
+                             QStringLiteral("FILE.json")};
+  QCommandLineOption pageOpt{QStringLiteral("page"), QStringLiteral("Start on this page."), QStringLiteral("ID")};
+  QCommandLineOption projectorOpt{QStringLiteral("projector"), QStringLiteral("Start in projector mode (F5).")};
+  QCommandLineOption themeOpt{QStringLiteral("theme"), QStringLiteral("normal, projector or projector-dark."),
+                              QStringLiteral("NAME")};
+  QCommandLineOption noGpuOpt{QStringLiteral("no-gpu"), QStringLiteral("Behave as if there were no GPU.")};
+  QCommandLineOption sizeOpt{QStringLiteral("size"), QStringLiteral("Window size, e.g. 1920x1080."),
+                             QStringLiteral("WxH")};
+  QCommandLineOption shotOpt{QStringLiteral("screenshot"),
                              QStringLiteral("Save a PNG of the window once it is shown, then quit."),
-                             QStringLiteral("FILE.png"));
-  QCommandLineOption planOpt(QStringLiteral("plan"),
+                             QStringLiteral("FILE.png")};
+  QCommandLineOption planOpt{QStringLiteral("plan"),
                              QStringLiteral("Start a class plan (Page Down walks its steps): FILE.json, or 'lesson' "
                                             "for the bundled 30-minute plan."),
-                             QStringLiteral("FILE"));
-  parser.addOptions({openOpt, pageOpt, projectorOpt, themeOpt, noGpuOpt, sizeOpt, shotOpt, planOpt});
+                             QStringLiteral("FILE")};
+
+  GuiCommandLine() {
+    parser.setApplicationDescription(QStringLiteral(
+        "Live experiments that show why GPUs run deep learning.\n\n"
+        "Verbs (each takes --help; none needs a display):\n"
+        "  gpulab devices [--json]                       the CPU, GPUs and Vulkan devices found here\n"
+        "  gpulab bench --suite NAME --out FILE.json     run experiments headless, write a recording\n"
+        "  gpulab calc vram|decode|amdahl|rounds|intensity ...   the lesson's models\n"
+        "  gpulab kernels [--size N]                     trace the kernel ladder on the CPU emulator\n"
+        "  gpulab export --list | --page ID --out FILE | --all --out DIR   plots for slides\n"
+        "  gpulab --version"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({openOpt, pageOpt, projectorOpt, themeOpt, noGpuOpt, sizeOpt, shotOpt, planOpt});
+  }
+};
+
+// --help, --help-all, -?, --version: text only, answered through a QCoreApplication (no display needed);
+// process() prints and exits. Any other command line is the GUI's, parsed again once the QApplication exists
+// (it takes Qt's own flags, -platform and -style, out of argv first).
+void answerTextOnlyRequests(int argc, char** argv, GuiCommandLine& cli) {
+  static const char* const textOnly[] = {"-h", "--help", "-help", "-?", "--help-all", "--version"};
+  for (int i = 1; i < argc; ++i)
+    for (const char* flag : textOnly)
+      if (std::strcmp(argv[i], flag) == 0) {
+        QCoreApplication core(argc, argv);
+        cli.parser.process(core);  // exits after printing (or after naming an unknown option)
+      }
+}
+
+int runGui(int argc, char** argv) {
+  QCoreApplication::setApplicationName(QStringLiteral("gpulab"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(GPULAB_VERSION));
+  GuiCommandLine cli;
+  answerTextOnlyRequests(argc, argv, cli);
+  // Without any display Qt would abort ("could not connect to display"): say what to do instead.
+  if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    std::fprintf(stderr,
+                 "gpulab: no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+                 "The verbs work without one (`gpulab --help` lists them); to run the window anyway, set "
+                 "QT_QPA_PLATFORM=offscreen.\n");
+    return 1;
+  }
+
+  QApplication app(argc, argv);
+  QCommandLineParser& parser = cli.parser;
+  const QCommandLineOption &openOpt = cli.openOpt, &pageOpt = cli.pageOpt, &projectorOpt = cli.projectorOpt,
+                           &themeOpt = cli.themeOpt, &noGpuOpt = cli.noGpuOpt, &sizeOpt = cli.sizeOpt,
+                           &shotOpt = cli.shotOpt, &planOpt = cli.planOpt;
   parser.process(app);
 
   AppContext::Options options;

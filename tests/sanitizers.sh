@@ -13,13 +13,13 @@ echo "== sanitizers: ASan + UBSan (core: unit, cpu, cli, emu tests)"
 # No Vulkan module here: its tests would run Mesa's lavapipe (an LLVM JIT) inside the ASan process, whose own
 # allocations LeakSanitizer reports; the Vulkan tests run in the normal build (label vulkan, validation layer on).
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGPULAB_APP=OFF -DGPULAB_CUDA=OFF -DGPULAB_VULKAN=OFF \
-  -DGPULAB_SANITIZE=ON
+  -DGPULAB_SANITIZE=ON -DGPULAB_TESTS=ON
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -L 'unit|cpu|cli|emu' -LE slow --output-on-failure -j "$jobs"
 
 echo "== sanitizers: TSan (experiment runner)"
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGPULAB_CUDA=OFF -DGPULAB_TSAN=ON
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGPULAB_CUDA=OFF -DGPULAB_TSAN=ON -DGPULAB_TESTS=ON
 cmake --build build-tsan -j "$jobs" --target runner_test_runner
 TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" QT_QPA_PLATFORM=offscreen GPULAB_NO_SETTINGS=1 \
   build-tsan/tests/runner_test_runner

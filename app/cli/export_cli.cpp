@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -40,8 +41,9 @@ const char* kUsageText =
     "--all --format pdf (or all) into a folder writes a PDF per plot and the deck DIR/gpulab-deck.pdf beside them;\n"
     "with an --out that ends in .pdf it writes the deck alone.\n"
     "--format defaults to the --out file's extension (png for --all). Files are written atomically; each written\n"
-    "path is printed on stdout. On-screen hints (\"press Run (Space)\") are never exported. A plot with nothing in it\n"
-    "is not exported: --all skips it and lists it on stderr; alone it is refused with exit code 3.\n"
+    "path is printed on stdout. On-screen hints (\"press Run (Space)\") are never exported. A plot, table or picture\n"
+    "with nothing in it is not exported: --all skips it and lists it on stderr; alone it is refused with exit code 3.\n"
+    "A page that computes its own pictures when shown (the kernel page's trace, about a second) is given time to.\n"
     "Exit codes: 0 done, 2 bad usage, 1 a file could not be read or written, 3 the plot is empty.\n";
 
 void say(const char* fmt, const QString& a = {}, const QString& b = {}) {
@@ -58,6 +60,17 @@ void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QSt
   if (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
   if (g_previousHandler) g_previousHandler(type, context, message);
   else std::fprintf(stderr, "%s\n", qPrintable(message));
+}
+
+// A page may start work of its own when it is shown (the kernel page traces the ladder on the CPU emulator, about a
+// second): it is given time to finish, so the slide shows what the screen would and never an empty picture. Only
+// the page's own job is waited for, and not forever.
+void letPageFinishItsOwnWork(AppContext& ctx, const Page& page) {
+  QElapsedTimer waited;
+  waited.start();
+  while (ctx.runner().isBusy() && ctx.runner().currentOwner() == page.pageId() && waited.elapsed() < 120000)
+    settleEvents(50);
+  settleEvents(60);  // its results reach the page and its coalesced redraw runs
 }
 
 int usageError(const QString& message) {
@@ -303,6 +316,7 @@ int runExportCli(int argc, char** argv) {
       // Each page as the current one, as a viewer would see it before exporting.
       window.showPage(p->pageId());
       settleEvents(60);
+      letPageFinishItsOwnWork(ctx, *p);
       const ExportAllReport one =
           exportAllPlots(ctx, {p}, o.out, formats, spec, theme, !o.noCaption, deck ? &*deck : nullptr);
       report.written << one.written;
@@ -346,6 +360,7 @@ int runExportCli(int argc, char** argv) {
 
   window.showPage(page->pageId());
   settleEvents(60);
+  letPageFinishItsOwnWork(ctx, *page);
   QStringList warnings;
   bool ok = false;
   {

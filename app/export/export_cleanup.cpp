@@ -4,6 +4,8 @@
 
 #include "qcustomplot.h"
 
+#include <QAbstractItemModel>
+#include <QAbstractItemView>
 #include <QRegularExpression>
 
 bool looksLikeKeyHint(const QString& text) {
@@ -33,6 +35,10 @@ bool isHintItem(QCPAbstractItem* item) {
 QString emptyPlotReason(const PlotExport& plot) {
   if (!plot.plot) {
     if (!plot.widget) return QObject::tr("there is neither a plot nor a widget to draw");
+    // A table (or list) without rows would be a slide of column headers.
+    if (const auto* view = qobject_cast<const QAbstractItemView*>(plot.widget);
+        view && (!view->model() || view->model()->rowCount() == 0))
+      return QObject::tr("the table has no rows yet: run the page's experiment, or open a recording");
     // A custom-painted widget that would draw only its on-screen hint ("press Run …") says so.
     return hasNothingToShow(plot.widget) ? QObject::tr("nothing to show yet: run the page's experiment, or open a recording")
                                          : QString();

@@ -19,7 +19,8 @@ class QCustomPlot;
 bool looksLikeKeyHint(const QString& text);
 
 // Empty when the plot has something to show; otherwise a reason for the person exporting ("no series has any
-// data yet: run the page's experiment or open a recording"). Widgets (animations) always have something.
+// data yet: run the page's experiment or open a recording"). A widget has something unless it says otherwise
+// (setNothingToShow, widgets/onscreen_hint.h) or is a table without rows.
 QString emptyPlotReason(const PlotExport& plot);
 
 // For its lifetime: hints hidden, legend entries of empty series removed from the legend (put back after).

@@ -60,6 +60,10 @@ KernelPage::KernelPage(AppContext& ctx) : Page(ctx) {
   connect(&m_ctx.runner(), &ExperimentRunner::progress, this, [this](const QString& owner, double, const QString&) {
     if (owner == pageId()) drainMailbox();
   });
+  // Shown while another page's experiment ran: trace once the runner is free (after that page has had its result).
+  connect(&m_ctx.runner(), &ExperimentRunner::finished, this, [this](const QString& owner, bool) {
+    if (owner != pageId()) QTimer::singleShot(0, this, [this] { traceWhatIsMissing(); });
+  });
   refreshAll();
 }
 
@@ -334,12 +338,45 @@ void KernelPage::run() {
     runBar()->showError(unavailableReason());
     return;
   }
-  if (isRunning()) return;
+  if (isRunning()) {
+    // The page's own trace gives way to the one asked for (onRunFinished starts it).
+    if (m_tracingByItself) {
+      m_traceWhenFree = true;
+      cancel();
+    }
+    return;
+  }
   const emu::TraceShape shape{m_spinM->value(), m_spinN->value(), m_spinK->value()};
   QStringList steps{currentStep()};
   if (m_all->isChecked())
     for (const QString& s : stepNames())
       if (s != steps.front()) steps << s;
+  startTrace(steps, shape, /*byItself=*/false);
+}
+
+void KernelPage::traceWhatIsMissing() {
+  if (!emu::kernel_tracing_available() || !isVisible() || m_ctx.runner().isBusy()) return;
+  // Nothing traced yet: the chosen shape; otherwise the steps a trace left undone (cancelled when the page was
+  // left) at the shape it traced, so the views never mix two shapes.
+  const bool none = m_traces.isEmpty();
+  const emu::TraceShape shape = none ? emu::TraceShape{m_spinM->value(), m_spinN->value(), m_spinK->value()}
+                                     : m_tracedShape;
+  QStringList steps;
+  for (const QString& s : stepNames())
+    if (!m_traces.contains(s) && (m_all->isChecked() || s == currentStep())) steps << s;
+  if (steps.removeOne(currentStep())) steps.prepend(currentStep());  // what the views show first
+  if (!steps.isEmpty()) startTrace(steps, shape, /*byItself=*/true);
+}
+
+void KernelPage::shownAtItsSize() { traceWhatIsMissing(); }
+
+void KernelPage::hideEvent(QHideEvent* e) {
+  Page::hideEvent(e);
+  // Left while tracing by itself: the runner is freed for the page the viewer went to.
+  if (isTracingByItself()) cancel();
+}
+
+bool KernelPage::startTrace(const QStringList& steps, emu::TraceShape shape, bool byItself) {
   if (shape.m != m_tracedShape.m || shape.n != m_tracedShape.n || shape.k != m_tracedShape.k) m_traces.clear();
   m_tracedShape = shape;
   m_mailbox = std::make_shared<Mailbox>();
@@ -364,7 +401,9 @@ void KernelPage::run() {
       ctx.report(double(i + 1) / double(list.size()), "traced " + step_label(list[i]));
     }
   });
+  m_tracingByItself = started && byItself;
   if (started) refreshAll();
+  return started;
 }
 
 void KernelPage::drainMailbox() {
@@ -381,8 +420,16 @@ void KernelPage::drainMailbox() {
 void KernelPage::onRunFinished(bool cancelled) {
   drainMailbox();
   m_redraw->stop();
+  const bool byItself = m_tracingByItself;
+  m_tracingByItself = false;
+  // A trace the page started and then stopped itself (left, or Trace pressed) is not the viewer's cancel.
+  if (cancelled && !byItself) runBar()->showStatus(tr("Cancelled: the steps traced so far are kept."));
+  if (cancelled && byItself) runBar()->showStatus(QString());
+  if (m_traceWhenFree) {
+    m_traceWhenFree = false;
+    run();
+  }
   refreshAll();
-  if (cancelled) runBar()->showStatus(tr("Cancelled: the steps traced so far are kept."));
 }
 
 std::shared_ptr<const emu::StepTrace> KernelPage::selectedTrace() const { return m_traces.value(currentStep()); }
@@ -410,6 +457,7 @@ void KernelPage::refreshStep() {
   QString message;
   if (!emu::kernel_tracing_available()) message = unavailableReason();
   else if (isRunning()) message = tr("Tracing… this step's pictures appear when its trace is done.");
+  else if (m_ctx.runner().isBusy()) message = tr("Step %1 is traced as soon as the experiment running now ends.").arg(m_step->currentText());
   else message = tr("Press Trace (or Space) to run step %1 on the CPU emulator.").arg(m_step->currentText());
   m_ownerView->setMessage(message);
   m_timeline->setMessage(message);

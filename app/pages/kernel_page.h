@@ -48,7 +48,13 @@ class KernelPage : public Page {
   LessonContent lesson() const override;
   QList<PlotExport> plots() override;
   bool canRun() const override { return gpulab::emu::kernel_tracing_available(); }
+  // Trace: the chosen step (and, ticked, all seven) at the chosen shape. Pressed while the page's own trace runs,
+  // that one gives way and this one starts when it has stopped.
   void run() override;
+  // The trace the page starts by itself, without a button: when it is shown with steps missing at the traced shape
+  // (none traced yet: all seven at the chosen shape) and the runner is free. Deterministic and about a second at
+  // 128³, so a class never sees empty views and an export has the pictures to write.
+  bool isTracingByItself() const { return m_tracingByItself && isRunning(); }
   void applyTheme(const Theme& theme) override;
 
   // For tests and scripts.
@@ -79,6 +85,8 @@ class KernelPage : public Page {
 
  protected:
   void onRunFinished(bool cancelled) override;
+  void shownAtItsSize() override;
+  void hideEvent(QHideEvent* e) override;  // the page's own trace stops when it is left (kept: the steps done)
 
  private:
   struct Mailbox {
@@ -87,6 +95,8 @@ class KernelPage : public Page {
   };
   void buildControls();
   void buildViews();
+  bool startTrace(const QStringList& steps, gpulab::emu::TraceShape shape, bool byItself);
+  void traceWhatIsMissing();
   void drainMailbox();
   void refreshAll();
   void refreshStep();       // the selected step's pictures
@@ -140,4 +150,6 @@ class KernelPage : public Page {
   QHash<QString, std::shared_ptr<const gpulab::emu::StepTrace>> m_traces;  // by step, all at one shape
   gpulab::emu::TraceShape m_tracedShape{0, 0, 0};
   QString m_shownStep;  // the step the step-specific views show now
+  bool m_tracingByItself = false;  // the running trace was started by the page, not by Trace or Space
+  bool m_traceWhenFree = false;    // Trace was pressed while the page's own trace ran: start it when that ends
 };

@@ -75,6 +75,16 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   m_check->setToolTip(tr("Every variant's output is compared with an FP64 reference before it is timed"));
   resultsStrip()->addWidget(m_summary, 3);
   resultsStrip()->addWidget(m_check, 2);
+  // An open recording with nothing at this size: one click (or Alt+S) to the size it measured most, beside the
+  // results that would otherwise say only "nothing run at this size yet" (updateRecordedSizes shows it).
+  m_showRecorded = new QPushButton(this);
+  m_showRecorded->setObjectName(QStringLiteral("showRecordedSize"));
+  m_showRecorded->setVisible(false);
+  // Never the widget that makes the window wider than the screen (the projector's font at 1366 px): it takes its
+  // text's width when the strip has it, and shrinks before the page would grow.
+  m_showRecorded->setMinimumWidth(1);
+  connect(m_showRecorded, &QPushButton::clicked, this, &MatmulPage::showRecordedSize);
+  resultsStrip()->addWidget(m_showRecorded, 0);
 
   m_replot = makeRedrawTimer([this] { replot(); });
 
@@ -252,6 +262,13 @@ QVector<std::array<long long, 3>> MatmulPage::recordedSizes() const {
   QVector<std::array<long long, 3>> out;
   for (const matmul_model::Shape& s : matmul_model::recordedSizes(inputs())) out.push_back({s.m, s.k, s.n});
   return out;
+}
+
+void MatmulPage::showRecordedSize() {
+  const auto results = inputs();
+  if (matmul_model::recordedSizes(results).empty()) return;
+  const matmul_model::Shape s = matmul_model::busiestRecordedSize(results);
+  setSize(s.m, s.k, s.n);
 }
 
 QString MatmulPage::recordedSizesText() const { return m_recordedSizes ? m_recordedSizes->text() : QString(); }

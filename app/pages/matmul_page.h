@@ -24,6 +24,7 @@
 class QCheckBox;
 class QCustomPlot;
 class QLabel;
+class QPushButton;
 class QSlider;
 class QSpinBox;
 class QTimer;
@@ -83,6 +84,10 @@ class MatmulPage : public Page {
   // The m×k×n sizes with recorded FP32 GEMM results, smallest first (what the "Recorded at" links offer).
   QVector<std::array<long long, 3>> recordedSizes() const;
   QString recordedSizesText() const;
+  // The size the opened recordings measured most, shown; offered as a button ("Show the recording's 512³")
+  // whenever the current size has no recorded bar. The button, for tests: hidden when there is nothing to offer.
+  void showRecordedSize();
+  QPushButton* showRecordedButton() const { return m_showRecorded; }
   long long sizeM() const { return m_m; }
   long long sizeK() const { return m_k; }
   long long sizeN() const { return m_n; }
@@ -146,6 +151,7 @@ class MatmulPage : public Page {
   QLabel* m_check = nullptr;
   QLabel* m_shapeInfo = nullptr;
   QLabel* m_recordedSizes = nullptr;  // links to the sizes the opened recordings have, when this one has none
+  QPushButton* m_showRecorded = nullptr;  // "Show the recording's 512³", when this size has no recorded bar
   QLabel* m_gpuNote = nullptr;        // what the GPU slot holds (or that there is no GPU), in device_words
   SourceBadge* m_measuredBadge = nullptr;
   RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn

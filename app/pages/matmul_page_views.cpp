@@ -17,6 +17,7 @@
 #include <QCheckBox>
 #include <QLabel>
 #include <QMap>
+#include <QPushButton>
 
 #include <algorithm>
 #include <cmath>
@@ -480,6 +481,14 @@ void MatmulPage::updateRecordedSizes() {
                  .arg(it.key().second)
                  .arg(it.value().join(QStringLiteral(" · ")));
   if (!sizes.isEmpty() && !here) lines.prepend(tr("<b>The recording has no bars at this size.</b>"));
+  if (m_showRecorded) {
+    const auto results = inputs();
+    const matmul_model::Shape best = matmul_model::busiestRecordedSize(results);
+    m_showRecorded->setText(tr("&Show the recording's %1").arg(shape(best.m, best.k, best.n)));
+    m_showRecorded->setToolTip(tr("The opened recording has no bars at %1: go to %2, the size it measured most")
+                                   .arg(shape(m_m, m_k, m_n), shape(best.m, best.k, best.n)));
+    m_showRecorded->setVisible(!sizes.isEmpty() && !here);
+  }
   m_recordedSizes->setVisible(!sizes.isEmpty());
   m_recordedSizes->setText(lines.join(QStringLiteral("<br>")));
 }

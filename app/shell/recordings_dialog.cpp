@@ -2,6 +2,8 @@
 
 #include "app_context.h"
 #include "export/exporter.h"
+#include "models/recording_contents.h"
+#include "pages/page.h"
 #include "settings.h"
 
 #include <QDialogButtonBox>
@@ -18,6 +20,20 @@ namespace {
 QString contextValue(const gpulab::Recording& rec, const char* key) {
   auto it = rec.context.find(key);
   return it == rec.context.end() ? QString() : QString::fromStdString(it->second);
+}
+
+// "Matrix multiply, serial vs parallel: 512³: 4 ways", a line per page the recording feeds, named by the pages
+// of the window the dialog belongs to (by id when it has none, as in a test).
+QStringList pageLines(const gpulab::Recording& rec, const QWidget* window) {
+  QStringList lines;
+  const QList<Page*> pages = window ? window->findChildren<Page*>() : QList<Page*>{};
+  for (const recording_contents::PageHolding& h : recording_contents::holdings(rec)) {
+    QString name = QString::fromStdString(h.page_id);
+    for (const Page* p : pages)
+      if (p->pageId() == name) name = p->title();
+    lines << QStringLiteral("%1: %2").arg(name, QString::fromStdString(h.what));
+  }
+  return lines;
 }
 }  // namespace
 
@@ -58,12 +74,15 @@ void RecordingsDialog::closeRecording(AppContext& ctx, int index) {
 
 QStringList RecordingsDialog::rowTexts() const { return m_rowTexts; }
 
+QStringList RecordingsDialog::holdings(int index) const { return m_holdings.value(index); }
+
 void RecordingsDialog::rebuild() {
   while (QLayoutItem* item = m_rows->takeAt(0)) {
     delete item->widget();
     delete item;
   }
   m_rowTexts.clear();
+  m_holdings.clear();
   const QVector<LoadedRecording>& open = m_ctx.results().recordings();
   m_empty->setVisible(open.isEmpty());
   for (int i = 0; i < open.size(); ++i) {
@@ -75,9 +94,17 @@ void RecordingsDialog::rebuild() {
     if (const QString suite = contextValue(r.recording, "suite"); !suite.isEmpty()) details << tr("suite %1").arg(suite);
     details << tr("%n result(s)", nullptr, int(r.recording.results.size()));
     if (const QString host = contextValue(r.recording, "host"); !host.isEmpty()) details << tr("host %1").arg(host);
-    auto* text = new QLabel(tr("<b>%1. %2</b><br>%3<br><small>%4</small>")
+    // What it holds, page by page: a page shows a recording only at the settings it measured (the matmul page at
+    // the sizes listed here), so say where to look.
+    const QStringList holds = pageLines(r.recording, parentWidget());
+    QStringList holdsHtml;
+    for (const QString& line : holds) holdsHtml << line.toHtmlEscaped();
+    auto* text = new QLabel(tr("<b>%1. %2</b><br>%3<br>%4<small>%5</small>")
                                 .arg(i + 1)
                                 .arg(r.label.toHtmlEscaped(), details.join(QStringLiteral(" · ")).toHtmlEscaped(),
+                                     holdsHtml.isEmpty() ? QString()
+                                                         : tr("Holds, by page:<br>&nbsp;&nbsp;%1<br>")
+                                                               .arg(holdsHtml.join(QStringLiteral("<br>&nbsp;&nbsp;"))),
                                      QFileInfo(r.path).absoluteFilePath().toHtmlEscaped()),
                             row);
     text->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -96,6 +123,7 @@ void RecordingsDialog::rebuild() {
     h->addWidget(close);
     m_rows->addWidget(row);
     m_rowTexts << QStringLiteral("%1 — %2").arg(r.label, r.path);
+    m_holdings << holds;
   }
 }
 

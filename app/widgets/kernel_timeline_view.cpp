@@ -1,6 +1,7 @@
 // The kernel page's "Replay" view: block 0's k-loop played back over time from the trace's events.
 #include "widgets/kernel_views.h"
 #include "widgets/kernel_view_paint.h"
+#include "widgets/onscreen_hint.h"
 
 #include <QEvent>
 #include <QPainter>
@@ -21,6 +22,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   m_timer.setTimerType(Qt::PreciseTimer);
   m_timer.setInterval(16);  // ~60 Hz; the frame shown comes from the elapsed time, not from counting ticks
   connect(&m_timer, &QTimer::timeout, this, &TimelineView::tick);
+  setNothingToShow(this, true);  // only a message until a trace arrives: an export skips it (onscreen_hint.h)
 }
 
 void TimelineView::setTheme(const Theme& theme) {
@@ -45,6 +47,7 @@ void TimelineView::setMessage(const QString& text) {
 void TimelineView::setTrace(std::shared_ptr<const gpulab::emu::StepTrace> trace) {
   m_trace = std::move(trace);
   m_timeline = m_trace ? block0_timeline(*m_trace) : BlockTimeline{};
+  setNothingToShow(this, !m_trace || m_timeline.frames.empty());
   if (m_trace) {
     const int m = m_trace->shape.m, n = m_trace->shape.n, k = m_trace->shape.k;
     m_a = QImage(k, m, QImage::Format_RGB32);

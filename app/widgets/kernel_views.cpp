@@ -1,5 +1,6 @@
 #include "widgets/kernel_views.h"
 #include "widgets/kernel_view_paint.h"
+#include "widgets/onscreen_hint.h"
 
 #include <QEvent>
 #include <QHelpEvent>
@@ -25,12 +26,14 @@ OwnerView::OwnerView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("kernelOwnerView"));
   setToolTip(tr("The output matrix C: each cell coloured by the thread block that computed it, shaded by the warp "
                 "inside the block. Rest the mouse on a cell to see its block, warp and lane."));
+  setNothingToShow(this, true);  // only a message until a trace arrives: an export skips it (onscreen_hint.h)
 }
 
 void OwnerView::setTrace(std::shared_ptr<const gpulab::emu::StepTrace> trace) {
   m_trace = std::move(trace);
   m_tiles = m_trace ? block_tiles(*m_trace) : std::vector<BlockTile>{};
   m_hover = {-1, -1};
+  setNothingToShow(this, !m_trace);
   rebuildImage();
   update();
 }
@@ -239,6 +242,7 @@ WarpLoadView::WarpLoadView(QWidget* parent) : QWidget(parent) {
   setToolTip(tr("One warp's request: the elements its 32 lanes touched (filled, with the lane number) and, for global "
                 "memory, the 32-byte sectors the memory system had to fetch for them (outlined; shaded cells were "
                 "fetched but not asked for). For shared memory each column is one of the 32 banks."));
+  setNothingToShow(this, true);  // a message until a request is set
 }
 
 void WarpLoadView::setRequest(const RequestView& view, const QString& title, const QStringList& lines) {
@@ -246,11 +250,13 @@ void WarpLoadView::setRequest(const RequestView& view, const QString& title, con
   m_title = title;
   m_lines = lines;
   m_has = true;
+  setNothingToShow(this, false);
   update();
 }
 
 void WarpLoadView::setMessage(const QString& text) {
   m_has = false;
+  setNothingToShow(this, true);
   m_message = text;
   update();
 }

@@ -369,7 +369,9 @@ Plan matmul_practice_plan(const Backends& backends) {
 }
 
 bool is_matmul_page_plan(const std::string& plan) {
-  return plan.empty() || plan == plan_name::matmul || plan == plan_name::matmul_sizes;
+  // The quick suite's GEMMs are this page's own ways (the CPU's four at 512³, a GPU's ladder at 2048³): a
+  // `bench --suite quick` recording must show here, not leave the page empty.
+  return plan.empty() || plan == plan_name::matmul || plan == plan_name::matmul_sizes || plan == plan_name::quick;
 }
 
 Plan matmul_sizes_plan(const Backends& backends) {

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QImage>
+#include <QTableWidget>
 #include <gtest/gtest.h>
 
 namespace {
@@ -60,6 +61,24 @@ TEST(ExportSlides, EmptyUntilASeriesHasData) {
   ceiling->point1->setCoords(0, 1);
   ceiling->point2->setCoords(1, 1);
   EXPECT_TRUE(emptyPlotReason(h.exportOf()).isEmpty());
+}
+
+// No empty slide (issue 26): a table with no rows is as empty as a plot with no data, and a picture that has only
+// its message to show says so; either is skipped by --all and refused alone.
+TEST(ExportSlides, ATableWithoutRowsOrAPictureWithNothingToShowIsEmpty) {
+  QTableWidget table(0, 3);
+  table.setHorizontalHeaderLabels({QStringLiteral("step"), QStringLiteral("bytes per FLOP"), QStringLiteral("check")});
+  const PlotExport tableExport{QStringLiteral("steps"), QStringLiteral("Per-step table"), nullptr, &table, {}};
+  EXPECT_FALSE(emptyPlotReason(tableExport).isEmpty());
+  table.setRowCount(1);
+  table.setItem(0, 0, new QTableWidgetItem(QStringLiteral("01_naive")));
+  EXPECT_TRUE(emptyPlotReason(tableExport).isEmpty());
+
+  QWidget picture;
+  const PlotExport pictureExport{QStringLiteral("owners"), QStringLiteral("A picture"), nullptr, &picture, {}};
+  EXPECT_TRUE(emptyPlotReason(pictureExport).isEmpty());  // a widget draws something unless it says otherwise
+  setNothingToShow(&picture, true);
+  EXPECT_FALSE(emptyPlotReason(pictureExport).isEmpty());
 }
 
 TEST(ExportSlides, CleanScopeHidesHintsAndEmptyLegendEntriesThenRestores) {

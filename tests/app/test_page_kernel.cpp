@@ -2,6 +2,7 @@
 // fills the per-step table with all seven steps, names the block that computed a cell when it is hovered, and offers
 // its plots for export. Without a tracer in the build it says why instead of running.
 #include "app_test_support.h"
+#include "export/export_cleanup.h"
 #include "main_window.h"
 #include "pages/kernel_page.h"
 #include "widgets/kernel_views.h"
@@ -145,6 +146,53 @@ TEST(KernelPage, TracesAllSevenStepsThroughTheRunnerAndChecksThem) {
   EXPECT_LE(shownWidth(), table->viewport()->width());
   EXPECT_EQ(cutCells(), "");
   page.resize(1366, 700);
+}
+
+// Issue 26: the trace is deterministic and takes about a second, so the page shows it without a button press: shown,
+// it traces all seven steps by itself, and then every view but the one with nothing for step 1 (bank conflicts:
+// it has no shared memory) has something to export. Left while tracing, it gives the runner back at once and,
+// shown again, traces only what is missing.
+TEST(KernelPage, TracesByItselfWhenShownAndGivesWayWhenLeft) {
+  if (!gpulab::emu::kernel_tracing_available()) GTEST_SKIP() << "this build has no traced kernels (no clang++)";
+  AppContext ctx(noGpu());
+  KernelPage page(ctx);
+  page.initialize();
+  page.resize(1366, 700);
+  page.setShape(64, 64, 32);
+  EXPECT_EQ(page.tracedStepCount(), 0);
+  EXPECT_FALSE(ctx.runner().isBusy());  // nothing before it is shown
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  EXPECT_TRUE(page.isTracingByItself());
+  waitForRun(page, 120000);
+  ASSERT_EQ(page.tracedStepCount(), 7);
+  EXPECT_EQ(page.table()->rowCount(), 7);
+  EXPECT_EQ(page.trace(QStringLiteral("07_warptile"))->shape.k, 32);
+  for (const PlotExport& p : page.plots()) {
+    if (p.id == QStringLiteral("bank_conflicts")) EXPECT_FALSE(emptyPlotReason(p).isEmpty());
+    else EXPECT_TRUE(emptyPlotReason(p).isEmpty()) << p.id.toStdString() << ": " << emptyPlotReason(p).toStdString();
+  }
+
+  // Another page, at the default 128³: left at once, its own trace stops (the steps done are kept, no "Cancelled").
+  AppContext ctx2(noGpu());
+  KernelPage left(ctx2);
+  left.initialize();
+  left.resize(1366, 700);
+  left.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&left));
+  ASSERT_TRUE(left.isTracingByItself());
+  left.hide();
+  QElapsedTimer stopping;
+  stopping.start();
+  while (ctx2.runner().isBusy() && stopping.elapsed() < 10000) QTest::qWait(20);
+  EXPECT_FALSE(ctx2.runner().isBusy()) << "still tracing after it was left";
+  QTest::qWait(50);
+  EXPECT_LT(left.tracedStepCount(), 7);
+  left.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&left));
+  waitForRun(left, 120000);
+  EXPECT_EQ(left.tracedStepCount(), 7);
+  EXPECT_EQ(left.trace(QStringLiteral("01_naive"))->shape.m, 128);
 }
 
 TEST(KernelPage, RegisteredAfterMatmulWithItsPlotsForExport) {
