@@ -368,6 +368,7 @@ void RooflinePlot::rebuild() {
     m_plot->yAxis->setLabel(tr("Speed (FLOP/s)"));
   }
   m_plot->replot();
+  fitLogTicksToSize();
   // Then the corner where the legend covers the fewest marks.
   // A key that hides points or labels in every corner (two recordings' roofs and points: a dozen entries) is left
   // off: each roof is labelled on its line, the summary below names every roof, and the badges (with their
@@ -376,6 +377,27 @@ void RooflinePlot::rebuild() {
     m_plot->legend->setVisible(false);
     m_plot->replot();
   }
+}
+
+// As many decades labelled as the chart's size holds: the kernel page's Totals chart is half a projector's height,
+// where the fixed five labels of nine decades were written over each other.
+void RooflinePlot::fitLogTicksToSize() {
+  bool changed = false;
+  for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+    auto log = axis->ticker().dynamicCast<QCPAxisTickerLog>();
+    if (!log) continue;
+    const QFontMetrics fm(axis->tickLabelFont());
+    // A label's extent along its axis: a line's height upright, a typical label's width ("100 T") across.
+    const bool vertical = axis->orientation() == Qt::Vertical;
+    const int extent = vertical ? fm.height() : fm.horizontalAdvance(QStringLiteral("100 m"));
+    const int length = vertical ? m_plot->axisRect()->height() : m_plot->axisRect()->width();
+    const int fits = std::clamp(length / (2 * std::max(1, extent)), 1, m_compact ? 3 : 5);
+    if (log->tickCount() != fits) {
+      log->setTickCount(fits);
+      changed = true;
+    }
+  }
+  if (changed) m_plot->replot();
 }
 
 QString RooflinePlot::tooltipAt(const QPoint& px) const {

@@ -79,6 +79,7 @@ class RooflinePlot : public QWidget {
  private:
   void scheduleRebuild();
   void rebuild();
+  void fitLogTicksToSize();
 
   QCustomPlot* m_plot = nullptr;
   QTimer* m_rebuild = nullptr;
