@@ -1,5 +1,6 @@
 // One prepared CPU GEMM: owns A, B, C, fills the inputs once from the seed, poisons C before every run.
 #include "cpu_internal.hpp"
+#include "host_array.hpp"
 #include "gpulab/experiments.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/units.hpp"
@@ -62,7 +63,7 @@ class GemmOp final : public TimedOp {
   }
 
  private:
-  void poison() { std::fill(m_c.begin(), m_c.end(), std::numeric_limits<T>::quiet_NaN()); }
+  void poison() { fill_value(m_c, std::numeric_limits<T>::quiet_NaN()); }
   void compute() {
     poison();
     run_kernel();
@@ -74,21 +75,32 @@ class GemmOp final : public TimedOp {
       case Kernel::blas: run_blas(); break;
     }
   }
-  // One OpenBLAS call cannot be interrupted, and 4096³ on one core takes seconds. Above ~8 GFLOP the product is
-  // cut into bands of whole rows of C (each still a large sgemm: hundreds of rows, full k and n, so OpenBLAS runs
-  // at its usual rate), with a look at the stop token between bands: about 0.2 s apart at 40 GFLOP/s.
+  // One OpenBLAS call cannot be interrupted, and 4096³ on one core takes seconds. Above ~2 GFLOP the product is
+  // cut into bands of whole rows of C, with a look at the stop token between bands. A band's size is set by time,
+  // not by FLOPs: the first is ~1 GFLOP, and each next one is sized from the last one's rate to take ~0.1 s, so a
+  // cancel lands within ~0.1 s on a fast core and on a slow, shared one alike (a fixed 8 GFLOP band took 0.5 s on a
+  // busy 2-core CI machine). A band stays at least 32 rows so OpenBLAS still runs its usual blocked kernel.
   void run_blas() {
-    constexpr double band_flops = 8e9;
+    constexpr double first_band_flops = 1e9;
+    constexpr double band_target_s = 0.1;
+    constexpr long long min_band = 32;
     const double row_flops = 2.0 * static_cast<double>(m_n) * static_cast<double>(m_k);
-    const long long band = std::max<long long>(256, static_cast<long long>(band_flops / row_flops));
-    if (band >= m_m) {
+    if (row_flops * static_cast<double>(m_m) <= 2.0 * first_band_flops) {
       gemm_blas(m_a.data(), m_b.data(), m_c.data(), m_m, m_n, m_k, m_threads);
       return;
     }
-    for (long long i0 = 0; i0 < m_m; i0 += band) {
+    long long band = std::max<long long>(min_band, static_cast<long long>(first_band_flops / row_flops));
+    for (long long i0 = 0; i0 < m_m;) {
       throw_if_cancelled();
       const long long rows = std::min(band, m_m - i0);
+      const auto t0 = std::chrono::steady_clock::now();
       gemm_blas(m_a.data() + i0 * m_k, m_b.data(), m_c.data() + i0 * m_n, rows, m_n, m_k, m_threads);
+      const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      i0 += rows;
+      if (took_s > 0) {
+        const double next = static_cast<double>(rows) * band_target_s / took_s;
+        band = std::clamp<long long>(static_cast<long long>(next), min_band, std::max(min_band, 2 * rows));
+      }
     }
   }
 
@@ -96,7 +108,7 @@ class GemmOp final : public TimedOp {
   int m_threads;
   Kernel m_kernel;
   Precision m_precision;
-  std::vector<T> m_a, m_b, m_c;
+  HostArray<T> m_a, m_b, m_c;  // not zeroed: the fills below are the first touch, and they answer a cancel
   volatile T m_sink = 0;
 };
 
