@@ -14,6 +14,7 @@
 #include "widgets/roofline_plot.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/frame_coalescer.h"
 #include "widgets/stacked_or_tabbed.h"
 #include "widgets/spread_marks.h"
 
@@ -97,7 +98,7 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
   runBar()->setRunText(tr("Run sweep"));
   runBar()->runButton()->setToolTip(tr("Measure the triad bandwidth, then Y = X·W for every batch size (Space)."));
 
-  m_replot = makeRedrawTimer([this] { replot(); });
+  m_frame = new FrameCoalescer([this] { applyFrame(); }, this);
 
   // A bandwidth measured earlier in this session (e.g. on the Roofline page) gives the model a start.
   std::vector<batch_model::Input> inputs;
@@ -133,7 +134,11 @@ void BatchPage::buildControls() {
     row->addWidget(*s, 1);
     row->addWidget(*label);
     form->addRow(name, row);
-    connect(*s, &QSlider::valueChanged, this, [this] { updateLabels(); });
+    // A value's texts and curve are set once a frame: each new text asks for a layout pass of the page.
+    connect(*s, &QSlider::valueChanged, this, [this] {
+      m_valueTextsStale = true;
+      scheduleReplot();
+    });
   };
   slider(tr("d_in"), 8, 13, 12, &m_dIn, &m_dInLabel,
          tr("Columns of X = rows of W (the layer's input width), 256 … 8192. The lesson uses 4096."));
@@ -311,6 +316,12 @@ double BatchPage::modelCrossoverBatch() const {
 }
 
 void BatchPage::updateLabels() {
+  setValueTexts();
+  scheduleReplot();
+}
+
+void BatchPage::setValueTexts() {
+  m_valueTextsStale = false;
   m_dInLabel->setText(fmtCount(dIn()));
   m_dOutLabel->setText(fmtCount(dOut()));
   const QVector<long long> bs = batches();
@@ -321,7 +332,6 @@ void BatchPage::updateLabels() {
   m_maxB->setToolTip(tr("The sweep runs B = 1, 2, 4 … up to this batch. Now: %1 sizes, %2 per pass, weights %3.")
                          .arg(bs.size())
                          .arg(fmtSi(flops, "FLOP"), fmtBytes(bpe * dIn() * dOut())));
-  scheduleReplot();
 }
 
 gpulab::BatchControls BatchPage::runControls() const {
@@ -346,8 +356,10 @@ void BatchPage::run() {
     runBar()->showError(tr("%1 cannot run here: %2").arg(precName(c.precision), QString::fromStdString(why)));
     return;
   }
+  m_frame->flush();  // the last run's rows, before the table is emptied
   m_sweep.clear();
   m_table->setRowCount(0);
+  m_rowsShown = 0;
   m_sweepPrecision = c.precision;
   m_sweepDIn = int(c.d_in);
   m_sweepDOut = int(c.d_out);
@@ -394,25 +406,40 @@ void BatchPage::onResult(const gpulab::Result& r) {
   const SweepPoint& pt = reading.point;
   m_busy.note(pt.relSpread, pt.seconds);
   m_sweep.push_back(pt);
-  const gpulab::models::RateRange range{pt.lowFlopsPerS / 1e9, pt.flopsPerS / 1e9, pt.highFlopsPerS / 1e9,
-                                        pt.samples};
+  // Its table row and sentence come with the frame's redraw: a burst of results costs one row batch, one
+  // column fit and one redraw, not one each.
+  scheduleReplot();
+}
 
-  const int row = m_table->rowCount();
-  m_table->insertRow(row);
-  const QStringList cells{fmtCount(pt.batch), fmtSeconds(pt.seconds), fmtSi(pt.flopsPerS, "FLOP/s"),
-                          QString::fromStdString(gpulab::models::spread_text(range)), fmtBytes(pt.bytes), fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1),
-                          fmtFixed(pt.gbps, 1)};
-  for (int c = 0; c < cells.size(); ++c) {
-    auto* item = new QTableWidgetItem(cells[c]);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    m_table->setItem(row, c, item);
+void BatchPage::appendPendingRows() {
+  if (m_rowsShown >= m_sweep.size()) return;
+  for (; m_rowsShown < m_sweep.size(); ++m_rowsShown) {
+    const SweepPoint& pt = m_sweep[m_rowsShown];
+    const gpulab::models::RateRange range{pt.lowFlopsPerS / 1e9, pt.flopsPerS / 1e9, pt.highFlopsPerS / 1e9,
+                                          pt.samples};
+    const int row = m_table->rowCount();
+    m_table->insertRow(row);
+    const QStringList cells{fmtCount(pt.batch), fmtSeconds(pt.seconds), fmtSi(pt.flopsPerS, "FLOP/s"),
+                            QString::fromStdString(gpulab::models::spread_text(range)), fmtBytes(pt.bytes),
+                            fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1), fmtFixed(pt.gbps, 1)};
+    for (int c = 0; c < cells.size(); ++c) {
+      auto* item = new QTableWidgetItem(cells[c]);
+      item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      m_table->setItem(row, c, item);
+    }
   }
   m_tableColumns->refit();
+  const SweepPoint& pt = m_sweep.back();
   m_lastLabel->setText(tr("<b>B = %1</b>: %2, %3, %4 moved, <b>%5 FLOP/B</b>, %6")
                            .arg(fmtCount(pt.batch), fmtSeconds(pt.seconds), fmtSi(pt.flopsPerS, "FLOP/s"),
                                 fmtBytes(pt.bytes), fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1),
                                 fmtSi(pt.gbps * 1e9, "B/s")));
-  scheduleReplot();
+}
+
+void BatchPage::applyFrame() {
+  if (m_valueTextsStale) setValueTexts();
+  appendPendingRows();
+  replot();
 }
 
 void BatchPage::findCrossover() {
@@ -426,12 +453,14 @@ void BatchPage::findCrossover() {
 }
 
 void BatchPage::onRunFinished(bool cancelled) {
+  m_frame->flush();  // the last results' rows first
   if (!m_sweepOnGpu) m_busy.finish();  // a GPU sweep's timings do not depend on the CPU's other programs
   findCrossover();
   if (m_crossFound)
     m_roof->setHighlight(m_crossIntensity, m_crossFlops, tr("crossover B = %1").arg(fmtCount(m_crossBatch)));
   runBar()->showStatus(cancelled ? tr("Cancelled: %1 sizes measured, kept.").arg(m_sweep.size()) : crossoverText());
-  replot();
+  m_frame->request();
+  m_frame->flush();
 }
 
 QString BatchPage::crossoverText() const {
@@ -445,7 +474,7 @@ QString BatchPage::crossoverText() const {
 void BatchPage::recordingsChanged() { scheduleReplot(); }
 
 void BatchPage::scheduleReplot() {
-  if (m_replot) m_replot->start();  // null while the constructor builds the controls
+  if (m_frame) m_frame->request();  // null while the constructor builds the controls
 }
 
 void BatchPage::applyTheme(const Theme& theme) {

@@ -21,6 +21,10 @@ class QLabel;
 class QLineEdit;
 class QSlider;
 class QTableWidget;
+class FrameCoalescer;
+class QCPErrorBars;
+class QCPItemStraightLine;
+class QCPItemText;
 class FittingColumns;
 class QTimer;
 class RooflinePlot;
@@ -83,9 +87,14 @@ class BatchPage : public Page {
   bool gpuChosen() const;  // the device box is on the GPU slot's device (CUDA or Vulkan, whatever it is)
   gpulab::Backend& backend();
   void refillPrecisions();
-  void updateLabels();
+  void updateLabels();      // the slider values' texts, then a redraw
+  void setValueTexts();     // the slider values' texts alone
   void scheduleReplot();
+  // The frame's work, once a frame however many values or results arrived: new table rows, value texts, redraw.
+  void applyFrame();
   void replot();
+  // The table rows and the strip's last-point sentence of the points that arrived since the last frame.
+  void appendPendingRows();
   void findCrossover();
 
   StackedOrTabbed* m_visual = nullptr;
@@ -109,7 +118,17 @@ class BatchPage : public Page {
   SourceBadge* m_badge = nullptr;
   SourceBadge* m_modelBadge = nullptr;
   RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
-  QTimer* m_replot = nullptr;
+  FrameCoalescer* m_frame = nullptr;  // null while the constructor builds the controls
+  bool m_valueTextsStale = false;     // a slider moved: its value text is set in the frame
+  int m_rowsShown = 0;                // points of m_sweep already in the table
+  // The sweep plot's objects, kept between redraws: a redraw updates their data and positions and makes or
+  // removes objects only where the picture gains or loses one (a bandwidth, a crossover, a recording).
+  QCPErrorBars* m_spread = nullptr;
+  QCPItemStraightLine* m_modelLine = nullptr;
+  QCPItemStraightLine* m_crossLine = nullptr;
+  QCPItemText* m_crossText = nullptr;
+  QCPItemText* m_ridgeText = nullptr;
+  QCPItemText* m_hint = nullptr;
 
   // The sweep being shown: its shape, and the points as they came.
   QVector<SweepPoint> m_sweep;

@@ -37,12 +37,38 @@ QString recordedDeviceName(const batch_model::RecordedSweep& s) {
   return QObject::tr("%1 (%2)").arg(QString::fromStdString(s.device.noun), name);
 }
 
+// The sweep plot's graphs handed out in drawing order, reusing those of the last redraw: a redraw moves data
+// into graphs it already has (their legend keys stay) and makes one only where the picture gained a series.
+class GraphPool {
+ public:
+  explicit GraphPool(QCustomPlot* plot) : m_plot(plot) {}
+  QCPGraph* next() { return m_used < m_plot->graphCount() ? m_plot->graph(m_used++) : (++m_used, m_plot->addGraph()); }
+  // Removes the graphs this redraw did not use (a recording closed, the model not yet known).
+  void dropUnused() {
+    while (m_plot->graphCount() > m_used) m_plot->removeGraph(m_plot->graphCount() - 1);
+  }
+
+ private:
+  QCustomPlot* m_plot;
+  int m_used = 0;
+};
+
+// An item kept between redraws: made the first time it is shown, hidden (not deleted) while not needed.
+template <typename Item>
+Item* shownItem(Item*& item, QCustomPlot* plot) {
+  if (!item) item = new Item(plot);
+  item->setVisible(true);
+  return item;
+}
+void hideItem(QCPAbstractItem* item) {
+  if (item) item->setVisible(false);
+}
+
 }  // namespace
 
 void BatchPage::replot() {
   const Theme& theme = m_ctx.theme();
-  m_plot->clearGraphs();
-  m_plot->clearItems();
+  GraphPool graphs(m_plot);
   stylePlot(m_plot, theme);
   useLogAxis(m_plot, true);
   useLogAxis(m_plot, false, QStringLiteral("FLOP/s"));
@@ -77,7 +103,7 @@ void BatchPage::replot() {
       xs << b;
       ys << gpulab::models::attainable_flops(peak, m_bandwidth, I);
     }
-    QCPGraph* g = m_plot->addGraph();
+    QCPGraph* g = graphs.next();
     g->setName(tr("model: min(%1 peak, FLOP/B × %2)").arg(fmtSi(peak, "FLOP/s"), fmtSi(m_bandwidth, "B/s")));
     g->setData(xs, ys, true);
     styleGraph(g, theme, theme.model, SeriesKind::Model);
@@ -88,11 +114,15 @@ void BatchPage::replot() {
     }
     const double bx = modelCrossoverBatch();
     if (bx > 0) {
-      auto* line = new QCPItemStraightLine(m_plot);
+      auto* line = shownItem(m_modelLine, m_plot);
       line->point1->setCoords(bx, 1);
       line->point2->setCoords(bx, 2);
       line->setPen(seriesPen(theme, theme.model, SeriesKind::Model));
+    } else {
+      hideItem(m_modelLine);
     }
+  } else {
+    hideItem(m_modelLine);
   }
 
   // Recorded sweeps of the same shape (the batch plan's, models/batch_model): hollow marks, so a laptop class sees
@@ -104,7 +134,7 @@ void BatchPage::replot() {
   QVector<RooflinePlot::Point> roofPts;
   for (const batch_model::RecordedSweep& rs : recorded) {
     const QString source = m_ctx.results().sourceLabel(rs.source);
-    QCPGraph* g = m_plot->addGraph();
+    QCPGraph* g = graphs.next();
     // The device once: the recording's label names it already unless the sweep ran on another of its devices.
     const QString device = recordedDeviceName(rs);
     g->setName(source.contains(device) ? tr("%1 · %2").arg(precName(rs.precision), source)
@@ -148,22 +178,24 @@ void BatchPage::replot() {
                             fmtSi(s.lowFlopsPerS, "FLOP/s"), fmtSi(s.highFlopsPerS, "FLOP/s"));
       roofPts << rp;
     }
-    QCPGraph* g = m_plot->addGraph();
+    QCPGraph* g = graphs.next();
+    graphs.dropUnused();
     g->setName(m_sweep.isEmpty() ? tr("measured here (press Run sweep)")
                                  : tr("measured here: %1 %2×%3").arg(precName(p)).arg(int(di)).arg(int(dout)));
     g->setData(xs, ys, true);
     styleGraph(g, theme, hw, SeriesKind::Measured);
     tagSource(g, tr("measured here"));
-    addSpreadBars(g, ys, lows, highs, hw.darker(140));
+    if (!m_spread) m_spread = addSpreadBars(g, ys, lows, highs, hw.darker(140));
+    else setSpreadBars(m_spread, g, ys, lows, highs, hw.darker(140));
   }
 
   // The measured crossover.
   if (m_crossFound && m_crossBatch > 0) {
-    auto* line = new QCPItemStraightLine(m_plot);
+    auto* line = shownItem(m_crossLine, m_plot);
     line->point1->setCoords(double(m_crossBatch), 1);
     line->point2->setCoords(double(m_crossBatch), 2);
     line->setPen(QPen(theme.good, theme.lineWidth));
-    auto* t = new QCPItemText(m_plot);
+    auto* t = shownItem(m_crossText, m_plot);
     t->position->setType(QCPItemPosition::ptPlotCoords);
     t->position->setCoords(double(m_crossBatch), std::isfinite(ylo) ? ylo : 1);
     t->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
@@ -175,9 +207,12 @@ void BatchPage::replot() {
     t->setFont(f);
     t->setColor(theme.good.darker(theme.dark ? 80 : 130));
     t->setTextAlignment(Qt::AlignLeft);
+  } else {
+    hideItem(m_crossLine);
+    hideItem(m_crossText);
   }
   if (const double bx = modelCrossoverBatch(); bx > 0 && m_bandwidth > 0) {
-    auto* t = new QCPItemText(m_plot);
+    auto* t = shownItem(m_ridgeText, m_plot);
     t->position->setCoords(bx, std::isfinite(yhi) && yhi > 0 ? yhi : 1);
     t->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     t->setPadding(QMargins(2, 2, 6, 2));
@@ -187,6 +222,8 @@ void BatchPage::replot() {
     t->setFont(f);
     t->setColor(theme.mutedText);
     t->setTextAlignment(Qt::AlignRight);
+  } else {
+    hideItem(m_ridgeText);
   }
 
   // One badge per source drawn: "measured here" only once this machine has measured a point.
@@ -197,7 +234,7 @@ void BatchPage::replot() {
   fitBadges();
   if (m_sweep.isEmpty() && recorded.empty()) {
     // Nothing measured yet: say what will appear here rather than leave an empty grid.
-    auto* hint = new QCPItemText(m_plot);
+    auto* hint = shownItem(m_hint, m_plot);
     hint->position->setType(QCPItemPosition::ptAxisRectRatio);
     hint->position->setCoords(0.5, 0.45);
     hint->setText(tr("Run sweep (Space):\none point per batch size"));
@@ -206,6 +243,8 @@ void BatchPage::replot() {
     hint->setFont(f);
     hint->setColor(theme.mutedText);
     hint->setTextAlignment(Qt::AlignCenter);
+  } else {
+    hideItem(m_hint);
   }
   if (!std::isfinite(ylo) || yhi <= 0) {
     ylo = onGpu ? 1e11 : 1e9;

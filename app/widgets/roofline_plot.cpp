@@ -65,12 +65,16 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
 
 RooflinePlot::~RooflinePlot() = default;
 
+// A page redrawn once a frame hands over the same roofs and points most frames (a slider that moves only the other
+// plot): the same picture is not rebuilt.
 void RooflinePlot::setRoofs(const QVector<Roof>& roofs) {
+  if (roofs == m_roofs) return;
   m_roofs = roofs;
   scheduleRebuild();
 }
 
 void RooflinePlot::setPoints(const QVector<Point>& points) {
+  if (points == m_points) return;
   m_points = points;
   scheduleRebuild();
 }

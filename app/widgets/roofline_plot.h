@@ -30,6 +30,7 @@ class RooflinePlot : public QWidget {
     int source = -1;          // a recorded roof's recording: the second's line is dash-dotted (recorded_look.h)
     bool labelRidge = true;   // write "ridge N FLOP/B" beside the corner
     double ridge() const { return peakFlops > 0 && bandwidth > 0 ? peakFlops / bandwidth : 0; }
+    bool operator==(const Roof&) const = default;
   };
   struct Point {
     double intensity = 0;     // FLOPs per byte
@@ -42,6 +43,7 @@ class RooflinePlot : public QWidget {
     QString tooltip;          // provenance, shown when the mouse rests on the point
     bool stream = false;      // a streaming (bandwidth) kernel: above the memory roof only when its data is in cache
     QString device;           // where it ran ("NVIDIA H200"): a recorded point may sit above this machine's roofs
+    bool operator==(const Point&) const = default;
   };
 
   explicit RooflinePlot(QWidget* parent = nullptr);

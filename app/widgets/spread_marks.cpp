@@ -11,6 +11,13 @@ QCPErrorBars* addSpreadBars(QCPAbstractPlottable* target, const QVector<double>&
   auto* bars = new QCPErrorBars(target->keyAxis(), target->valueAxis());
   bars->removeFromLegend();
   bars->setErrorType(QCPErrorBars::etValueError);
+  setSpreadBars(bars, target, values, low, high, color);
+  return bars;
+}
+
+void setSpreadBars(QCPErrorBars* bars, QCPAbstractPlottable* target, const QVector<double>& values,
+                   const QVector<double>& low, const QVector<double>& high, const QColor& color) {
+  if (!bars || !target || values.size() != low.size() || values.size() != high.size()) return;
   QVector<double> minus, plus;
   for (int i = 0; i < values.size(); ++i) {
     minus << std::max(0.0, values[i] - low[i]);
@@ -22,7 +29,6 @@ QCPErrorBars* addSpreadBars(QCPAbstractPlottable* target, const QVector<double>&
   bars->setWhiskerWidth(7);
   bars->setSymbolGap(0);
   bars->setName(QString());
-  return bars;
 }
 
 void addWhisker(QCustomPlot* plot, double y, double xLow, double xHigh, const QColor& color) {

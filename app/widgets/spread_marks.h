@@ -16,6 +16,9 @@ struct Theme;
 // was added). Points without a spread (low = high = value) get none drawn. Returns the bars (owned by the plot).
 QCPErrorBars* addSpreadBars(QCPAbstractPlottable* target, const QVector<double>& values, const QVector<double>& low,
                             const QVector<double>& high, const QColor& color);
+// The same on bars made before (a redraw that keeps its plot objects): new data, target and colour.
+void setSpreadBars(QCPErrorBars* bars, QCPAbstractPlottable* target, const QVector<double>& values,
+                   const QVector<double>& low, const QVector<double>& high, const QColor& color);
 
 // A horizontal whisker (|—|) at `y` from `xLow` to `xHigh`: a bar chart's spread, drawn as an item so it
 // follows the value axis even where the bars start at a log axis' floor.

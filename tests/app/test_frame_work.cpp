@@ -5,6 +5,7 @@
 // A handler that relays out the page, re-flows its keys or rebuilds a plot on every value fails here.
 #include "app_test_support.h"
 #include "pages/amdahl_page.h"
+#include "pages/batch_page.h"
 #include "pages/stadium_page.h"
 #include "widgets/frame_work_meter.h"
 
@@ -12,6 +13,7 @@
 
 #include <QAbstractSlider>
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -85,4 +87,42 @@ TEST(FrameWork, StadiumSlidersWorkOnceAFrame) {
   AppContext ctx(noGpu());
   StadiumPage page(ctx);
   expectOneFrameWork(page, {0, kSteps - 1});
+}
+
+// The batch sweep: a value moves the model's curve and the planned sizes' sentence once a frame; the plot keeps its
+// graphs and items (a value moves their data), and the small roofline is not rebuilt for roofs it already shows.
+TEST(FrameWork, BatchSlidersWorkOnceAFrame) {
+  AppContext ctx(noGpu());
+  BatchPage page(ctx);
+  expectOneFrameWork(page, {kSteps / 2, kSteps - 1});
+}
+
+// Results arriving during a sweep: the sweep plot is redrawn with the objects it has. Only what the picture gains
+// once (the model's curve and its keys when the bandwidth arrives, the spread bars, the labels' items) is made;
+// a redraw that clears and remakes its graphs, keys and items makes that many again for every result.
+TEST(FrameWork, BatchResultsReuseThePlot) {
+  AppContext ctx(noGpu());
+  BatchPage page(ctx);
+  page.initialize();
+  page.resize(1366, 768);
+  page.show();
+  QTest::qWait(150);
+  page.setDims(256, 256);
+  page.setMaxBatch(64);  // seven sizes and the bandwidth: eight results
+  QTest::qWait(40);
+  FrameWorkMeter meter(page.sweepPlot());
+  page.run();
+  QElapsedTimer t;
+  t.start();
+  while (ctx.runner().isBusy() && t.elapsed() < 60000) {
+    ctx.runner().waitForIdle(20);
+    QCoreApplication::processEvents();
+  }
+  QTest::qWait(60);
+  ASSERT_GE(page.sweep().size(), 2);
+  const FrameWorkMeter::Counts c = meter.counts();
+  EXPECT_GE(c.replots, 2) << "the sweep drew as it went";
+  EXPECT_LE(c.replots, int(page.sweep().size()) + 3) << "at most one redraw per result (and the run's end)";
+  EXPECT_LE(c.plotObjects, 8) << "plot objects made over " << page.sweep().size() << " results and " << c.replots
+                              << " redraws";
 }
