@@ -18,7 +18,7 @@ QString measuredHereCaption(AppContext& ctx) {
   for (const StoredResult& s : ctx.results().all()) {
     if (s.source >= 0) continue;
     QString device = shortDeviceName(s.result);
-    if (s.result.backend == "cpu") {
+    if (gpulab::backend_kind(s.result.backend) == gpulab::BackendKind::cpu) {
       const auto& info = ctx.cpuInfo();
       const int cores = info.compute_units > 0 ? info.compute_units : info.threads;
       if (cores > 0) device = QObject::tr("%1, %n core(s)", nullptr, cores).arg(device);

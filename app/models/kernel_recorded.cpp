@@ -12,7 +12,7 @@ std::optional<Speed> recordedSpeed(const std::vector<Input>& results, const std:
   for (const Input& in : results) {
     if (in.source < 0) continue;
     const auto g = gpulab::as_gemm(*in.result);
-    if (!g || g->head.backend != "cuda" || g->head.variant != variant || g->head.precision != gpulab::Precision::fp32 ||
+    if (!g || g->head.kind != gpulab::BackendKind::cuda || g->head.variant != variant || g->head.precision != gpulab::Precision::fp32 ||
         !g->head.ok || !(g->gflops > 0))
       continue;
     if (!gpulab::is_matmul_page_plan(g->head.plan)) continue;  // the matmul page's plans (or from before plans)

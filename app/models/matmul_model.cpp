@@ -21,10 +21,10 @@ Row rowFor(const gpulab::MatmulWay& way, const gpulab::DeviceWords& device, bool
   r.key = gpulab::matmul_way_key(way);
   r.way = way;
   r.variant = way.variant;
-  r.gpu_side = way.backend != "cpu";
+  r.gpu_side = gpulab::backend_kind(way.backend) != gpulab::BackendKind::cpu;
   r.step = r.gpu_side ? stepOf(way.variant) : GpuStep::other;
   // A live ladder's own order; a recorded CUDA step keeps the CUDA ladder's numbering (kernels/0N_*.cu).
-  const bool cudaStep = way.backend == "cuda" && r.step < GpuStep::cublas;
+  const bool cudaStep = gpulab::backend_kind(way.backend) == gpulab::BackendKind::cuda && r.step < GpuStep::cublas;
   r.number = way.step > 0 ? way.step : cudaStep ? int(r.step) + 1 : 0;
   r.device = device;
   r.live = live;
@@ -54,7 +54,7 @@ std::vector<Row> buildRows(const gpulab::Backends& backends, const gpulab::Devic
                            const std::vector<Input>& results) {
   std::vector<Row> rows;
   for (const gpulab::MatmulWay& w : gpulab::matmul_ways(backends))
-    rows.push_back(rowFor(w, w.backend == "cpu" ? gpulab::DeviceWords{} : liveGpu, true));
+    rows.push_back(rowFor(w, gpulab::backend_kind(w.backend) == gpulab::BackendKind::cpu ? gpulab::DeviceWords{} : liveGpu, true));
   // A recording made on a GPU machine brings its ladder even where there is no GPU.
   for (const Input& in : results) {
     gpulab::GemmPoint g;

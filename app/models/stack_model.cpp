@@ -27,8 +27,8 @@ unsigned cpuPath(bool library) {
 Api apiOf(const gpulab::Result& r) {
   const gpulab::ResultHeader h = gpulab::result_header(r);
   if (!h.on_gpu) return Api::cpu;
-  if (h.backend == "cuda") return Api::cuda;
-  if (h.backend == "vulkan") return h.cpu_device ? Api::vulkanCpu : Api::vulkan;
+  if (h.kind == gpulab::BackendKind::cuda) return Api::cuda;
+  if (h.kind == gpulab::BackendKind::vulkan) return h.cpu_device ? Api::vulkanCpu : Api::vulkan;
   return Api::other;
 }
 

@@ -10,8 +10,9 @@ namespace {
 
 Run runOf(const gpulab::GemmPoint& g) {
   Run r;
-  r.api = g.head.backend == "cpu" ? Api::cpu : g.head.backend == "cuda" ? Api::cuda
-          : g.head.backend == "vulkan" ? Api::vulkan : Api::other;
+  using gpulab::BackendKind;
+  r.api = g.head.kind == BackendKind::cpu ? Api::cpu : g.head.kind == BackendKind::cuda ? Api::cuda
+          : g.head.kind == BackendKind::vulkan ? Api::vulkan : Api::other;
   r.library = g.library;
   r.n = g.n;
   r.gflops = g.gflops;

@@ -226,6 +226,7 @@ ResultHeader result_header(const Result& r) {
   ResultHeader h;
   h.plan = r.plan;
   h.backend = r.backend;
+  h.kind = backend_kind(r.backend);
   h.on_gpu = r.on_gpu();
   if (const auto d = r.provenance.find("device"); d != r.provenance.end()) h.device = d->second;
   // A CPU-type device behind a GPU API (lavapipe) or the CUDA emulator: device_words names it, never as a GPU.

@@ -1,6 +1,7 @@
 #pragma once
 // The Backend interface: primitive operations an experiment can time. The CPU backend always exists;
 // the CUDA backend lives in a module loaded at run time (see cuda_loader.hpp).
+#include "gpulab/backend_kind.hpp"
 #include "gpulab/precision.hpp"
 #include "gpulab/results.hpp"
 
@@ -113,6 +114,7 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string kind() const = 0;  // "cpu" | "cuda" | "vulkan"
+  BackendKind kind_id() const { return backend_kind(kind()); }  // the same, typed: what code branches on
   virtual DeviceInfo device_info() const = 0;
   virtual Provenance provenance() const = 0;
 

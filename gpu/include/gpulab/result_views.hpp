@@ -5,6 +5,7 @@
 // rest), so a renamed parameter is renamed in one file. Pages, page models, bench summaries and the recording
 // check read results through these, never by experiment name or parameter string. An as_…() returns nullopt
 // for a result of another kind.
+#include "gpulab/backend_kind.hpp"
 #include "gpulab/precision.hpp"
 #include "gpulab/results.hpp"
 
@@ -16,7 +17,8 @@ namespace gpulab {
 // What every view carries: where the result came from and whether it can be drawn.
 struct ResultHeader {
   std::string plan;      // the plan that made it ("" before plans were recorded)
-  std::string backend;   // "cpu", "cuda", …
+  std::string backend;   // "cpu", "cuda", … as recorded: for labels
+  BackendKind kind = BackendKind::unknown;  // the same, typed: what code branches on
   bool on_gpu = false;   // any backend but the CPU
   std::string device;    // the device's name as the backend gave it (provenance "device"); "" when not recorded
   bool cpu_device = false;  // on_gpu, yet not a GPU: a CPU-type Vulkan device (lavapipe) or the CUDA emulator (device_words)
