@@ -76,10 +76,10 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("card bandwidth; ceilings are a model"));
   addBadge(m_sheetBadge);
 
-  m_ceilingLabel = addResultLabel();
+  m_ceilingLabel = addResultLabel(2);  // the two model sentences get the strip's width, the run's two the rest
   m_chainLabel = addResultLabel();
   m_batchLabel = addResultLabel();
-  m_prefillLabel = addResultLabel();
+  m_prefillLabel = addResultLabel(2);
   m_replot = makeRedrawTimer([this] { replot(); });
   m_frame = new FrameCoalescer([this] { applyFrame(); }, this);
   buildControls();

@@ -142,7 +142,9 @@ void DecodePage::replotCeiling() {
   m_ceilingPlot->xAxis->setRange(0.4, formats.size() + 0.6);
   // Above the tallest bar only its value label (the key is above the chart).
   m_ceilingPlot->yAxis->setRange(std::max(0.1, minTok / 3), maxTok * 3);
-  placeLegendAbove(m_ceilingPlot, ceilingKeyColumns());
+  // Re-flowing the key moves every key entry: only when its column count changes.
+  if (const int columns = ceilingKeyColumns(); !legendIsAbove(m_ceilingPlot) || m_ceilingPlot->legend->wrap() != columns)
+    placeLegendAbove(m_ceilingPlot, columns);
   m_ceilingPlot->replot();
 
   const double fp16 = decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(params, 2));
@@ -165,8 +167,8 @@ void DecodePage::replotCeiling() {
                        .arg(fmtFixed(d.ceiling_tokens_s, 0), fmtBytes(d.weights_bytes), fmtFixed(d.dense_ceiling_tokens_s, 1));
   }
   // Where the page states the ceiling: it bounds one pass over the weights, not one token.
-  ceilingText += tr(" The limit is per pass over the weights: speculative decoding and multi-token prediction get "
-                    "several tokens out of one pass and so can beat it.");
+  ceilingText += tr(" It bounds one pass over the weights: speculative decoding and multi-token prediction get "
+                    "several tokens a pass.");
   m_ceilingLabel->setText(ceilingText);
   updatePrefill();
 }

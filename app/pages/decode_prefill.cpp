@@ -36,14 +36,14 @@ void DecodePage::updatePrefill() {
     in.peak_flops = *peak;
     const PrefillEstimate p = prefill_estimate(in, prompt);
     const double decode = decode_ceiling_tokens_per_s(in.bandwidth_bytes_s, decode_bytes_per_token(in.params, 2.0));
-    lines << tr("<b>Prompt, then answer</b> (%1, FP16, datasheet + model): the %2-token prompt is one batch — "
-                "%3 of arithmetic at %4 against %5 to read the weights once — so the first token comes after "
-                "≥ <b>%6</b> (%7). Each later token is a batch of one: ≤ <b>%8 tokens/s</b> (memory-bound). "
-                "Prompts from ~%9 tokens are compute-bound.")
+    lines << tr("<b>Prompt, then answer</b> (%1, FP16, model): the %2-token prompt is one batch, %3 at %4 "
+                "against %5 to read the weights, so the first token comes after ≥ <b>%6</b> (%7; compute-bound from "
+                "~%8 tokens). Each later token is a batch of one: ≤ <b>%9 tokens/s</b>, memory-bound.")
                  .arg(QString::fromStdString(card->name), fmtCount(std::llround(prompt)), fmtSi(p.flops, "FLOP"),
                       fmtSi(in.peak_flops, "FLOP/s"), fmtSeconds(p.memory_s), fmtSeconds(p.ttft_s),
-                      p.compute_bound ? tr("compute-bound") : tr("memory-bound"), fmtFixed(decode, decode < 10 ? 1 : 0))
-                 .arg(fmtCount(std::llround(std::ceil(prefill_compute_bound_from(in)))));
+                      p.compute_bound ? tr("compute-bound") : tr("memory-bound"),
+                      fmtCount(std::llround(std::ceil(prefill_compute_bound_from(in)))),
+                      fmtFixed(decode, decode < 10 ? 1 : 0));
   } else {
     lines << tr("<b>Prompt, then answer</b>: %1 states no FP16 peak, so the prompt's time is not modelled here; "
                 "choose another card.")

@@ -25,6 +25,7 @@ namespace {
 
 constexpr int kSteps = 20;
 
+
 void showPage(Page& page) {
   page.initialize();
   page.resize(1366, 768);
@@ -61,7 +62,7 @@ TEST(FrameWork, DecodeControlsWorkOnceAFrame) {
   AppContext ctx(noGpu());
   DecodePage page(ctx);
   showPage(page);
-  auto* params = page.findChildren<QDoubleSpinBox*>();
+  const auto params = page.findChildren<QDoubleSpinBox*>();
   QDoubleSpinBox* size = nullptr;
   QDoubleSpinBox* whatIf = nullptr;
   for (QDoubleSpinBox* b : params) {
@@ -72,8 +73,9 @@ TEST(FrameWork, DecodeControlsWorkOnceAFrame) {
   for (QSpinBox* b : page.findChildren<QSpinBox*>())
     if (b->suffix().contains(QStringLiteral("tokens"))) prompt = b;
   ASSERT_TRUE(size && whatIf && prompt);
+  size->setValue(9);  // above 8B: from 6 to 8B the published 7B runs join the chart (their bars made once)
+  QTest::qWait(40);
   FrameWorkMeter chain(page.batchPlot());
-  // Sizes above 8B: from 6 to 8B the published 7B runs join the chart (bars made once when they come).
   expectFrameWork(stepControl(page, [&](int s) { size->setValue(9 + s * 0.5); }), "model size");
   expectFrameWork(stepControl(page, [&](int s) { whatIf->setValue(100 + 150 * s); }), "what-if bandwidth");
   expectFrameWork(stepControl(page, [&](int s) { prompt->setValue(50 * s); }), "prompt length");
@@ -129,7 +131,8 @@ TEST(FrameWork, DecodeResultsReuseTheChainChart) {
   QTest::qWait(100);
   ASSERT_EQ(page.chainPointCount(), 3);
   const FrameWorkMeter::Counts c = meter.counts();
-  EXPECT_GE(c.replots, 1);
-  // Three graphs with three keys and two spread bars: 8 objects, plus slack for a bend line.
-  EXPECT_LE(c.plotObjects, 10) << "plot objects made over the run's results and " << c.replots << " redraws";
+  EXPECT_GE(c.replots, 3) << "the chain drew as it went";
+  // The picture gains three graphs with their keys, two spread bars and a bend line once (about ten objects; the
+  // keys are also counted when the legend re-flows them); a redraw that remade them made about ten per result.
+  EXPECT_LE(c.plotObjects, 20) << "plot objects made over the run's results and " << c.replots << " redraws";
 }

@@ -118,13 +118,13 @@ TEST(DecodePage, PromptThenAnswer) {
   page.setParamsBillions(7);
   page.setPromptTokens(1000);
   QString text = page.prefillText();
-  EXPECT_TRUE(text.contains(QStringLiteral("≥ <b>14.1 ms</b> (compute-bound)"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("≥ <b>14.1 ms</b> (compute-bound;"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("≤ <b>239 tokens/s</b>"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("4.18 ms"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("~296 tokens"))) << text.toStdString();
   page.setPromptTokens(100);
   text = page.prefillText();
-  EXPECT_TRUE(text.contains(QStringLiteral("≥ <b>4.18 ms</b> (memory-bound)"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("≥ <b>4.18 ms</b> (memory-bound;"))) << text.toStdString();
   // The ceiling's sentence says the limit is per pass (speculative decoding beats it).
   EXPECT_TRUE(page.ceilingText().contains(QStringLiteral("speculative decoding"))) << page.ceilingText().toStdString();
 }
@@ -146,7 +146,7 @@ TEST(DecodePage, MixtureOfExpertsReadsItsActiveWeights) {
     EXPECT_TRUE(ceiling.contains(QString::fromUtf8(s))) << s << " in " << ceiling.toStdString();
   EXPECT_TRUE(page.ceilingBarLabels().contains(QStringLiteral("130")));
   page.setPromptTokens(1000);
-  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("≥ <b>27.9 ms</b> (memory-bound)"))) << page.prefillText().toStdString();
+  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("≥ <b>27.9 ms</b> (memory-bound;"))) << page.prefillText().toStdString();
   // Back to dense: the box's size again.
   page.setMoeModel(QString());
   page.setParamsBillions(7);
