@@ -169,7 +169,23 @@ void DecodePage::replotCeiling() {
   // Where the page states the ceiling: it bounds one pass over the weights, not one token.
   ceilingText += tr(" It bounds one pass over the weights: speculative decoding and multi-token prediction get "
                     "several tokens a pass.");
-  m_ceilingLabel->setText(ceilingText);
+  // A projector's strip has room for a few large lines: the figures and the per-pass note there, in short; the
+  // whole sentence in the tooltip.
+  if (t.isProjector()) {
+    QString brief = tr("At <b>%1</b>, %2: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> tokens/s, per pass over "
+                       "the weights (speculative decoding: several tokens a pass).")
+                        .arg(fmtSi(m_whatIf->value() * 1e9, "B/s"), QString::number(params / 1e9, 'g', 3) + QStringLiteral("B"),
+                             fmtFixed(fp16, fp16 < 10 ? 1 : 0), fmtFixed(whatIfCeiling(QStringLiteral("INT8")), 0),
+                             fmtFixed(whatIfCeiling(QStringLiteral("INT4")), 0));
+    if (const MoeModel* moe = find_moe_preset(m_moe->currentData().toString().toStdString()))
+      brief += tr(" MoE: reads %1 of %2 params; VRAM holds all.")
+                   .arg(QString::number(moe->active_params / 1e9, 'g', 3) + QStringLiteral("B"),
+                        QString::number(moe->shape.params / 1e9, 'g', 3) + QStringLiteral("B"));
+    m_ceilingLabel->setText(brief);
+  } else {
+    m_ceilingLabel->setText(ceilingText);
+  }
+  m_ceilingLabel->setToolTip(ceilingText);
   updatePrefill();
 }
 

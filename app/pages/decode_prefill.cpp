@@ -26,6 +26,7 @@ void DecodePage::updatePrefill() {
   const MoeModel* moe = find_moe_preset(m_moe->currentData().toString().toStdString());
   const double total = moe ? moe->shape.params : m_params->value() * 1e9;
   QStringList lines;
+  QString brief;  // a projector's strip: the two times, the rest in the tooltip
   const std::optional<double> peak = card ? card->peak_flops_for(gpulab::Precision::fp16) : std::nullopt;
   if (card && peak && card->bandwidth_gbs > 0) {
     PrefillInputs in;
@@ -44,6 +45,10 @@ void DecodePage::updatePrefill() {
                       p.compute_bound ? tr("compute-bound") : tr("memory-bound"),
                       fmtCount(std::llround(std::ceil(prefill_compute_bound_from(in)))),
                       fmtFixed(decode, decode < 10 ? 1 : 0));
+    brief = tr("<b>Prompt</b> of %1 tokens: first token after ≥ <b>%2</b> (%3), then ≤ <b>%4 tokens/s</b> (%5, model)")
+                .arg(fmtCount(std::llround(prompt)), fmtSeconds(p.ttft_s),
+                     p.compute_bound ? tr("compute-bound") : tr("memory-bound"), fmtFixed(decode, decode < 10 ? 1 : 0),
+                     QString::fromStdString(card->name));
   } else {
     lines << tr("<b>Prompt, then answer</b>: %1 states no FP16 peak, so the prompt's time is not modelled here; "
                 "choose another card.")
@@ -61,5 +66,6 @@ void DecodePage::updatePrefill() {
                  .arg(int(steps.back().users))
                  .arg(fmtFixed(one, one < 10 ? 2 : 1), fmtCount(std::llround(prompt)), fmtSeconds(prompt / many));
   }
-  m_prefillLabel->setText(lines.join(QStringLiteral("<br>")));
+  m_prefillLabel->setToolTip(lines.join(QStringLiteral("<br>")));
+  m_prefillLabel->setText(m_ctx.theme().isProjector() && !brief.isEmpty() ? brief : lines.join(QStringLiteral("<br>")));
 }
