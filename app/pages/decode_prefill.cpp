@@ -56,16 +56,24 @@ void DecodePage::updatePrefill() {
   }
   // Seen, not told: the measured chain at its largest batch is a prompt's regime, at batch 1 the answer's.
   const std::vector<decode_page_model::ChainRun> runs = decode_page_model::chainRuns(inputs());
-  if (!runs.empty() && runs.front().steps.size() >= 2 && runs.front().steps.front().users == 1) {
+  // Only while one source's chain is drawn: with several, their own sentences need the strip's room.
+  QString measuredLine;
+  if (runs.size() == 1 && runs.front().steps.size() >= 2 && runs.front().steps.front().users == 1) {
     const auto& steps = runs.front().steps;
     const double one = 1 / steps.front().median_s;
     const double many = steps.back().users / steps.back().median_s;
-    lines << tr("%1 here: the chain ran %2 tokens/s as a batch of %3 (a prompt's way) and %4 tokens/s one at a "
+    measuredLine = tr("%1 here: the chain ran %2 tokens/s as a batch of %3 (a prompt's way) and %4 tokens/s one at a "
                 "time (the answer's): a %5-token prompt would take about %6 at the batch-%3 rate (extrapolated).")
                  .arg(runs.front().source < 0 ? tr("Measured") : tr("Recorded"), fmtFixed(many, many < 10 ? 2 : 1))
                  .arg(int(steps.back().users))
                  .arg(fmtFixed(one, one < 10 ? 2 : 1), fmtCount(std::llround(prompt)), fmtSeconds(prompt / many));
   }
+  if (!measuredLine.isEmpty()) lines << measuredLine;
   m_prefillLabel->setToolTip(lines.join(QStringLiteral("<br>")));
-  m_prefillLabel->setText(m_ctx.theme().isProjector() && !brief.isEmpty() ? brief : lines.join(QStringLiteral("<br>")));
+  const bool projector = m_ctx.theme().isProjector();
+  m_prefillLabel->setText(projector && !brief.isEmpty() ? brief : lines.join(QStringLiteral("<br>")));
+  // On a projector with several chains drawn the strip is theirs: the prompt's times return with one chain or
+  // in the windowed view.
+  const bool crowded = projector && runs.size() > 1;
+  if (m_prefillLabel->isHidden() != crowded) m_prefillLabel->setVisible(!crowded);
 }
