@@ -3,6 +3,8 @@
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/decode_model.hpp"
+#include "gpulab/models/moe_model.hpp"
+#include "gpulab/models/prefill_model.hpp"
 #include "gpulab/models/vram_model.hpp"
 #include "pages/decode_page.h"
 #include "pages/running_example.h"
@@ -78,6 +80,43 @@ QString belowCeilingAnswer() {
            fmtCount(std::llround(r.ceiling_tokens_s)));
 }
 
+// The prompt against the answer on the lesson's card and model: a 1,000-token prompt (model + datasheet).
+QString prefillQuestion() {
+  return tr("A chatbot reads a 1,000-token prompt, then answers. Why does the prompt take only a few tokens' "
+            "worth of time, though it holds a thousand?");
+}
+QString prefillAnswer() {
+  const GpuSpec* h100 = find_gpu("H100 SXM");
+  if (!h100 || !h100->fp16_tflops) return {};
+  PrefillInputs in;  // the 7B model in FP16
+  in.bandwidth_bytes_s = h100->bandwidth_bytes_s();
+  in.peak_flops = *h100->fp16_tflops * 1e12;
+  const PrefillEstimate p = prefill_estimate(in, 1000);
+  return tr("All of the prompt is known at once, so it goes through the model as one batch of 1,000 rows: the "
+            "weights are read once for all of them, and the work is %1 at %2 TFLOP/s, at least %3 ms, against %4 ms "
+            "to read the weights — compute-bound, like a large batch. That is the time to the first token. The "
+            "answer cannot be batched that way: each token needs the one before it, so every token is a batch of "
+            "one that reads all the weights again (%4 ms, memory-bound). From about %5 prompt tokens on, the "
+            "prompt is limited by the arithmetic (model; attention's own work is left out).")
+      .arg(fmtSi(p.flops, "FLOP"), fmtCount(std::llround(in.peak_flops / 1e12)), fmtFixed(p.compute_s * 1e3, 1),
+           fmtFixed(p.memory_s * 1e3, 2), fmtCount(std::llround(std::ceil(prefill_compute_bound_from(in)))));
+}
+
+QString moeAnswer() {
+  const MoeModel* m = find_moe_preset("mixtral-8x7b");
+  const GpuSpec* h100 = find_gpu("H100 SXM");
+  if (!m || !h100) return {};
+  const MoeDecode d = moe_decode(m->shape.params, m->active_params, 2.0, h100->bandwidth_bytes_s());
+  return tr("Its router sends each token through %1 of the %2 experts in every layer, so a token reads %3 of "
+            "weights, not %4: on an H100 that allows up to %5 tokens/s instead of %6. But which experts a token "
+            "needs is only known when it arrives, so all of them must sit in VRAM: %4 in FP16, more than the "
+            "card's 80 GB. A mixture of experts buys speed per token, not memory (model card + model).")
+      .arg(m->active_experts)
+      .arg(m->experts)
+      .arg(fmtBytes(d.bytes_per_token), fmtBytes(d.weights_bytes), fmtFixed(d.ceiling_tokens_s, 0),
+           fmtFixed(d.dense_ceiling_tokens_s, 0));
+}
+
 }  // namespace
 
 LessonContent DecodePage::lesson() const {
@@ -111,6 +150,14 @@ LessonContent DecodePage::lesson() const {
   c.exercises.push_back({tr("At 3,350 GB/s, what is the INT4 ceiling for the 7B model?"), tr("tokens/s"),
                          [] { return decode_ceiling_tokens_per_s(3350e9, decode_bytes_per_token(7e9, 0.5)); },
                          tr("3.5 GB per token: 3,350 ÷ 3.5 ≈ 957 tokens/s, four times FP16's 239."), 0.05});
+  c.questions.push_back({prefillQuestion(), prefillAnswer()});
+  c.questions.push_back({tr("Mixtral 8x7B has 46.7B parameters, yet it decodes about as fast as a 13B model. How?"),
+                         moeAnswer()});
+  c.questions.push_back({tr("How many conversations fit in one batch, and what do servers do to fit more?"),
+                         tr("Each conversation keeps its KV cache in VRAM, next to the weights, and it grows with every "
+                            "token; the batch is full when that memory is. Paged KV caches hand it out in small "
+                            "blocks as a conversation grows, instead of reserving room for the longest one up front, "
+                            "so the space short chats leave unused serves more users.")});
   const DecodePage* self = this;
   LessonExercise batching{
       tr("Run the chain (Space). Predict: with 8 users, roughly how many times the batch-1 total tokens/s?"),

@@ -2,10 +2,12 @@
 
 #include "app_context.h"
 #include "widgets/choice_box.h"
+#include "widgets/frame_coalescer.h"
 #include "widgets/plot_csv.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/decode_model.hpp"
+#include "gpulab/models/moe_model.hpp"
 #include "gpulab/models/roofline_model.hpp"
 #include "models/decode_choices.h"
 #include "models/decode_verdict.h"
@@ -25,6 +27,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -32,6 +35,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <utility>
 
 using namespace gpulab;
 using namespace gpulab::models;
@@ -50,7 +54,7 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   useLogAxis(m_ceilingPlot, false);
   // The key's columns follow the chart's width (known only once it is laid out, and again after each resize).
   connect(m_ceilingPlot, &QCustomPlot::afterLayout, this, [this] {
-    if (m_replot && m_ceilingPlot->legend->wrap() != ceilingKeyColumns()) scheduleReplot();
+    if (m_frame && m_ceilingPlot->legend->wrap() != ceilingKeyColumns()) requestCeiling();
   });
   m_batchPlot = new QCustomPlot;
   m_batchPlot->setToolTip(tr("Measured chain of transformer-shaped products, extrapolated to 32 layers: total and "
@@ -72,10 +76,12 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   m_sheetBadge = new SourceBadge(SourceBadge::Kind::Datasheet, tr("card bandwidth; ceilings are a model"));
   addBadge(m_sheetBadge);
 
-  m_ceilingLabel = addResultLabel();
+  m_ceilingLabel = addResultLabel(2);  // the two model sentences get the strip's width, the run's two the rest
   m_chainLabel = addResultLabel();
   m_batchLabel = addResultLabel();
+  m_prefillLabel = addResultLabel(2);
   m_replot = makeRedrawTimer([this] { replot(); });
+  m_frame = new FrameCoalescer([this] { applyFrame(); }, this);
   buildControls();
   runBar()->setRunText(tr("Measure decode"));
   runBar()->runButton()->setToolTip(tr("Measure the memory bandwidth (triad), then time the layer chain at batch 1 "
@@ -92,6 +98,29 @@ void DecodePage::buildControls() {
   m_params->setSuffix(tr(" B params"));
   m_params->setToolTip(tr("Model size in billions of parameters: every one is read once per token"));
   form->addRow(tr("Model"), m_params);
+  m_moe = new QComboBox;
+  m_moe->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_moe->setMinimumContentsLength(10);
+  addChoice(m_moe, tr("dense"), tr("Every weight is read for every token (the size above)"), QString());
+  for (const MoeModel& m : moe_presets())
+    addChoice(m_moe, QString::fromStdString(std::string(m.shape.label)),
+              tr("Mixture of experts: %1B parameters held, %2B read per token (%3 of %4 experts; model card)")
+                  .arg(m.shape.params / 1e9, 0, 'f', 1)
+                  .arg(m.active_params / 1e9, 0, 'f', 1)
+                  .arg(m.active_experts)
+                  .arg(m.experts),
+              QString::fromStdString(std::string(m.shape.id)));
+  m_moe->setToolTip(tr("A mixture of experts holds every expert in memory, but each token reads only the few its "
+                       "router picks: the ceiling follows the active parameters, the memory the total"));
+  form->addRow(tr("Kind"), m_moe);
+  m_prompt = new QSpinBox;
+  m_prompt->setRange(1, 131072);
+  m_prompt->setSingleStep(100);
+  m_prompt->setValue(1000);
+  m_prompt->setSuffix(tr(" tokens"));
+  m_prompt->setToolTip(tr("The prompt goes through the model as one batch of this many tokens (prefill, bound by "
+                          "the card's compute); the answer then comes one token a pass (decode, bound by memory)"));
+  form->addRow(tr("Prompt"), m_prompt);
   m_whatIf = new QDoubleSpinBox;
   m_whatIf->setRange(1, 20000);
   m_whatIf->setDecimals(0);
@@ -144,9 +173,20 @@ void DecodePage::buildControls() {
   cform->addRow(tr("Users up to"), m_maxUsers);
   controls()->addWidget(cbox);
 
-  connect(m_params, &QDoubleSpinBox::valueChanged, this, [this] { scheduleReplot(); });
-  connect(m_whatIf, &QDoubleSpinBox::valueChanged, this, [this] { scheduleReplot(); });
-  connect(m_card, &QComboBox::currentIndexChanged, this, [this] { scheduleReplot(); });
+  connect(m_moe, &QComboBox::currentIndexChanged, this, [this] {
+    // A preset fixes the size: its total in the box, which then only shows it.
+    if (const MoeModel* m = find_moe_preset(m_moe->currentData().toString().toStdString())) {
+      const QSignalBlocker quiet(m_params);
+      m_params->setValue(m->shape.params / 1e9);
+    }
+    m_params->setEnabled(m_moe->currentData().toString().isEmpty());
+    requestCeiling();
+  });
+  // A value changes only the ceiling's chart and the sentences under it; the measured chain stays as it was.
+  connect(m_params, &QDoubleSpinBox::valueChanged, this, [this] { requestCeiling(); });
+  connect(m_whatIf, &QDoubleSpinBox::valueChanged, this, [this] { requestCeiling(); });
+  connect(m_card, &QComboBox::currentIndexChanged, this, [this] { requestCeiling(); });
+  connect(m_prompt, &QSpinBox::valueChanged, this, [this] { requestCeiling(); });
 }
 
 void DecodePage::setWhatIfBandwidthGBs(double gbs) { m_whatIf->setValue(gbs); replot(); }
@@ -156,13 +196,23 @@ void DecodePage::setCard(const QString& name) {
   if (i >= 0) m_card->setCurrentIndex(i);
   replot();
 }
+void DecodePage::setPromptTokens(int tokens) { m_prompt->setValue(tokens); replot(); }
+void DecodePage::setMoeModel(const QString& id) {
+  m_moe->setCurrentIndex(std::max(0, m_moe->findData(id)));
+  replot();
+}
+double DecodePage::activeParams() const {
+  const MoeModel* m = find_moe_preset(m_moe->currentData().toString().toStdString());
+  return m ? m->active_params : m_params->value() * 1e9;
+}
+QString DecodePage::prefillText() const { return m_prefillLabel->text(); }
 void DecodePage::setChainShape(const QString& id) { m_shape->setCurrentIndex(std::max(0, m_shape->findData(id))); }
 void DecodePage::setMaxUsers(int users) { m_maxUsers->setCurrentIndex(std::max(0, m_maxUsers->findData(users))); }
 
 double DecodePage::whatIfCeiling(const QString& format) const {
   for (const WeightFormat& f : ceiling_formats({}, 0))
     if (format.toStdString() == f.name)
-      return decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(m_params->value() * 1e9, f.bytes));
+      return decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(activeParams(), f.bytes));
   return 0;
 }
 
@@ -195,7 +245,9 @@ void DecodePage::run() {
 
 void DecodePage::onResult(const gpulab::Result& r) {
   // Only this page's plan runs here: every result is the triad, a chain step, or a note saying why one did not run.
-  scheduleReplot();
+  // Drawn in the next frame with whatever else arrived by then.
+  m_chainDirty = m_ceilingDirty = true;
+  m_frame->request();
   if (r.ok()) m_busy.note(r.stats.rel_spread, r.stats.median_s);
   if (!r.error.empty()) runBar()->showError(QString::fromStdString(r.error));
 }
@@ -205,6 +257,21 @@ void DecodePage::onRunFinished(bool) {
 }
 void DecodePage::recordingsChanged() { scheduleReplot(); }
 void DecodePage::scheduleReplot() { m_replot->start(); }
+void DecodePage::requestCeiling() {
+  m_ceilingDirty = true;
+  if (m_frame) m_frame->request();  // null while the constructor builds the controls
+}
+void DecodePage::applyFrame() {
+  const bool ceiling = std::exchange(m_ceilingDirty, false), chain = std::exchange(m_chainDirty, false);
+  if (ceiling) replotCeiling();
+  if (chain) replotChain();
+}
+void DecodePage::replot() {
+  m_ceilingDirty = m_chainDirty = false;
+  if (m_frame->isPending()) m_frame->flush();  // nothing is dirty now: the pending frame does nothing
+  replotCeiling();
+  replotChain();
+}
 
 int DecodePage::chainPointCount() const { return decode_page_model::measuredChainCount(inputs()); }
 
@@ -226,9 +293,10 @@ QStringList DecodePage::ceilingBarLabels() const { return m_barLabels; }
 
 void DecodePage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
+  m_ceilingShape.clear();  // the bars and texts are made again in the theme's colours and fonts
   fitPlotSizes(theme);
   const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);
-  for (QLabel* l : {m_ceilingLabel, m_chainLabel, m_batchLabel}) l->setStyleSheet(css);
+  for (QLabel* l : {m_ceilingLabel, m_chainLabel, m_batchLabel, m_prefillLabel}) l->setStyleSheet(css);
   replot();
 }
 

@@ -14,11 +14,19 @@
 
 #include <vector>
 
+#include <QSharedPointer>
 #include <QVector>
 
+class FrameCoalescer;
 class QComboBox;
+class QCPAxisTickerText;
+class QCPBars;
+class QCPErrorBars;
+class QCPItemStraightLine;
+class QCPItemText;
 class QDoubleSpinBox;
 class QLabel;
+class QSpinBox;
 class QTimer;
 class StackedOrTabbed;
 
@@ -54,6 +62,13 @@ class DecodePage : public Page {
   // "tiny" / "small" / "7b" / "7b-gqa": the chain's layer shape.
   void setChainShape(const QString& id);
   void setMaxUsers(int users);
+  // The prompt's length in tokens: its prefill (one batch of that many) gives the time to first token.
+  void setPromptTokens(int tokens);
+  // "" for a dense model of the size in the box, else a mixture-of-experts preset ("mixtral-8x7b", "qwen3-30b-a3b").
+  void setMoeModel(const QString& id);
+  // Parameters one token reads: the box's for a dense model, the preset's active ones for a mixture of experts.
+  double activeParams() const;
+  QString prefillText() const;
   // Ceiling tokens/s for the what-if bandwidth, by weight format ("FP16", "INT8", "INT4").
   double whatIfCeiling(const QString& format) const;
   QString ceilingText() const;
@@ -71,8 +86,15 @@ class DecodePage : public Page {
 
  private:
   void buildControls();
+  // Everything now (a setter, a theme, a run's end); a control's value asks for the ceiling's part in the next
+  // frame, a result for both parts (FrameCoalescer: once a frame however many values or results arrive).
   void replot();
   void scheduleReplot();
+  void requestCeiling();
+  void applyFrame();
+  void replotCeiling();
+  void replotChain();
+  void updatePrefill();
   gpulab::TransformerShape chainShape() const;
   std::vector<decode_page_model::Input> inputs() const;  // the store's results, with their sources
   QString csvCeilings() const;
@@ -93,6 +115,21 @@ class DecodePage : public Page {
   QLabel* m_ceilingLabel = nullptr;
   QLabel* m_chainLabel = nullptr;
   QLabel* m_batchLabel = nullptr;
+  QLabel* m_prefillLabel = nullptr;
+  QSpinBox* m_prompt = nullptr;
+  QComboBox* m_moe = nullptr;
+  FrameCoalescer* m_frame = nullptr;
+  bool m_ceilingDirty = false, m_chainDirty = false;
+  // The ceiling chart's objects, kept between redraws while what it shows keeps its shape (the same sources,
+  // formats, published bars and theme): a value moves their data and texts instead of making them again.
+  QString m_ceilingShape;
+  QVector<QCPBars*> m_ceilingBars;
+  QVector<QCPItemText*> m_ceilingValueTexts;
+  QSharedPointer<QCPAxisTickerText> m_ceilingTicker;
+  // The chain chart's spread bars, bend lines and "press Run" hint, kept between redraws (hidden when unused).
+  QVector<QCPErrorBars*> m_chainSpreads;
+  QVector<QCPItemStraightLine*> m_chainBends;
+  QCPItemText* m_chainHint = nullptr;
   SourceBadge* m_measuredBadge = nullptr;
   RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
   SourceBadge* m_sheetBadge = nullptr;

@@ -5,6 +5,8 @@
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/decode_model.hpp"
+#include "gpulab/models/moe_model.hpp"
+#include "gpulab/models/prefill_model.hpp"
 #include "models/decode_choices.h"
 #include "models/decode_page_model.h"
 #include "models/decode_verdict.h"
@@ -22,6 +24,7 @@
 #include <QComboBox>
 #include <QFontMetrics>
 #include <QLabel>
+#include <QSpinBox>
 
 #include <algorithm>
 #include <set>
@@ -31,9 +34,9 @@ using namespace gpulab;
 using namespace gpulab::models;
 using decode_page_model::kFullLayers;
 
-void DecodePage::replot() {
+void DecodePage::replotCeiling() {
   const Theme& t = m_ctx.theme();
-  const double params = m_params->value() * 1e9;
+  const double params = activeParams();  // a mixture of experts: the parameters one token reads
   const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
   const std::vector<decode_page_model::Input> in = inputs();
   const std::vector<decode_page_model::ChainRun> runs = decode_page_model::chainRuns(in);
@@ -46,8 +49,6 @@ void DecodePage::replot() {
   };
 
   // ---- ceilings: three formats × (datasheet, measured, what-if) ----
-  m_ceilingPlot->clearPlottables();
-  m_ceilingPlot->clearItems();
   m_ceilingRows.clear();
   m_barLabels.clear();
   struct Src { QString name; double bw; QColor colour; Qt::BrushStyle brush; int source = -2; };
@@ -64,65 +65,160 @@ void DecodePage::replot() {
   const decode_page_model::ChainRun* chain = runs.empty() ? nullptr : &runs.front();
   const std::vector<WeightFormat> formats = ceiling_formats(chain ? std::string(display_name(chain->precision)) : "",
                                                             chain ? bytes_per_element(chain->precision) : 0);
-  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-  const QVector<PublishedDecodeBar> published = publishedDecodeBars(m_ctx, m_params->value());  // real GPUs, 7B
+  const QVector<PublishedDecodeBar> published = publishedDecodeBars(m_ctx, params / 1e9);  // real GPUs, 7B
   const double groupW = 0.8, barW = groupW / (sources.size() + publishedDecodeSlots(published));
+
+  // What the chart's objects depend on besides the values: the sources' looks, the formats, the published bars.
+  // Unchanged, the bars and their value texts are kept and a value only moves their data; changed (a run's first
+  // triad, a recording, a card without a figure, the theme), they are made again.
+  QString shape = QString::number(sources.size());
+  for (const Src& src : sources) shape += QStringLiteral("|%1/%2/%3").arg(src.colour.name()).arg(int(src.brush)).arg(src.source);
+  for (const WeightFormat& f : formats) shape += QStringLiteral("|") + QString::fromStdString(f.name);
+  for (const PublishedDecodeBar& b : published) shape += QStringLiteral("|p:%1/%2/%3").arg(b.label, b.format).arg(b.tokensPerS);
   double maxTok = 1, minTok = 1e12;
+  if (shape != m_ceilingShape) {
+    m_ceilingShape = shape;
+    m_ceilingPlot->clearPlottables();
+    m_ceilingPlot->clearItems();
+    m_ceilingBars.clear();
+    m_ceilingValueTexts.clear();
+    for (const Src& src : sources) {
+      auto* bars = new QCPBars(m_ceilingPlot->xAxis, m_ceilingPlot->yAxis);
+      bars->setWidth(barW * 0.92);
+      bars->setBaseValue(0.1);
+      QBrush brush(src.colour, src.brush);
+      if (src.brush == Qt::SolidPattern) brush = QBrush(src.colour);
+      bars->setBrush(brush);
+      // Dashed outlines: the datasheet's bars, and the second recording's (widgets/recorded_look.h).
+      const bool dashed = src.brush == Qt::BDiagPattern || src.source > 0;
+      bars->setPen(QPen(src.colour.darker(130), dashed ? 2 : 1, dashed ? Qt::DashLine : Qt::SolidLine));
+      m_ceilingBars << bars;
+      for (std::size_t fi = 0; fi < formats.size(); ++fi) {
+        auto* label = new QCPItemText(m_ceilingPlot);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        // The key's size, not the axes': at the axes' size neighbouring bars' labels ran together ("239239").
+        QFont f(QStringLiteral("DejaVu Sans"), legendFontPt(t));
+        f.setBold(true);
+        label->setFont(f);
+        label->setColor(t.text);
+        m_ceilingValueTexts << label;
+      }
+    }
+    double ignoredMax = 0, ignoredMin = 0;  // the published bars' extremes are taken below, on every redraw
+    addPublishedDecodeBars(m_ceilingPlot, t, published, int(sources.size()), barW, groupW, &ignoredMax, &ignoredMin);
+    m_ceilingTicker.reset(new QCPAxisTickerText);
+    m_ceilingPlot->xAxis->setTicker(m_ceilingTicker);
+    stylePlot(m_ceilingPlot, t);
+  }
+  for (const PublishedDecodeBar& b : published) {
+    maxTok = std::max(maxTok, b.tokensPerS);
+    minTok = std::min(minTok, b.tokensPerS);
+  }
   for (int si = 0; si < sources.size(); ++si) {
-    auto* bars = new QCPBars(m_ceilingPlot->xAxis, m_ceilingPlot->yAxis);
+    QCPBars* bars = m_ceilingBars[si];
     bars->setName(sources[si].name);
-    bars->setWidth(barW * 0.92);
-    bars->setBaseValue(0.1);
-    QBrush brush(sources[si].colour, sources[si].brush);
-    if (sources[si].brush == Qt::SolidPattern) brush = QBrush(sources[si].colour);
-    bars->setBrush(brush);
-    // Dashed outlines: the datasheet's bars, and the second recording's (widgets/recorded_look.h).
-    const bool dashed = sources[si].brush == Qt::BDiagPattern || sources[si].source > 0;
-    bars->setPen(QPen(sources[si].colour.darker(130), dashed ? 2 : 1, dashed ? Qt::DashLine : Qt::SolidLine));
+    QVector<double> keys, values;
     for (int fi = 0; fi < int(formats.size()); ++fi) {
       const double tok = decode_ceiling_tokens_per_s(sources[si].bw, decode_bytes_per_token(params, formats[fi].bytes));
       const double x = fi + 1 - groupW / 2 + barW * (si + 0.5);
-      bars->addData(x, tok);
+      keys << x;
+      values << tok;
       maxTok = std::max(maxTok, tok);
       minTok = std::min(minTok, tok);
       m_ceilingRows.push_back({QString::fromStdString(formats[fi].name), sources[si].name, sources[si].bw, tok});
-      auto* label = new QCPItemText(m_ceilingPlot);
+      QCPItemText* label = m_ceilingValueTexts[si * int(formats.size()) + fi];
       label->position->setCoords(x, tok);
-      label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
       const QString txt = fmtFixed(tok, tok < 10 ? 1 : 0);
       label->setText(txt);
       m_barLabels << txt;
-      // The key's size, not the axes': at the axes' size neighbouring bars' labels ran together ("239239").
-      QFont f(QStringLiteral("DejaVu Sans"), legendFontPt(t));
-      f.setBold(true);
-      label->setFont(f);
-      label->setColor(t.text);
     }
+    bars->setData(keys, values, true);
   }
-  addPublishedDecodeBars(m_ceilingPlot, t, published, int(sources.size()), barW, groupW, &maxTok, &minTok);
   for (const PublishedDecodeBar& b : published) m_ceilingRows.push_back({b.format, b.label, 0, 0, b.tokensPerS});
+  m_ceilingTicker->clear();
   for (int fi = 0; fi < int(formats.size()); ++fi)
     // The bytes a token reads, without "/token" (the axis title says it): four formats' ticks side by side at 1366 px.
-    ticker->addTick(fi + 1, tr("%1\n%2").arg(QString::fromStdString(formats[fi].name), fmtBytes(decode_bytes_per_token(params, formats[fi].bytes))));
-  m_ceilingPlot->xAxis->setTicker(ticker);
+    m_ceilingTicker->addTick(fi + 1, tr("%1\n%2").arg(QString::fromStdString(formats[fi].name), fmtBytes(decode_bytes_per_token(params, formats[fi].bytes))));
   m_ceilingPlot->xAxis->setRange(0.4, formats.size() + 0.6);
   // Above the tallest bar only its value label (the key is above the chart).
   m_ceilingPlot->yAxis->setRange(std::max(0.1, minTok / 3), maxTok * 3);
-  placeLegendAbove(m_ceilingPlot, ceilingKeyColumns());
-  stylePlot(m_ceilingPlot, t);
+  // Re-flowing the key moves every key entry: only when its column count changes.
+  if (const int columns = ceilingKeyColumns(); !legendIsAbove(m_ceilingPlot) || m_ceilingPlot->legend->wrap() != columns)
+    placeLegendAbove(m_ceilingPlot, columns);
   m_ceilingPlot->replot();
 
   const double fp16 = decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(params, 2));
-  m_ceilingLabel->setText(tr("At <b>%1</b>, %2 params: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> tokens/s. "
-                             "At the FP16 ceiling the cores do %6 — the rest of the time they wait for weights.")
-                              .arg(fmtSi(m_whatIf->value() * 1e9, "B/s"), QString::number(params / 1e9, 'g', 3) + QStringLiteral("B"),
-                                   fmtFixed(fp16, fp16 < 10 ? 1 : 0), fmtFixed(whatIfCeiling(QStringLiteral("INT8")), 0),
-                                   fmtFixed(whatIfCeiling(QStringLiteral("INT4")), 0),
-                                   fmtSi(compute_at_ceiling(params, 2, m_whatIf->value() * 1e9), "FLOP/s")));
+  QString ceilingText =
+      tr("At <b>%1</b>, %2 params: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> tokens/s. "
+         "At the FP16 ceiling the cores do %6 — the rest of the time they wait for weights.")
+          .arg(fmtSi(m_whatIf->value() * 1e9, "B/s"), QString::number(params / 1e9, 'g', 3) + QStringLiteral("B"),
+               fmtFixed(fp16, fp16 < 10 ? 1 : 0), fmtFixed(whatIfCeiling(QStringLiteral("INT8")), 0),
+               fmtFixed(whatIfCeiling(QStringLiteral("INT4")), 0),
+               fmtSi(compute_at_ceiling(params, 2, m_whatIf->value() * 1e9), "FLOP/s"));
+  if (const MoeModel* moe = find_moe_preset(m_moe->currentData().toString().toStdString())) {
+    const MoeDecode d = moe_decode(moe->shape.params, moe->active_params, 2.0, m_whatIf->value() * 1e9);
+    ceilingText += tr(" <b>Mixture of experts</b>: a token reads %1 of %2 params (%3 of %4 experts), so FP16 ≤ %5 "
+                      "tokens/s where reading all %6 would allow %7. Memory still holds every expert (%6 in FP16): "
+                      "it saves bandwidth per token, not VRAM.")
+                       .arg(QString::number(moe->active_params / 1e9, 'g', 3) + QStringLiteral("B"),
+                            QString::number(moe->shape.params / 1e9, 'g', 3) + QStringLiteral("B"))
+                       .arg(moe->active_experts)
+                       .arg(moe->experts)
+                       .arg(fmtFixed(d.ceiling_tokens_s, 0), fmtBytes(d.weights_bytes), fmtFixed(d.dense_ceiling_tokens_s, 1));
+  }
+  // Where the page states the ceiling: it bounds one pass over the weights, not one token.
+  ceilingText += tr(" It bounds one pass over the weights: speculative decoding and multi-token prediction get "
+                    "several tokens a pass.");
+  // A projector's strip has room for a few large lines: the figures and the per-pass note there, in short; the
+  // whole sentence in the tooltip.
+  if (t.isProjector()) {
+    QString brief = tr("At <b>%1</b>, %2: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> tokens/s, per pass over "
+                       "the weights (speculative decoding: several tokens a pass).")
+                        .arg(fmtSi(m_whatIf->value() * 1e9, "B/s"), QString::number(params / 1e9, 'g', 3) + QStringLiteral("B"),
+                             fmtFixed(fp16, fp16 < 10 ? 1 : 0), fmtFixed(whatIfCeiling(QStringLiteral("INT8")), 0),
+                             fmtFixed(whatIfCeiling(QStringLiteral("INT4")), 0));
+    if (const MoeModel* moe = find_moe_preset(m_moe->currentData().toString().toStdString()))
+      brief += tr(" MoE: reads %1 of %2 params; VRAM holds all.")
+                   .arg(QString::number(moe->active_params / 1e9, 'g', 3) + QStringLiteral("B"),
+                        QString::number(moe->shape.params / 1e9, 'g', 3) + QStringLiteral("B"));
+    m_ceilingLabel->setText(brief);
+  } else {
+    m_ceilingLabel->setText(ceilingText);
+  }
+  m_ceilingLabel->setToolTip(ceilingText);
+  updatePrefill();
+}
 
+void DecodePage::replotChain() {
+  const Theme& t = m_ctx.theme();
+  const std::vector<decode_page_model::Input> in = inputs();
+  const std::vector<decode_page_model::ChainRun> runs = decode_page_model::chainRuns(in);
+  const std::vector<decode_page_model::CeilingBandwidth> ceilings = decode_page_model::ceilingBandwidths(in);
   // ---- the measured chain: tokens/s against users ----
-  m_batchPlot->clearGraphs();
-  m_batchPlot->clearItems();
+  // Redrawn when results or recordings change (never for a control's value), with the objects it has: graphs
+  // and spread bars handed out again in drawing order (keys kept), made only where the picture gained a series.
+  int graphsUsed = 0, spreadsUsed = 0;
+  auto nextGraph = [&](bool inLegend) {
+    QCPGraph* g = graphsUsed < m_batchPlot->graphCount() ? m_batchPlot->graph(graphsUsed) : m_batchPlot->addGraph();
+    ++graphsUsed;
+    g->data()->clear();
+    if (inLegend) g->addToLegend();  // a no-op where its key is already there
+    else g->removeFromLegend();
+    return g;
+  };
+  auto spreadFor = [&](QCPGraph* g, const QVector<double>& y, const QVector<double>& lo, const QVector<double>& hi,
+                       const QColor& colour) {
+    if (spreadsUsed < m_chainSpreads.size() && m_chainSpreads[spreadsUsed]) {
+      m_chainSpreads[spreadsUsed]->setVisible(true);
+      setSpreadBars(m_chainSpreads[spreadsUsed], g, y, lo, hi, colour);
+    } else if (spreadsUsed < m_chainSpreads.size()) {
+      m_chainSpreads[spreadsUsed] = addSpreadBars(g, y, lo, hi, colour);
+    } else {
+      m_chainSpreads << addSpreadBars(g, y, lo, hi, colour);
+    }
+    ++spreadsUsed;
+  };
+  int bendsUsed = 0;
   // The strip under the charts: each source's sentence in full while one is drawn; with two or three, the first
   // in full and the others in short (every full sentence in the labels' tooltips), so the strip keeps to its
   // height at 1366×768 instead of squashing the charts.
@@ -145,7 +241,7 @@ void DecodePage::replot() {
     // strip is three narrow columns at 1366×768, and six keys of whole labels took half the chart.
     const QString whoShort = whoOf(run);
     const QString prec = QString::fromStdString(std::string(display_name(run.precision)));
-    QCPGraph* agg = m_batchPlot->addGraph();
+    QCPGraph* agg = nextGraph(true);
     if (here) styleGraph(agg, t, c, SeriesKind::Measured);
     else styleRecordedGraph(agg, t, c, run.source);
     // How much really ran, on the plot itself: a 2-layer chain scaled ×16 is not a 32-layer measurement. One
@@ -155,7 +251,7 @@ void DecodePage::replot() {
     const QString keyWho = here ? tr("measured") : m_ctx.results().recordings()[run.source].device;
     if (runs.size() == 1 || !sameScale) agg->setName(tr("total, %1 (%2; %3)").arg(runs.size() == 1 ? whoShort : keyWho, prec, note));
     else agg->setName(tr("total, %1 · %2").arg(keyWho, prec));
-    QCPGraph* per = m_batchPlot->addGraph();
+    QCPGraph* per = nextGraph(true);
     const QColor perColour = (here ? c : recordedColor(t, c, run.source)).darker(140);
     styleGraph(per, t, perColour, here ? SeriesKind::Measured : SeriesKind::Recorded);
     per->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, perColour, here ? perColour : t.surface, t.markerSize + 1));
@@ -169,8 +265,8 @@ void DecodePage::replot() {
       yMax = std::max(yMax, s.users / s.median_s);
       yMin = std::min(yMin, 1 / s.median_s);
     }
-    addSpreadBars(agg, aggY, aggLo, aggHi, c);
-    addSpreadBars(per, perY, perLo, perHi, c.darker(140));
+    spreadFor(agg, aggY, aggLo, aggHi, c);
+    spreadFor(per, perY, perLo, perHi, c.darker(140));
     for (QCPGraph* g : {agg, per}) tagSource(g, here ? tr("measured here") : who);
     // Ceiling for what actually ran: this device's bandwidth ÷ the bytes of the precision it ran in.
     const double bpp = bytes_per_element(run.precision);
@@ -178,15 +274,14 @@ void DecodePage::replot() {
     const double bw = run.bandwidth;
     if (bw > 0) {
       const double ceil1 = decode_ceiling_tokens_per_s(bw, fullParams * bpp);
-      QCPGraph* cg = m_batchPlot->addGraph();
-      styleGraph(cg, t, t.model, SeriesKind::Model);
-      cg->setName(tr("ceiling, %1: %2 ÷ %3 × users").arg(whoShort, fmtSi(bw, "B/s"), fmtBytes(fullParams * bpp)));
       // With several sources one key stands for every ceiling line (each source's figures are in the strip):
       // a key per source took rows the chart needed.
+      QCPGraph* cg = nextGraph(runs.size() == 1);
+      styleGraph(cg, t, t.model, SeriesKind::Model);
+      cg->setName(tr("ceiling, %1: %2 ÷ %3 × users").arg(whoShort, fmtSi(bw, "B/s"), fmtBytes(fullParams * bpp)));
       if (runs.size() > 1) {
-        cg->removeFromLegend();
         if (&run == &runs.front()) {  // a key of its own, with no points: the CSV keeps each line under its source
-          QCPGraph* key = m_batchPlot->addGraph();
+          QCPGraph* key = nextGraph(true);
           styleGraph(key, t, t.model, SeriesKind::Model);
           key->setName(tr("ceilings: bandwidth ÷ bytes × users"));
         }
@@ -220,20 +315,29 @@ void DecodePage::replot() {
                                           .arg(int(last.users)));
 
     if (verdict.bound == DecodeBound::compute) {
-      auto* line = new QCPItemStraightLine(m_batchPlot);
+      if (bendsUsed == m_chainBends.size()) m_chainBends << new QCPItemStraightLine(m_batchPlot);
+      QCPItemStraightLine* line = m_chainBends[bendsUsed++];
+      line->setVisible(true);
       line->point1->setCoords(verdict.bend_users, 1e-6);
       line->point2->setCoords(verdict.bend_users, 1e9);
       line->setPen(QPen(t.bad, 1, Qt::DashLine));
     }
   }
-  if (runs.empty()) {
-    auto* msg = new QCPItemText(m_batchPlot);
+  while (m_batchPlot->graphCount() > graphsUsed) m_batchPlot->removeGraph(m_batchPlot->graphCount() - 1);
+  for (int i = spreadsUsed; i < m_chainSpreads.size(); ++i)
+    if (m_chainSpreads[i]) m_chainSpreads[i]->setVisible(false), m_chainSpreads[i]->setDataPlottable(nullptr);
+  for (int i = bendsUsed; i < m_chainBends.size(); ++i) m_chainBends[i]->setVisible(false);
+  if (m_chainHint) m_chainHint->setVisible(runs.empty());
+  if (runs.empty() && !m_chainHint) {
+    auto* msg = m_chainHint = new QCPItemText(m_batchPlot);
     msg->position->setType(QCPItemPosition::ptAxisRectRatio);
     msg->position->setCoords(0.5, 0.5);
     msg->setText(tr("Press Run (Space): measures the bandwidth,\nthen a chain of 7B-shaped layers at 1, 2, 4 … users"));
     msg->setTextAlignment(Qt::AlignCenter);
-    msg->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
-    msg->setColor(t.mutedText);
+  }
+  if (m_chainHint) {
+    m_chainHint->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
+    m_chainHint->setColor(t.mutedText);
   }
   m_batchPlot->legend->setVisible(!runs.empty());
   if (runs.empty()) yMin = 0.3, yMax = 100;

@@ -1,7 +1,9 @@
 // The PCIe page's lesson: intro, questions and exercises (the page's code is in pcie_page.cpp).
 #include "pages/pcie_page.h"
 
+#include "format.h"
 #include "gpulab/models/catalogue.hpp"
+#include "gpulab/models/moe_model.hpp"
 #include "gpulab/models/transfer_model.hpp"
 
 #include <cmath>
@@ -14,6 +16,23 @@ QString hbmOverLink(const char* card) {
   const GpuSpec* g = find_gpu(card);
   return g && g->host_link_gbs > 0 ? QString::number(std::lround(g->bandwidth_gbs / g->host_link_gbs))
                                    : QStringLiteral("?");
+}
+
+// Mixtral 8x7B in FP16 on an H100 SXM with its experts in host RAM (datasheet + model card + model).
+QString moeOffloadAnswer() {
+  const MoeModel* m = find_moe_preset("mixtral-8x7b");
+  const GpuSpec* g = find_gpu("H100 SXM");
+  if (!m || !g || !(g->host_link_gbs > 0)) return {};
+  const MoeOffload o = moe_offload(*m, 2.0, g->bandwidth_bytes_s(), g->host_link_gbs * 1e9);
+  return PciePage::tr("A token needs only %1 of the %2 experts, but which ones is decided as it arrives, and they "
+                      "are big: %3 cross the bus for every token. At %4 that is %5 a token instead of %6 with "
+                      "everything on the card — %7× slower (model). Offloading pays only when little crosses: for "
+                      "the speed merely to halve, at most %8 of a token's %9 may come over the link.")
+      .arg(m->active_experts)
+      .arg(m->experts)
+      .arg(fmtBytes(o.bus_bytes_per_token), fmtSi(g->host_link_gbs * 1e9, "B/s"), fmtSeconds(o.offloaded_s),
+           fmtSeconds(o.in_vram_s), fmtFixed(o.slowdown, 0), fmtBytes(o.halving_bus_bytes),
+           fmtBytes(m->active_params * 2.0));
 }
 }  // namespace
 
@@ -35,6 +54,9 @@ LessonContent PciePage::lesson() const {
                          tr("The GPU's copy engine can read pinned pages directly. Pageable pages might move, so "
                             "the driver first copies them into a pinned staging buffer: an extra trip through "
                             "RAM.")});
+  c.questions.push_back({tr("Mixtral 8x7B holds 93 GB in FP16, more than an 80 GB H100. Why not keep its experts "
+                            "in host RAM and fetch the ones a token needs over PCIe?"),
+                         moeOffloadAnswer()});
   c.exercises.push_back({tr("A 70B model in FP16 (140 GB) on an 80 GB H100: if the 60 GB that does not fit streams "
                             "over a 64 GB/s link, predict the seconds per token spent on the link alone."),
                          tr("s"), [] { return transfer_seconds(60e9, 64e9); },

@@ -3,6 +3,7 @@
 #include "app_context.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
+#include "gpulab/models/moe_model.hpp"
 #include "gpulab/models/transfer_model.hpp"
 #include "gpulab/models/vram_model.hpp"
 #include "gpulab/page_plans.hpp"
@@ -10,6 +11,7 @@
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/choice_box.h"
+#include "widgets/frame_coalescer.h"
 #include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
@@ -28,6 +30,7 @@
 #include <set>
 #include <cmath>
 #include <map>
+#include <utility>
 
 using namespace gpulab;
 using namespace gpulab::models;
@@ -35,6 +38,9 @@ using namespace gpulab::models;
 namespace {
 
 using pcie_model::Series;
+
+// The model box's role holding a mixture-of-experts preset's id (empty for a dense model).
+constexpr int kMoeRole = Qt::UserRole + 1;
 
 // `here`: measured on this machine. A recording's host memcpy ran on its own CPU, not on "this CPU".
 QString seriesName(Series s, bool here = true) {
@@ -103,6 +109,7 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   m_token = addResultLabel();
 
   m_replot = makeRedrawTimer([this] { replot(); });
+  m_frame = new FrameCoalescer([this] { applyFrame(); }, this);
   connect(&m_ctx, &AppContext::gpuChanged, this, [this] { scheduleReplot(); });  // the note names the device
 
   buildControls();
@@ -141,6 +148,12 @@ void PciePage::buildControls() {
     if (s.id == "lesson-7b") lessonModel = m_model->count();
     m_model->addItem(QString::fromUtf8(s.label.data(), int(s.label.size())), s.params);
   }
+  // Mixtures of experts: their experts in host RAM, the active ones over the link for every token.
+  for (const MoeModel& m : moe_presets()) {
+    m_model->addItem(tr("%1 (MoE, experts in host RAM)").arg(QString::fromUtf8(m.shape.label.data(), int(m.shape.label.size()))),
+                     m.shape.params);
+    m_model->setItemData(m_model->count() - 1, QString::fromUtf8(m.shape.id.data(), int(m.shape.id.size())), kMoeRole);
+  }
   m_model->setCurrentIndex(lessonModel);
   m_model->setToolTip(tr("The model whose weights are read once per generated token"));
   tform->addRow(tr("Model"), m_model);
@@ -157,7 +170,9 @@ void PciePage::buildControls() {
   note->setWordWrap(true);
   controls()->addWidget(note);
 
-  for (auto* c : {m_card, m_model, m_format}) connect(c, &QComboBox::currentIndexChanged, this, [this] { scheduleReplot(); });
+  // The card changes both charts (its datasheet lines and the token's cost); the model and format only the token's.
+  connect(m_card, &QComboBox::currentIndexChanged, this, [this] { requestFrame(true, true); });
+  for (auto* c : {m_model, m_format}) connect(c, &QComboBox::currentIndexChanged, this, [this] { requestFrame(false, true); });
 }
 
 void PciePage::setCard(const QString& name) {
@@ -169,8 +184,15 @@ void PciePage::setCard(const QString& name) {
 void PciePage::setModel(double params, double bytesPerParam) {
   int best = 0;
   for (int i = 0; i < m_model->count(); ++i)
-    if (std::abs(m_model->itemData(i).toDouble() - params) < std::abs(m_model->itemData(best).toDouble() - params)) best = i;
+    if (m_model->itemData(i, kMoeRole).toString().isEmpty() && std::abs(m_model->itemData(i).toDouble() - params) < std::abs(m_model->itemData(best).toDouble() - params)) best = i;
   m_model->setCurrentIndex(best);
+  m_format->setCurrentIndex(std::max(0, m_format->findData(bytesPerParam)));
+  replot();
+}
+
+void PciePage::setMoeModel(const QString& id, double bytesPerParam) {
+  for (int i = 0; i < m_model->count(); ++i)
+    if (m_model->itemData(i, kMoeRole).toString() == id) m_model->setCurrentIndex(i);
   m_format->setCurrentIndex(std::max(0, m_format->findData(bytesPerParam)));
   replot();
 }
@@ -205,6 +227,20 @@ void PciePage::onRunFinished(bool) { replot(); }
 void PciePage::recordingsChanged() { scheduleReplot(); }
 
 void PciePage::scheduleReplot() { m_replot->start(); }
+void PciePage::requestFrame(bool bandwidth, bool token) {
+  m_bandwidthDirty |= bandwidth;
+  m_tokenDirty |= token;
+  if (m_frame) m_frame->request();  // null while the constructor builds the controls
+}
+void PciePage::applyFrame() {
+  const bool bandwidth = std::exchange(m_bandwidthDirty, false), token = std::exchange(m_tokenDirty, false);
+  if (bandwidth) replotBandwidth();  // ends with the token's chart, whose link rate it may have changed
+  else if (token) updateToken();
+}
+void PciePage::replot() {
+  m_bandwidthDirty = m_tokenDirty = false;
+  replotBandwidth();
+}
 
 std::vector<pcie_model::Point> PciePage::points() const {
   std::vector<pcie_model::Input> in;
@@ -225,9 +261,17 @@ double PciePage::linkBytesPerS(QString* source) const {
   return g ? g->host_link_gbs * 1e9 : 64e9;
 }
 
-void PciePage::replot() {
+void PciePage::replotBandwidth() {
   const Theme& t = m_ctx.theme();
-  m_plot->clearGraphs();
+  // The graphs of the last redraw handed out again in drawing order (their keys stay); one is made only where the
+  // picture gained a series, and those it no longer needs are removed at the end.
+  int graphsUsed = 0;
+  auto nextGraph = [&] {
+    QCPGraph* g = graphsUsed < m_plot->graphCount() ? m_plot->graph(graphsUsed) : m_plot->addGraph();
+    ++graphsUsed;
+    g->data()->clear();
+    return g;
+  };
   const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
 
   // Measured here (solid) and recorded (hollow), one graph per series and source.
@@ -241,7 +285,7 @@ void PciePage::replot() {
   for (const pcie_model::Point& p : pts) {
     QCPGraph*& g = graphs[{int(p.series), p.source}];
     if (!g) {
-      g = m_plot->addGraph();
+      g = nextGraph();
       const bool here = p.source < 0;
       const QColor c = here ? seriesColour(t, p.series) : recordedColor(t, seriesColour(t, p.series), p.source);
       if (here) styleGraph(g, t, c, SeriesKind::Measured);
@@ -265,7 +309,7 @@ void PciePage::replot() {
   // Datasheet: the link per direction and the card's memory, as dashed lines across the plot.
   if (card) {
     auto hline = [&](double gbs, const QColor& c, const QString& name) {
-      QCPGraph* g = m_plot->addGraph();
+      QCPGraph* g = nextGraph();
       styleGraph(g, t, c, SeriesKind::Datasheet);
       g->setName(name);
       g->addData(1e3, gbs);
@@ -281,6 +325,7 @@ void PciePage::replot() {
                                                                                                 : card->memory_type),
                                                fmtSi(card->bandwidth_gbs * 1e9, "B/s")));
   }
+  while (m_plot->graphCount() > graphsUsed) m_plot->removeGraph(m_plot->graphCount() - 1);
   const pcie_model::Summary sum = pcie_model::summarize(pts);
   const double bestH2d = sum.bestH2dPinned, bestD2d = sum.d2d, bestH2h = sum.h2h;
 
@@ -357,9 +402,12 @@ void PciePage::updateToken() {
   const Theme& t = m_ctx.theme();
   const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
   m_tokenRows.clear();
-  m_tokenPlot->clearPlottables();
-  m_tokenPlot->clearItems();
-  if (!card) return;
+  if (!card) {
+    if (m_tokenBars) m_tokenBars->data()->clear();
+    for (QCPItemText* txt : m_tokenTexts) txt->setVisible(false);
+    m_tokenPlot->replot();
+    return;
+  }
   const double params = m_model->currentData().toDouble();
   const double bpp = m_format->currentData().toDouble();
   const double weights = params * bpp;
@@ -368,46 +416,77 @@ void PciePage::updateToken() {
   QString linkSource;
   const double measuredLink = linkBytesPerS(&linkSource);
   const double sheetLink = card->host_link_gbs * 1e9;
+  const QString mem = QString::fromStdString(card->memory_type.empty() ? card->memory_family() : card->memory_type);
+  const MoeModel* moe = find_moe_preset(m_model->currentData(kMoeRole).toString().toStdString());
 
   const OffloadCost inHbm = offload_cost(weights, weights, hbm, sheetLink);
-  const QString mem = QString::fromStdString(card->memory_type.empty() ? card->memory_family() : card->memory_type);
-  m_tokenRows.push_back({tr("all weights in %1").arg(mem), inHbm.seconds_per_token,
-                         tr("%1 read at %2").arg(fmtBytes(weights), fmtSi(hbm, "B/s"))});
   const OffloadCost sheet = offload_cost(weights, vramForWeights, hbm, sheetLink);
-  if (sheet.streamed_bytes > 0) {
-    m_tokenRows.push_back({tr("rest over PCIe\n(datasheet %1)").arg(fmtSi(sheetLink, "B/s")), sheet.seconds_per_token,
-                           tr("%1 streamed").arg(fmtBytes(sheet.streamed_bytes))});
+  MoeOffload moeSheet;
+  if (moe) {
+    // A mixture of experts: its attention and router on the card, every expert in host RAM; a token reads its
+    // active experts over the link (the card does their sums).
+    moeSheet = moe_offload(*moe, bpp, hbm, sheetLink);
+    m_tokenRows.push_back({tr("all weights in %1").arg(mem), moeSheet.in_vram_s,
+                           tr("%1 of %2 read at %3").arg(fmtBytes(moe->active_params * bpp), fmtBytes(weights), fmtSi(hbm, "B/s"))});
+    m_tokenRows.push_back({tr("experts in host RAM\n(datasheet %1)").arg(fmtSi(sheetLink, "B/s")), moeSheet.offloaded_s,
+                           tr("%1 of experts over the link").arg(fmtBytes(moeSheet.bus_bytes_per_token))});
     if (linkSource != tr("datasheet")) {
-      const OffloadCost meas = offload_cost(weights, vramForWeights, hbm, measuredLink);
-      m_tokenRows.push_back({tr("rest over PCIe\n(%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
-                             meas.seconds_per_token, tr("%1 streamed").arg(fmtBytes(meas.streamed_bytes))});
+      const MoeOffload meas = moe_offload(*moe, bpp, hbm, measuredLink);
+      m_tokenRows.push_back({tr("experts in host RAM\n(%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
+                             meas.offloaded_s, tr("%1 of experts over the link").arg(fmtBytes(meas.bus_bytes_per_token))});
+    }
+  } else {
+    m_tokenRows.push_back({tr("all weights in %1").arg(mem), inHbm.seconds_per_token,
+                           tr("%1 read at %2").arg(fmtBytes(weights), fmtSi(hbm, "B/s"))});
+    if (sheet.streamed_bytes > 0) {
+      m_tokenRows.push_back({tr("rest over PCIe\n(datasheet %1)").arg(fmtSi(sheetLink, "B/s")), sheet.seconds_per_token,
+                             tr("%1 streamed").arg(fmtBytes(sheet.streamed_bytes))});
+      if (linkSource != tr("datasheet")) {
+        const OffloadCost meas = offload_cost(weights, vramForWeights, hbm, measuredLink);
+        m_tokenRows.push_back({tr("rest over PCIe\n(%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
+                               meas.seconds_per_token, tr("%1 streamed").arg(fmtBytes(meas.streamed_bytes))});
+      }
     }
   }
 
-  auto* bars = new QCPBars(m_tokenPlot->yAxis, m_tokenPlot->xAxis);
-  bars->setWidth(0.6);
-  bars->setBaseValue(1e-4);
-  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  // The bars and the row texts are made once (a text per row the chart has ever shown) and moved after that.
+  if (!m_tokenBars) {
+    m_tokenBars = new QCPBars(m_tokenPlot->yAxis, m_tokenPlot->xAxis);
+    m_tokenBars->setWidth(0.6);
+    m_tokenBars->setBaseValue(1e-4);
+  }
+  while (m_tokenTexts.size() < m_tokenRows.size()) {
+    auto* txt = new QCPItemText(m_tokenPlot);
+    txt->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    txt->setPadding(QMargins(6, 0, 0, 0));
+    txt->setTextAlignment(Qt::AlignLeft);
+    m_tokenTexts << txt;
+  }
+  QCPBars* bars = m_tokenBars;
+  bars->data()->clear();
+  QSharedPointer<QCPAxisTickerText> ticker = m_tokenPlot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+  if (!ticker) {
+    ticker.reset(new QCPAxisTickerText);
+    m_tokenPlot->yAxis->setTicker(ticker);
+  }
+  ticker->clear();
   double maxS = 0;
+  for (int i = 0; i < m_tokenTexts.size(); ++i) m_tokenTexts[i]->setVisible(i < m_tokenRows.size());
   for (int i = 0; i < m_tokenRows.size(); ++i) {
     bars->addData(i + 1, m_tokenRows[i].seconds);
     ticker->addTick(i + 1, m_tokenRows[i].label);
     maxS = std::max(maxS, m_tokenRows[i].seconds);
-    auto* txt = new QCPItemText(m_tokenPlot);
+    QCPItemText* txt = m_tokenTexts[i];
     txt->position->setCoords(m_tokenRows[i].seconds, i + 1);
-    txt->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    txt->setPadding(QMargins(6, 0, 0, 0));
     // The detail (bytes read or streamed) on a second line, so the text stays inside the plot.
     txt->setText(tr("%1/token = %2 tokens/s\n%3")
                      .arg(fmtSeconds(m_tokenRows[i].seconds), fmtSi(1.0 / m_tokenRows[i].seconds, "", 3).trimmed(),
                           m_tokenRows[i].detail));
-    txt->setTextAlignment(Qt::AlignLeft);
     txt->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
     txt->setColor(t.text);
   }
   bars->setPen(QPen(t.memory.darker(130)));
   bars->setBrush(t.memory);
-  m_tokenPlot->yAxis->setTicker(ticker);
   m_tokenPlot->yAxis->setRange(0.4, m_tokenRows.size() + 0.6);
   m_tokenPlot->yAxis->setRangeReversed(true);
   m_tokenPlot->xAxis->setRange(1e-3, std::max(1.0, maxS * 200));
@@ -417,7 +496,7 @@ void PciePage::updateToken() {
   // the decades the longest text overflows.
   double overflowPx = 0;
   for (int i = 0; i < m_tokenPlot->itemCount(); ++i)
-    if (auto* txt = qobject_cast<QCPItemText*>(m_tokenPlot->item(i)))
+    if (auto* txt = qobject_cast<QCPItemText*>(m_tokenPlot->item(i)); txt && txt->visible())
       overflowPx = std::max(overflowPx, txt->right->pixelPosition().x() - m_tokenPlot->axisRect()->right());
   const QCPRange range = m_tokenPlot->xAxis->range();
   const double pxPerDecade = m_tokenPlot->axisRect()->width() / std::log10(range.upper / range.lower);
@@ -431,7 +510,22 @@ void PciePage::updateToken() {
   }
 
   const QString model = m_model->currentText() + QStringLiteral(" ") + m_format->currentText();
-  if (sheet.streamed_bytes > 0)
+  if (moe && moeSheet.in_vram_s > 0)
+    // Users report that keeping experts in host RAM costs nearly half the speed: the model says what that needs.
+    m_token->setText(tr("<b>%1</b> holds %2, but a token reads only %3 of it. With the experts in host RAM, "
+                        "each token pulls its %4 active experts (%5) over %6: <b>%7</b> instead of %8 — <b>%9× "
+                        "slower</b> (model). Offloads that users report costing nearly half the speed must move far less: for "
+                        "half, at most %10 of a token's reads (%11 %) may cross the link, the rest staying on the "
+                        "card — or the CPU must do the experts' sums in its own RAM.")
+                         .arg(QString::fromUtf8(moe->shape.label.data(), int(moe->shape.label.size())) +
+                                  QStringLiteral(" ") + m_format->currentText(),
+                              fmtBytes(weights), fmtBytes(moe->active_params * bpp))
+                         .arg(moe->active_experts)
+                         .arg(fmtBytes(moeSheet.bus_bytes_per_token), QString::fromStdString(card->host_link),
+                              fmtSeconds(moeSheet.offloaded_s), fmtSeconds(moeSheet.in_vram_s),
+                              fmtFixed(moeSheet.slowdown, 1), fmtBytes(moeSheet.halving_bus_bytes),
+                              fmtFixed(100 * moeSheet.halving_bus_bytes / (moe->active_params * bpp), 1)));
+  else if (sheet.streamed_bytes > 0)
     m_token->setText(tr("<b>%1</b> (%2) on %3: %4 does not fit, so each token takes <b>%5</b> instead of %6 — "
                         "<b>%7× slower</b>")
                          .arg(model, fmtBytes(weights), QString::fromStdString(card->name), fmtBytes(sheet.streamed_bytes),

@@ -9,7 +9,9 @@
 
 #include <QVector>
 
+class FrameCoalescer;
 class QComboBox;
+class QCPBars;
 class QCPItemText;
 class QLabel;
 class QTimer;
@@ -43,6 +45,9 @@ class PciePage : public Page {
   QString summaryText() const;   // the results strip
   void setCard(const QString& name);
   void setModel(double params, double bytesPerParam);
+  // A mixture-of-experts preset ("mixtral-8x7b", "qwen3-30b-a3b"): its experts kept in host RAM, the active ones
+  // read over the link every token. Its format: bytes per parameter.
+  void setMoeModel(const QString& id, double bytesPerParam);
   // Sizes the sweep runs (64 KiB … 1 GiB by default); tests shrink them.
   void setSweepSizes(const QVector<double>& bytes) { m_sizes = bytes; }
   // The link rate the token cost uses: the best measured pinned h2d (here or recorded), else the datasheet.
@@ -59,8 +64,13 @@ class PciePage : public Page {
  private:
   void buildControls();
   std::vector<pcie_model::Point> points() const;  // the transfer plan's copies in the store
+  // Everything now (a setter, a theme, a run's end); a control's value asks for what it changes in the next frame
+  // (the model and format: the token's chart only), a result for both charts, once a frame (FrameCoalescer).
   void replot();
   void scheduleReplot();
+  void requestFrame(bool bandwidth, bool token);
+  void applyFrame();
+  void replotBandwidth();
   void updateToken();
   QString csvBandwidth() const;
   QString csvToken() const;
@@ -86,4 +96,9 @@ class PciePage : public Page {
     QString detail;
   };
   QVector<TokenRow> m_tokenRows;
+  FrameCoalescer* m_frame = nullptr;
+  bool m_bandwidthDirty = false, m_tokenDirty = false;
+  // The token chart's bars and row texts, kept between redraws (a text per row, hidden while its row is not shown).
+  QCPBars* m_tokenBars = nullptr;
+  QVector<QCPItemText*> m_tokenTexts;
 };

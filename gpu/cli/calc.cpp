@@ -32,6 +32,7 @@ const char* const k_usage_text =
     "                 [--active-params N]    (mixture of experts: parameters each token reads; memory holds all)\n"
     "  calc decode    --params 7e9 --bandwidth GB/s | --card NAME  [--precision fp16|int8|int4|...]\n"
     "                 [--peak-tflops T] [--users N] [--active-params N (mixture of experts)]\n"
+    "                 [--prompt N]  (prefill: time to first token for an N-token prompt; needs a peak)\n"
     "  calc amdahl    --serial S [--workers N] | --fraction F --factor K\n"
     "  calc rounds    --cells N --workers N [--cell-rate CELLS/S --clerk-rate SHEETS/S]\n"
     "  calc intensity --batch B --d-in N --d-out N [--precision fp16] [--card NAME]\n"
@@ -219,7 +220,7 @@ int calc_main(const Args& args) {
          "intermediate", "card", "card-gb", "overhead-gb", "lora-rank", "lora-targets", "kv-precision",
          "active-params"},
         {"json", "checkpointing", "no-checkpointing", "no-activations"}}},
-      {"decode", {calc_decode, {"params", "bandwidth", "precision", "peak-tflops", "users", "card", "active-params"}, {"json"}}},
+      {"decode", {calc_decode, {"params", "bandwidth", "precision", "peak-tflops", "users", "card", "active-params", "prompt"}, {"json"}}},
       {"amdahl", {calc_amdahl, {"serial", "workers", "fraction", "factor"}, {"json"}}},
       {"rounds", {calc_rounds, {"cells", "workers", "cell-rate", "clerk-rate"}, {"json"}}},
       {"intensity", {calc_intensity, {"batch", "d-in", "d-out", "precision", "card"}, {"json"}}},

@@ -2,6 +2,7 @@
 #include "calc_support.hpp"
 #include "gpulab/models/decode_model.hpp"
 #include "gpulab/models/moe_model.hpp"
+#include "gpulab/models/prefill_model.hpp"
 
 #include <iostream>
 
@@ -12,13 +13,14 @@ using namespace gpulab::models;
 // ---- calc decode --------------------------------------------------------------------------------------------
 int calc_decode(const Flags& f) {
   Reader r{f, {}};
-  std::optional<double> params, bandwidth, peak, users;
+  std::optional<double> params, bandwidth, peak, users, prompt;
   std::optional<NumberFormat> precision;
   const GpuSpec* card = nullptr;
   r.number("params", 1e3, 1e13, params);
   r.number("bandwidth", 1e-3, 1e5, bandwidth);
   r.number("peak-tflops", 1e-3, 1e5, peak);
   r.number("users", 1, 1e6, users, true);
+  r.number("prompt", 1, 1e7, prompt, true);
   r.format("precision", precision);
   r.card("card", card);
   if (!r.error.empty()) return usage_error(r.error);
@@ -36,6 +38,10 @@ int calc_decode(const Flags& f) {
   double peak_flops = 0;
   if (peak) peak_flops = *peak * 1e12;
   else if (card && card->peak_flops_for(Precision::fp16)) peak_flops = *card->peak_flops_for(Precision::fp16);
+
+  // The prefill is compute-bound for long prompts: without a compute roof there is no time to first token.
+  if (prompt && !(peak_flops > 0))
+    return usage_error("calc decode --prompt needs --peak-tflops T (or --card NAME with a stated FP16 peak)");
 
   std::vector<NumberFormat> formats;
   if (precision) formats = {*precision};
@@ -75,6 +81,30 @@ int calc_decode(const Flags& f) {
       if (peak_flops > 0) std::cout << ", cores idle " << fixed(100 * (1 - compute / peak_flops), 2) << "% of the time";
       std::cout << "\n";
     }
+    if (prompt) {
+      // The prompt: one batch of N through the weights. A mixture of experts multiplies each token by its active
+      // parameters, but a prompt's tokens are routed to nearly every expert, so all of them are read.
+      PrefillInputs pin;
+      pin.params = read;
+      pin.weight_bytes = moe.weights_bytes;
+      pin.bandwidth_bytes_s = bw_gbs * 1e9;
+      pin.peak_flops = peak_flops;
+      const PrefillEstimate p = prefill_estimate(pin, *prompt);
+      const double ridge = prefill_compute_bound_from(pin);
+      row["prefill"] = {{"prompt_tokens", *prompt},        {"flops", p.flops},
+                        {"compute_s", p.compute_s},         {"memory_s", p.memory_s},
+                        {"time_to_first_token_s", p.ttft_s}, {"compute_bound", p.compute_bound},
+                        {"prompt_tokens_per_s", p.prompt_tokens_s}, {"compute_bound_from_tokens", ridge}};
+      if (!as_json) {
+        std::cout << "        prompt of " << grouped(*prompt) << " tokens (one batch of " << grouped(*prompt)
+                  << "): " << si(p.flops, "FLOP") << " = " << fixed(p.compute_s * 1e3, 2) << " ms of compute, "
+                  << gb(pin.weight_bytes) << " of weights = " << fixed(p.memory_s * 1e3, 2) << " ms\n"
+                  << "        time to first token >= " << fixed(p.ttft_s * 1e3, 2) << " ms ("
+                  << (p.compute_bound ? "compute-bound" : "memory-bound") << ", compute-bound from ~"
+                  << grouped(std::ceil(ridge)) << " tokens), then " << tokens(ceiling)
+                  << " tokens/s (memory-bound, one token a pass)\n";
+      }
+    }
     if (users) {
       DecodeInputs in;
       in.params = read;
@@ -100,6 +130,7 @@ int calc_decode(const Flags& f) {
   if (as_json) {
     json j = {{"kind", "model"}, {"calc", "decode"}, {"params", *params}, {"bandwidth_gbs", bw_gbs}, {"rows", rows}};
     if (active) j["active_params"] = *active;
+    if (prompt) j["prompt_tokens"] = *prompt;
     if (peak_flops > 0) j["peak_flops"] = peak_flops;
     if (card) j["card"] = spec_json(*card);
     print_json(j);

@@ -54,4 +54,20 @@ MoeDecode moe_decode(double total_params, double active_params, double bytes_per
   return d;
 }
 
+MoeOffload moe_offload(const MoeModel& m, double bytes_per_param, double card_bytes_s, double link_bytes_s) {
+  MoeOffload o;
+  const double total = m.shape.params, active = m.active_params;
+  if (m.experts <= m.active_experts || !(card_bytes_s > 0) || !(link_bytes_s > 0) || !(active > 0)) return o;
+  o.expert_params = (total - active) / (m.experts - m.active_experts);
+  o.shared_params = std::max(0.0, active - m.active_experts * o.expert_params);
+  o.bus_bytes_per_token = m.active_experts * o.expert_params * bytes_per_param;
+  o.in_vram_s = active * bytes_per_param / card_bytes_s;
+  o.offloaded_s = o.shared_params * bytes_per_param / card_bytes_s + o.bus_bytes_per_token / link_bytes_s;
+  o.slowdown = o.in_vram_s > 0 ? o.offloaded_s / o.in_vram_s : 0.0;
+  // Half speed: B of the token's bytes over the link and the rest from the card take twice the in-VRAM time,
+  // (active − B) / card + B / link = 2 · active / card, so B = (active / card) / (1 / link − 1 / card).
+  if (link_bytes_s < card_bytes_s) o.halving_bus_bytes = o.in_vram_s / (1 / link_bytes_s - 1 / card_bytes_s);
+  return o;
+}
+
 }  // namespace gpulab::models

@@ -106,3 +106,49 @@ TEST(DecodePage, DefaultPlanIsTheBenchSuite) {
   for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
   EXPECT_NE(fromPage, fromSuite);
 }
+
+// Prefill and decode on the page (issue 28, section 2), from the model for the datasheet card: 7B FP16 on an H100
+// SXM, worked by hand in tests/unit/test_models_prefill.cpp — a 1,000-token prompt 14.15 ms (compute-bound), each
+// later token 4.18 ms (239 tokens/s); a 100-token prompt is still memory-bound (4.18 ms).
+TEST(DecodePage, PromptThenAnswer) {
+  AppContext ctx(noGpu());
+  DecodePage page(ctx);
+  page.initialize();
+  page.setCard(QStringLiteral("H100 SXM"));
+  page.setParamsBillions(7);
+  page.setPromptTokens(1000);
+  QString text = page.prefillText();
+  EXPECT_TRUE(text.contains(QStringLiteral("≥ <b>14.1 ms</b> (compute-bound;"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("≤ <b>239 tokens/s</b>"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("4.18 ms"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("~296 tokens"))) << text.toStdString();
+  page.setPromptTokens(100);
+  text = page.prefillText();
+  EXPECT_TRUE(text.contains(QStringLiteral("≥ <b>4.18 ms</b> (memory-bound;"))) << text.toStdString();
+  // The ceiling's sentence says the limit is per pass (speculative decoding beats it).
+  EXPECT_TRUE(page.ceilingText().contains(QStringLiteral("speculative decoding"))) << page.ceilingText().toStdString();
+}
+
+// A mixture of experts: Mixtral 8x7B in FP16 at 3,350 GB/s reads 25.8 GB a token (≤ 130 tokens/s) but holds
+// 93.4 GB (read whole: 35.9), tests/unit/test_models_moe.cpp. Its prompt reads every expert: 1,000 tokens take
+// 27.88 ms of weights against 26.08 ms of compute on an H100 SXM, memory-bound.
+TEST(DecodePage, MixtureOfExpertsReadsItsActiveWeights) {
+  AppContext ctx(noGpu());
+  DecodePage page(ctx);
+  page.initialize();
+  page.setCard(QStringLiteral("H100 SXM"));
+  page.setWhatIfBandwidthGBs(3350);
+  page.setMoeModel(QStringLiteral("mixtral-8x7b"));
+  EXPECT_DOUBLE_EQ(page.activeParams(), 12.9e9);
+  EXPECT_NEAR(page.whatIfCeiling(QStringLiteral("FP16")), 129.84, 0.01);
+  const QString ceiling = page.ceilingText();
+  for (const char* s : {"FP16 ≤ 130", "would allow 35.9", "93.4 GB", "not VRAM"})
+    EXPECT_TRUE(ceiling.contains(QString::fromUtf8(s))) << s << " in " << ceiling.toStdString();
+  EXPECT_TRUE(page.ceilingBarLabels().contains(QStringLiteral("130")));
+  page.setPromptTokens(1000);
+  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("≥ <b>27.9 ms</b> (memory-bound;"))) << page.prefillText().toStdString();
+  // Back to dense: the box's size again.
+  page.setMoeModel(QString());
+  page.setParamsBillions(7);
+  EXPECT_NEAR(page.whatIfCeiling(QStringLiteral("FP16")), 239.29, 0.01);
+}

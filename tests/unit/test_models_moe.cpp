@@ -66,3 +66,28 @@ TEST(MoeModel, VramBudgetHoldsEveryExpert) {
   EXPECT_DOUBLE_EQ(b.weights, 46'702'792'704.0 / 2);
   EXPECT_DOUBLE_EQ(b.kv_cache, 131072.0 * 4096);
 }
+
+// Experts in host RAM, read over PCIe per token (issue 28, section 2, the PCIe page). Mixtral 8x7B FP16, H100 SXM
+// (3,350 GB/s), PCIe 5.0 x16 (64 GB/s per direction), worked by hand:
+//   one expert = (46,702,792,704 − 12.9e9) / (8 − 2) = 5,633,798,784; shared = 12.9e9 − 2 · that = 1,632,402,432
+//   on the card: 25.8e9 / 3.35e12 = 7.7015 ms; offloaded: 3.2648e9 / 3.35e12 + 22.535e9 / 64e9 = 0.9746 + 352.11
+//   = 353.09 ms, 45.85× slower; half speed allows (7.7015e-3) / (1/64e9 − 1/3.35e12) = 0.5025 GB over the bus.
+// Qwen3-30B-A3B FP16 on an RTX 4090 (1,008 GB/s, PCIe 4.0 x16 32 GB/s): one expert (30.5e9 − 3.3e9) / 120 =
+//   226.67e6; 8 active = 3.627 GB over the bus; 6.548 ms on the card against 116.28 ms: 17.76×.
+TEST(MoeModel, ExpertsInHostRamCrossTheBusEveryToken) {
+  const MoeOffload m = moe_offload(*find_moe_preset("mixtral-8x7b"), 2.0, 3350e9, 64e9);
+  EXPECT_NEAR(m.expert_params, 5'633'798'784.0, 1.0);
+  EXPECT_NEAR(m.shared_params, 1'632'402'432.0, 1.0);
+  EXPECT_NEAR(m.bus_bytes_per_token, 22'535'195'136.0, 4.0);
+  EXPECT_NEAR(m.in_vram_s, 7.7015e-3, 1e-7);
+  EXPECT_NEAR(m.offloaded_s, 353.09e-3, 0.01e-3);
+  EXPECT_NEAR(m.slowdown, 45.85, 0.01);
+  EXPECT_NEAR(m.halving_bus_bytes, 0.5025e9, 0.0005e9);
+  const MoeOffload q = moe_offload(*find_moe_preset("qwen3-30b-a3b"), 2.0, 1008e9, 32e9);
+  EXPECT_NEAR(q.bus_bytes_per_token, 3.6267e9, 0.0001e9);
+  EXPECT_NEAR(q.in_vram_s, 6.548e-3, 1e-6);
+  EXPECT_NEAR(q.offloaded_s, 116.28e-3, 0.01e-3);
+  EXPECT_NEAR(q.slowdown, 17.76, 0.01);
+  // No link or no experts to move: nothing computed.
+  EXPECT_EQ(moe_offload(*find_moe_preset("mixtral-8x7b"), 2.0, 3350e9, 0).offloaded_s, 0.0);
+}

@@ -34,4 +34,23 @@ struct MoeDecode {
 MoeDecode moe_decode(double total_params, double active_params, double bytes_per_param, double bandwidth_bytes_s,
                      double kv_bytes_read = 0);
 
+// Experts kept in host RAM: attention, embeddings and router stay on the card, and each token's active experts are
+// read over the host link (PCIe) instead of from VRAM. Split of the parameters, from the totals alone:
+//   one expert (all layers) = (total − active) ÷ (experts − active experts)
+//   shared                  = active − active experts · one expert
+// Mixtral 8x7B FP16, 3,350 GB/s on the card, 64 GB/s PCIe 5.0: one expert 5.634e9, shared 1.632e9; on the card
+// 25.8 GB / 3,350 GB/s = 7.70 ms per token; offloaded 3.26 GB / 3,350 GB/s + 22.5 GB / 64 GB/s = 353.1 ms (45.8×
+// slower). For the speed only to halve, at most (7.70 ms) / (1/64 − 1/3,350 s/GB) = 0.503 GB of a token's 25.8 GB
+// may cross the bus: 1.9 % of it.
+struct MoeOffload {
+  double expert_params = 0;        // one expert across all layers
+  double shared_params = 0;        // what every token reads besides its experts
+  double bus_bytes_per_token = 0;  // the active experts' bytes, over the link
+  double in_vram_s = 0;            // every weight on the card: active bytes ÷ card bandwidth
+  double offloaded_s = 0;          // shared bytes ÷ card bandwidth + active experts' bytes ÷ link
+  double slowdown = 0;             // offloaded ÷ in VRAM
+  double halving_bus_bytes = 0;    // the most of a token's bytes the link may carry for the speed to fall by half
+};
+MoeOffload moe_offload(const MoeModel& m, double bytes_per_param, double card_bytes_s, double link_bytes_s);
+
 }  // namespace gpulab::models
