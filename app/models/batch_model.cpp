@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <tuple>
 
 namespace batch_model {
@@ -76,16 +75,7 @@ double sessionCpuBandwidth(const std::vector<Input>& results) {
   return best;
 }
 
-std::string shortDevice(const std::string& name) {
-  std::string s = name;
-  for (const std::string mark : {"(R)", "(TM)"})
-    for (std::size_t at; (at = s.find(mark)) != std::string::npos;) s.erase(at, mark.size());
-  if (const std::size_t cut = s.find(" ("); cut != std::string::npos) s.erase(cut);
-  std::istringstream words(s);
-  std::string w, out;
-  for (int i = 0; i < 3 && words >> w; ++i) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
+std::string shortDevice(const std::string& name) { return gpulab::short_device_name(name); }
 
 std::vector<RecordedSweep> recordedSweeps(const std::vector<Input>& results, long long dIn, long long dOut) {
   // (source, backend, device, precision) -> batch -> the newest point

@@ -3,6 +3,8 @@
 #include "widgets/legend_placement.h"
 #include "widgets/recorded_look.h"
 
+#include "gpulab/device_words.hpp"
+
 #include "format.h"
 #include "qcustomplot.h"
 
@@ -451,11 +453,8 @@ QString RooflinePlot::csv() const {
 }
 
 QString shortDeviceName(const std::string& device, const QString& fallback) {
-  QString name = QString::fromStdString(device).simplified();
-  // CPU model strings run long ("AMD EPYC 7B13 64-Core Processor"): the first words say enough on a legend.
-  name.remove(QStringLiteral("(R)")).remove(QStringLiteral("(TM)"));
-  const QStringList words = name.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-  if (words.size() > 3) name = words.mid(0, 3).join(QLatin1Char(' '));
+  // CPU model strings run long ("AMD EPYC 7B13 64-Core Processor"): the core's one rule cuts them for a legend.
+  const QString name = QString::fromStdString(gpulab::short_device_name(device));
   if (!name.isEmpty()) return name;
   return fallback.isEmpty() ? QObject::tr("unknown device") : fallback;
 }

@@ -1,5 +1,11 @@
 #include "gpulab/device_words.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
 namespace gpulab {
 
 namespace {
@@ -83,6 +89,30 @@ DeviceWords device_words(const DeviceInfo& d) {
   for (const auto& [k, v] : d.details)
     if (k == "device type") type = v;
   return device_words(d.kind, type, d.name);
+}
+
+std::string short_device_name(const std::string& name) {
+  std::string s = name;
+  for (const std::string mark : {"(R)", "(TM)"})
+    for (std::size_t at; (at = s.find(mark)) != std::string::npos;) s.erase(at, mark.size());
+  if (const std::size_t cut = s.find(" ("); cut != std::string::npos) s.erase(cut);
+  std::istringstream in(s);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  // The model number is what tells devices apart: keep up to the first word with a digit (when it is among the
+  // first four), and a suffix that changes the chip ("4070 Ti", "7900 XTX", "M2 Pro"); otherwise three words.
+  std::size_t keep = std::min<std::size_t>(3, words.size());
+  for (std::size_t i = 0; i < words.size() && i < 4; ++i) {
+    if (words[i].find_first_of("0123456789") == std::string::npos) continue;
+    keep = i + 1;
+    static const char* const suffixes[] = {"Ti", "SUPER", "Super", "XT", "XTX", "GRE", "Pro", "Max", "Ultra"};
+    if (keep < words.size() && std::find(std::begin(suffixes), std::end(suffixes), words[keep]) != std::end(suffixes))
+      ++keep;
+    break;
+  }
+  std::string out;
+  for (std::size_t i = 0; i < keep; ++i) out += (out.empty() ? "" : " ") + words[i];
+  return out;
 }
 
 }  // namespace gpulab

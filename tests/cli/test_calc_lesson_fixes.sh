@@ -9,8 +9,7 @@ SCRATCH=${2:?usage}
 BENCH="$BIN_DIR/gpulab-bench"
 mkdir -p "$SCRATCH"
 [[ -x "$BENCH" ]] || { echo "FAIL: $BENCH not found"; exit 1; }
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/cli_checks.sh"
 
 out=$("$BENCH" calc amdahl --serial 0.5 --workers 4096)
 grep -qF "0.049% of the workers' worth" <<<"$out" || fail "amdahl 0.5/4096: $out"
@@ -41,4 +40,4 @@ out=$("$BENCH" calc vram --model lesson-7b --mode lora --precision int4 --card-g
 grep -qF '"activation_checkpointing": true' <<<"$out" || fail "json does not state checkpointing: $out"
 "$BENCH" calc vram --params 7e9 --no-checkpointing >/dev/null 2>&1; [[ $? -eq 2 ]] || fail "--no-checkpointing accepted for inference"
 
-[[ $failures -eq 0 ]] && echo "PASS" || exit 1
+finish

@@ -9,8 +9,7 @@ SCRATCH=${2:?usage}
 BENCH="$BIN_DIR/gpulab-bench"
 mkdir -p "$SCRATCH"
 [[ -x "$BENCH" ]] || { echo "FAIL: $BENCH not found"; exit 1; }
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/cli_checks.sh"
 expect() {  # expect PATTERN ARGS...: calc ARGS prints PATTERN (a fixed string)
   local pattern=$1; shift
   local out
@@ -41,4 +40,4 @@ expect "at most 508 tokens/s" decode --params 30.5e9 --active-params 3.3e9 --car
 usage decode --params 7e9 --active-params 8e9 --bandwidth 3350
 usage vram --params 7e9 --active-params 8e9
 
-[[ $failures -eq 0 ]] && echo "PASS" || exit 1
+finish

@@ -8,14 +8,10 @@
 set -u
 BIN_DIR=${1:?usage: test_export_no_empty_slide.sh BIN_DIR SCRATCH}
 SCRATCH=${2:?usage: test_export_no_empty_slide.sh BIN_DIR SCRATCH}
-GPULAB="$BIN_DIR/gpulab"
-if [[ "${GPULAB_APP:-1}" == "0" || "${GPULAB_APP:-1}" == "OFF" ]]; then echo "SKIP: built without the app"; exit 0; fi
-[[ -x "$GPULAB" ]] || { echo "FAIL: $GPULAB not found"; exit 1; }
+source "$(dirname "$0")/cli_checks.sh"
+need_app "$BIN_DIR"
 rm -rf "$SCRATCH"; mkdir -p "$SCRATCH"
-export GPULAB_NO_SETTINGS=1
 unset DISPLAY WAYLAND_DISPLAY QT_QPA_PLATFORM
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 if ! "$GPULAB" kernels --size 32 --step 01_naive >/dev/null 2>&1; then
   echo "SKIP: this build has no traced kernels (no clang++)"; exit 0
@@ -52,5 +48,4 @@ rc=$?
 [[ $rc -eq 3 ]] || fail "the empty plot alone exited $rc, expected 3: $(head -c 300 "$SCRATCH/alone.err")"
 [[ ! -e "$SCRATCH/alone.png" ]] || fail "the empty plot alone was written"
 
-if [[ $failures -gt 0 ]]; then echo "$failures failure(s)"; exit 1; fi
-echo "PASS: no empty slide; the kernel page's seven slides and seven-row table"
+finish "no empty slide; the kernel page's seven slides and seven-row table"

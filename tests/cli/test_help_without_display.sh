@@ -7,15 +7,10 @@
 set -u
 BIN_DIR=${1:?usage: test_help_without_display.sh BIN_DIR SCRATCH}
 SCRATCH=${2:?usage: test_help_without_display.sh BIN_DIR SCRATCH}
-GPULAB="$BIN_DIR/gpulab"
-if [[ "${GPULAB_APP:-1}" == "0" || "${GPULAB_APP:-1}" == "OFF" ]]; then echo "SKIP: built without the app"; exit 0; fi
-[[ -x "$GPULAB" ]] || { echo "FAIL: $GPULAB not found"; exit 1; }
+source "$(dirname "$0")/cli_checks.sh"
+need_app "$BIN_DIR"
 rm -rf "$SCRATCH"; mkdir -p "$SCRATCH"
 unset DISPLAY WAYLAND_DISPLAY QT_QPA_PLATFORM
-export GPULAB_NO_SETTINGS=1
-
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # expect_text WORD ARGS...: exit 0, WORD on stdout, no display complaint.
 expect_text() {
@@ -43,5 +38,4 @@ timeout 60 "$GPULAB" >"$SCRATCH/out" 2>"$SCRATCH/err"; rc=$?
 [[ $rc -eq 1 ]] || fail "gpulab with no display exited $rc, expected 1: $(head -c 300 "$SCRATCH/err")"
 grep -q "QT_QPA_PLATFORM=offscreen" "$SCRATCH/err" || fail "gpulab with no display did not say what to do: $(head -c 300 "$SCRATCH/err")"
 
-if [[ $failures -gt 0 ]]; then echo "$failures failure(s)"; exit 1; fi
-echo "PASS: help and version without a display"
+finish "help and version without a display"

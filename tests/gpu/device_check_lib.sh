@@ -25,22 +25,32 @@ set_state() {
 # step NAME LIMIT_S LOG COMMAND...: runs COMMAND under timeout, output appended to LOG; PASS, or FAIL (a non-bench
 # step stopped at its cap is a failure: a build or a test that needs longer is something wrong). STEP_SIGNAL
 # (default TERM) is what the cap sends first; KILL follows 15 s later. Returns COMMAND's status (124: capped).
+# run_capped NAME CAP LOG SIGNAL COMMAND...: runs COMMAND under what is left of its cap, logged, and sets RAN_RC,
+# RAN_TOOK and RAN_CAP. Returns 1 (after noting MISS) when the budget has no time left to start it.
+run_capped() {
+  local name=$1 limit=$2 log=$3 signal=$4
+  shift 4
+  RAN_CAP=$(allow "$limit")
+  if [ "$RAN_CAP" -le 3 ]; then
+    note "MISS  $name (not started: the ${BUDGET}s budget is spent)"
+    set_state "$name" miss
+    return 1
+  fi
+  local start=$(date +%s)
+  echo "== $name: $* (cap ${RAN_CAP}s)" >>"$log"
+  timeout -s "$signal" --kill-after=15 "$RAN_CAP" "$@" >>"$log" 2>&1
+  RAN_RC=$?
+  RAN_TOOK=$(( $(date +%s) - start ))
+  echo "== $name: exit $RAN_RC after ${RAN_TOOK}s" >>"$log"
+  return 0
+}
+
+# step NAME CAP LOG COMMAND...: passes on exit 0, fails otherwise (a test stopped at its cap has failed).
 step() {
   local name=$1 limit=$2 log=$3
   shift 3
-  local t
-  t=$(allow "$limit")
-  if [ "$t" -le 3 ]; then
-    note "MISS  $name (not started: the ${BUDGET}s budget is spent)"
-    set_state "$name" miss
-    return 124
-  fi
-  local start=$(date +%s)
-  echo "== $name: $* (cap ${t}s)" >>"$log"
-  timeout -s "${STEP_SIGNAL:-TERM}" --kill-after=15 "$t" "$@" >>"$log" 2>&1
-  local rc=$?
-  local took=$(( $(date +%s) - start ))
-  echo "== $name: exit $rc after ${took}s" >>"$log"
+  run_capped "$name" "$limit" "$log" "${STEP_SIGNAL:-TERM}" "$@" || return 124
+  local rc=$RAN_RC took=$RAN_TOOK t=$RAN_CAP
   if [ $rc -eq 0 ]; then
     note "PASS  $name (${took}s)"
     set_state "$name" pass "$took"
@@ -61,19 +71,8 @@ step() {
 bench_step() {
   local name=$1 limit=$2 log=$3 part=$4
   shift 4
-  local t
-  t=$(allow "$limit")
-  if [ "$t" -le 3 ]; then
-    note "MISS  $name (not started: the ${BUDGET}s budget is spent)"
-    set_state "$name" miss
-    return 124
-  fi
-  local start=$(date +%s)
-  echo "== $name: $* (cap ${t}s)" >>"$log"
-  timeout -s INT --kill-after=15 "$t" "$@" >>"$log" 2>&1
-  local rc=$?
-  local took=$(( $(date +%s) - start ))
-  echo "== $name: exit $rc after ${took}s" >>"$log"
+  run_capped "$name" "$limit" "$log" INT "$@" || return 124
+  local rc=$RAN_RC took=$RAN_TOOK t=$RAN_CAP
   local saved=0
   [ -s "$part" ] && saved=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$part" 2>/dev/null || echo 0)
   if [ $rc -eq 0 ]; then

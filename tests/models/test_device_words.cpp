@@ -102,3 +102,17 @@ TEST(DeviceWords, AVulkanResultThatNamesNoDeviceIsNotCalledAGpu) {
   EXPECT_FALSE(saysGpuWithoutNot(w.noun));
   EXPECT_FALSE(saysGpuWithoutNot(w.label));
 }
+
+// One rule for a device's short name on every legend (the batch page and the roofline cut names differently before):
+// the model number stays, marketing marks and a driver's parenthesised details go.
+TEST(DeviceWords, AShortNameKeepsTheModelNumber) {
+  EXPECT_EQ(gpulab::short_device_name("AMD EPYC 7R13 64-Core Processor"), "AMD EPYC 7R13");
+  EXPECT_EQ(gpulab::short_device_name("Intel(R) Core(TM) i7-1165G7 @ 2.80GHz"), "Intel Core i7-1165G7");
+  EXPECT_EQ(gpulab::short_device_name("NVIDIA GeForce RTX 4090 Laptop GPU"), "NVIDIA GeForce RTX 4090");
+  EXPECT_EQ(gpulab::short_device_name("NVIDIA GeForce RTX 4070 Ti SUPER"), "NVIDIA GeForce RTX 4070 Ti");
+  EXPECT_EQ(gpulab::short_device_name("AMD Radeon RX 7900 XTX"), "AMD Radeon RX 7900 XTX");
+  EXPECT_EQ(gpulab::short_device_name("NVIDIA H200"), "NVIDIA H200");
+  EXPECT_EQ(gpulab::short_device_name("llvmpipe (LLVM 15.0.6, 256 bits)"), "llvmpipe");
+  EXPECT_EQ(gpulab::short_device_name("Intel(R) Iris(R) Xe Graphics"), "Intel Iris Xe");
+  EXPECT_EQ(gpulab::short_device_name(""), "");
+}

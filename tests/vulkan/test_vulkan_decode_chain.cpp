@@ -18,6 +18,19 @@ namespace {
 
 using namespace gpulab;
 
+vk::BackendOptions allowing_cpu() {
+  vk::BackendOptions options;
+  options.allow_cpu = true;
+  return options;
+}
+
+// The Vulkan device (lavapipe allowed) in the GPU slot beside the CPU backend, as the app pairs them for a plan.
+struct VulkanBesideCpu {
+  vk::Created vulkan = vk::create_backend(allowing_cpu());
+  std::unique_ptr<Backend> cpu = make_cpu_backend();
+  Backends backends{cpu.get(), vulkan.backend.get()};
+};
+
 // Weights in blocks of whole columns over several buffers (a binding made small on purpose: 64 KiB), checked
 // against the FP64 reference through both shaders: streaming (3 rows) and tiles (12 rows).
 TEST(VulkanDecodeChain, WeightsSplitOverSeveralBuffersMatchTheReference) {
@@ -58,37 +71,27 @@ TEST(VulkanDecodeChain, WeightsSplitOverSeveralBuffersMatchTheReference) {
 // The decode page's plan with its defaults (the 7B model) puts every chain job on the Vulkan device: no note that
 // the chain runs on the CPU, and the one-user chain is accepted. Planning only: nothing is run.
 TEST(VulkanDecodeChain, TheDecodePlanRunsItsChainOnVulkan) {
-  vk::BackendOptions options;
-  options.allow_cpu = true;
-  vk::Created vulkan = vk::create_backend(options);
-  if (!vulkan.backend) GTEST_SKIP() << "no Vulkan device here: " << vulkan.reason;
-  auto cpu = make_cpu_backend();
-  Backends backends;
-  backends.cpu = cpu.get();
-  backends.cuda = vulkan.backend.get();
+  const VulkanBesideCpu pair;
+  if (!pair.vulkan.backend) GTEST_SKIP() << "no Vulkan device here: " << pair.vulkan.reason;
+  const Backends& backends = pair.backends;
   const Plan plan = decode_plan(backends);
   int chains = 0;
   for (const PlanJob& job : plan.jobs) {
     if (job.experiment != experiment_name::layer_chain) continue;
     ++chains;
-    EXPECT_EQ(job.backend, vulkan.backend.get()) << job.label;
+    EXPECT_EQ(job.backend, pair.vulkan.backend.get()) << job.label;
     EXPECT_FALSE(job.run == nullptr) << job.label;
   }
   EXPECT_GE(chains, 7) << "1, 2, 4 … 64 users";
-  const Support one_user = vulkan.backend->supports(layer_chain_for(TransformerShape{}, 1, 1, plan.jobs.back().precision));
+  const Support one_user = pair.vulkan.backend->supports(layer_chain_for(TransformerShape{}, 1, 1, plan.jobs.back().precision));
   EXPECT_TRUE(one_user.ok) << one_user.reason;
 }
 
 // The plan's chain jobs run and pass their check on Vulkan (a small transformer shape, so this takes seconds).
 TEST(VulkanDecodeChain, AShrunkDecodePlanMeasuresOnVulkan) {
-  vk::BackendOptions options;
-  options.allow_cpu = true;
-  vk::Created vulkan = vk::create_backend(options);
-  if (!vulkan.backend) GTEST_SKIP() << "no Vulkan device here: " << vulkan.reason;
-  auto cpu = make_cpu_backend();
-  Backends backends;
-  backends.cpu = cpu.get();
-  backends.cuda = vulkan.backend.get();
+  const VulkanBesideCpu pair;
+  if (!pair.vulkan.backend) GTEST_SKIP() << "no Vulkan device here: " << pair.vulkan.reason;
+  const Backends& backends = pair.backends;
   DecodeControls controls;
   controls.shape = TransformerShape{256, 4, 2, 64, 688, 8};
   controls.max_users = 16;  // 1-8 rows stream their weights, 16 go through the tiles

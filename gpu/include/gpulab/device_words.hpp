@@ -40,4 +40,9 @@ DeviceWords device_words(const Result& r);
 // From a live backend's description (DeviceInfo::details holds the Vulkan device type).
 DeviceWords device_words(const DeviceInfo& d);
 
+// A device's model name cut for a legend or a table column, the one rule every page uses: "(R)" and "(TM)" dropped,
+// a parenthesised tail dropped ("llvmpipe (LLVM 15.0.6, 256 bits)" -> "llvmpipe"), then the first three words
+// ("AMD EPYC 7B13 64-Core Processor" -> "AMD EPYC 7B13"). Empty when the name is.
+std::string short_device_name(const std::string& name);
+
 }  // namespace gpulab
