@@ -4,6 +4,7 @@
 // never one per value, and no widget or plot object (graph, bars, legend key moved or made) is created for a value.
 // A handler that relays out the page, re-flows its keys or rebuilds a plot on every value fails here.
 #include "app_test_support.h"
+#include "format.h"
 #include "pages/amdahl_page.h"
 #include "pages/batch_page.h"
 #include "pages/kernel_page.h"
@@ -181,6 +182,9 @@ TEST(FrameWork, PrecisionResultsReuseThePlot) {
   FrameWorkMeter meter(page.summaryPlot());
   runToEnd(ctx, page);
   ASSERT_GT(page.row(gpulab::Precision::fp32).flopsPerS, 0);
+  // The kept labels say what was measured (a pool that handed out stale items would show the old texts).
+  EXPECT_TRUE(page.throughputLabels().contains(fmtSi(page.row(gpulab::Precision::fp32).flopsPerS, "FLOP/s")))
+      << page.throughputLabels().join(QStringLiteral(" | ")).toStdString();
   const FrameWorkMeter::Counts c = meter.counts();
   RecordProperty("replots", c.replots);
   RecordProperty("plot_objects", c.plotObjects);
@@ -227,6 +231,12 @@ TEST(FrameWork, MatmulResultsReuseThePlot) {
   FrameWorkMeter meter(page.plot());
   runToEnd(ctx, page);
   ASSERT_GE(page.measuredBarCount(), 2);
+  // Each measured bar has its label on the kept items ("✓ 1.2 GFLOP/s · …").
+  int ticks = 0;
+  for (int i = 0; i < page.plot()->itemCount(); ++i)
+    if (auto* t = qobject_cast<QCPItemText*>(page.plot()->item(i)); t && t->visible() && t->text().startsWith(QStringLiteral("✓")))
+      ++ticks;
+  EXPECT_EQ(ticks, page.measuredBarCount());
   const FrameWorkMeter::Counts c = meter.counts();
   RecordProperty("replots", c.replots);
   RecordProperty("plot_objects", c.plotObjects);
