@@ -6,7 +6,9 @@
 #include "gpulab/models/catalogue.hpp"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
+#include "widgets/frame_coalescer.h"
 #include "widgets/kernel_views.h"
+#include "widgets/plot_object_pool.h"
 #include "widgets/plot_style.h"
 #include "widgets/roofline_plot.h"
 #include "widgets/run_bar.h"
@@ -45,7 +47,7 @@ KernelPage::KernelPage(AppContext& ctx) : Page(ctx) {
     b->setWordWrap(false);
     addBadge(b);
   }
-  m_redraw = makeRedrawTimer([this] { refreshAll(); });
+  m_redraw = new FrameCoalescer([this] { refreshAll(); }, this);
   buildViews();
   buildControls();
 
@@ -66,6 +68,8 @@ KernelPage::KernelPage(AppContext& ctx) : Page(ctx) {
   });
   refreshAll();
 }
+
+KernelPage::~KernelPage() = default;
 
 QString KernelPage::unavailableReason() const {
   return tr("This build has no traced kernels: clang++ was not found when it was configured, and the tracer needs "
@@ -162,6 +166,7 @@ void KernelPage::buildViews() {
   m_roofline = new RooflinePlot;
   // No legend: the points take the bars' colours beside it, and a legend would cover the sloped roof they sit on.
   m_roofline->setCompact(true);
+  m_roofline->setTitle(tr("Datasheet roofline\n(traced intensity)"));
   m_roofline->setToolTip(tr("Each step's intensity (FLOP per byte, from the trace) placed on the chosen card's "
                             "roofline (datasheet): the roof above it is the fastest that step could run there"));
   m_rooflineNote = new QLabel;
@@ -223,6 +228,9 @@ void KernelPage::buildViews() {
   m_timeline->setFramesPerSecond(m_speed->value());
 
   for (QCustomPlot* p : {m_reusePlot, m_conflictPlot, m_bytesPlot}) p->setMinimumSize(200, 160);
+  m_reusePool = std::make_unique<PlotObjectPool>(m_reusePlot);
+  m_conflictPool = std::make_unique<PlotObjectPool>(m_conflictPlot);
+  m_bytesPool = std::make_unique<PlotObjectPool>(m_bytesPlot);
   setVisual(m_tabs);
 }
 
@@ -414,12 +422,12 @@ void KernelPage::drainMailbox() {
   }
   if (got.empty()) return;
   for (auto& t : got) m_traces.insert(qs(t->step), t);
-  m_redraw->start();
+  m_redraw->request();
 }
 
 void KernelPage::onRunFinished(bool cancelled) {
   drainMailbox();
-  m_redraw->stop();
+  m_redraw->flush();  // the traces that came in the last frame, drawn below with the run's end
   const bool byItself = m_tracingByItself;
   m_tracingByItself = false;
   // A trace the page started and then stopped itself (left, or Trace pressed) is not the viewer's cancel.

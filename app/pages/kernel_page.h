@@ -17,7 +17,9 @@
 #include <mutex>
 #include <vector>
 
+class FrameCoalescer;
 class OwnerView;
+class PlotObjectPool;
 class FittingColumns;
 class QCheckBox;
 class QComboBox;
@@ -38,6 +40,7 @@ class KernelPage : public Page {
   Q_OBJECT
  public:
   explicit KernelPage(AppContext& ctx);
+  ~KernelPage() override;
 
   QString pageId() const override { return QStringLiteral("kernel"); }
   QString title() const override { return tr("Inside the kernel"); }
@@ -144,7 +147,10 @@ class KernelPage : public Page {
   QLabel* m_stepInfo = nullptr;
   QLabel* m_check = nullptr;
   QLabel* m_summary = nullptr;
-  QTimer* m_redraw = nullptr;
+  // Traces arriving during a run are drawn once a frame, however many arrived in it.
+  FrameCoalescer* m_redraw = nullptr;
+  // The charts' bars and labels, kept between redraws (a new trace moves their data; widgets/plot_object_pool.h).
+  std::unique_ptr<PlotObjectPool> m_reusePool, m_conflictPool, m_bytesPool;
 
   std::shared_ptr<Mailbox> m_mailbox;
   QHash<QString, std::shared_ptr<const gpulab::emu::StepTrace>> m_traces;  // by step, all at one shape

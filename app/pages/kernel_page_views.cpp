@@ -10,6 +10,7 @@
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/kernel_views.h"
+#include "widgets/plot_object_pool.h"
 #include "widgets/plot_style.h"
 #include "widgets/roofline_plot.h"
 #include "widgets/run_bar.h"
@@ -113,9 +114,9 @@ void KernelPage::refreshShared() {
   const Theme& theme = m_ctx.theme();
   const std::vector<StepRow> rows = stepRows();
   // Reuse per step.
+  // The charts keep their bars and labels between redraws: a trace arriving moves their data (plot_object_pool.h).
   QCustomPlot* p = m_reusePlot;
-  p->clearPlottables();
-  p->clearItems();
+  m_reusePool->begin();
   stylePlot(p, theme);
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
   QVector<double> keys, values;
@@ -127,7 +128,7 @@ void KernelPage::refreshShared() {
     ticker->addTick(key, QString::fromStdString(r.step).left(2));
     top = std::max(top, r.shared_reuse);
     if (r.shared_reuse == 0) {
-      auto* none = new QCPItemText(p);
+      auto* none = m_reusePool->text(QStringLiteral("none/%1").arg(key));
       none->position->setCoords(key, 0);
       none->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
       // A dash, as in the table: on a half-width chart seven steps leave each bar about 20 px, and two words
@@ -136,7 +137,8 @@ void KernelPage::refreshShared() {
       none->setColor(theme.mutedText);
     }
   }
-  auto* bars = new QCPBars(p->xAxis, p->yAxis);
+  auto* bars = m_reusePool->bars(QStringLiteral("reuse"), p->xAxis, p->yAxis);
+  m_reusePool->end();
   bars->setData(keys, values);
   bars->setWidth(0.6);
   bars->setBrush(theme.gpu);
@@ -155,8 +157,7 @@ void KernelPage::refreshShared() {
 
   // The chosen step's shared instructions: wavefronts per request against the conflict-free count.
   QCustomPlot* c = m_conflictPlot;
-  c->clearPlottables();
-  c->clearItems();
+  m_conflictPool->begin();
   stylePlot(c, theme);
   auto t = selectedTrace();
   QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
@@ -175,13 +176,13 @@ void KernelPage::refreshShared() {
       ctop = std::max(ctop, actual.back());
     }
   }
-  auto* actualBars = new QCPBars(c->xAxis, c->yAxis);
+  auto* actualBars = m_conflictPool->bars(QStringLiteral("traced"), c->xAxis, c->yAxis);
   actualBars->setData(k2, actual);
   actualBars->setWidth(0.35);
   actualBars->setBrush(theme.bad);
   actualBars->setPen(QPen(theme.bad.darker(130)));
   actualBars->setName(tr("traced"));
-  auto* idealBars = new QCPBars(c->xAxis, c->yAxis);
+  auto* idealBars = m_conflictPool->bars(QStringLiteral("conflict-free"), c->xAxis, c->yAxis);
   QVector<double> k2i;
   for (double k : k2) k2i << k + 0.37;
   idealBars->setData(k2i, ideal);
@@ -199,13 +200,14 @@ void KernelPage::refreshShared() {
   c->yAxis->setRange(0, ctop * 1.25);
   c->legend->setVisible(!k2.isEmpty());
   if (k2.isEmpty() && t) {
-    auto* none = new QCPItemText(c);
+    auto* none = m_conflictPool->text(QStringLiteral("none"));
     none->position->setType(QCPItemPosition::ptAxisRectRatio);
     none->position->setCoords(0.5, 0.5);
     // Two short lines: the chart is as narrow as 140 px in a 1366×768 window.
     none->setText(tr("no shared memory\nin step %1").arg(qs(t->step).left(2)));
     none->setColor(theme.mutedText);
   }
+  m_conflictPool->end();
   c->replot();
 
   if (t) {
@@ -245,8 +247,7 @@ void KernelPage::refreshTotals() {
 
   // Bytes per FLOP, log scale: the ladder spans two decades.
   QCustomPlot* p = m_bytesPlot;
-  p->clearPlottables();
-  p->clearItems();
+  m_bytesPool->begin();
   stylePlot(p, theme);
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
@@ -256,20 +257,21 @@ void KernelPage::refreshTotals() {
   const double base = std::pow(10.0, std::floor(std::log10(lo)) - 0.0) / 2;
   for (const StepRow& r : rows) {
     const int i = QString::fromStdString(r.step).left(2).toInt();
-    auto* b = new QCPBars(p->xAxis, p->yAxis);
+    auto* b = m_bytesPool->bars(QStringLiteral("bar/%1").arg(i), p->xAxis, p->yAxis);
     b->setBaseValue(base);
     b->setWidth(0.65);
     b->setData({double(i)}, {std::max(base, r.bytes_per_flop)});
     b->setBrush(stepColour(i - 1));
     b->setPen(QPen(stepColour(i - 1).darker(130)));
     b->removeFromLegend();
-    auto* label = new QCPItemText(p);
+    auto* label = m_bytesPool->text(QStringLiteral("label/%1").arg(i));
     label->position->setCoords(i, r.bytes_per_flop);
     label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
     label->setText(fmtFixed(r.bytes_per_flop, r.bytes_per_flop < 0.1 ? 3 : 2));
     label->setColor(theme.text);
     label->setClipToAxisRect(false);
   }
+  m_bytesPool->end();
   for (const QString& s : stepNames()) ticker->addTick(s.left(2).toInt(), s.left(2));
   p->xAxis->setTicker(ticker);
   p->xAxis->setRange(0.4, 7.6);
@@ -285,7 +287,6 @@ void KernelPage::refreshTotals() {
   const models::GpuSpec* card = nullptr;
   for (const models::GpuSpec& g : models::catalogue())
     if (qs(g.name) == m_card->currentText()) card = &g;
-  m_roofline->applyTheme(theme);
   QVector<RooflinePlot::Roof> roofs;
   QVector<RooflinePlot::Point> points;
   QStringList note;
@@ -351,14 +352,21 @@ void KernelPage::refreshTotals() {
   m_rooflineNote->setToolTip(tr("The traced bytes are requests to the memory system; L1 and L2 serve repeated reads, "
                                 "so a step can run above this roof when its data stays in cache, and below it "
                                 "because of latency and instruction limits"));
-  m_roofline->setTitle(tr("Datasheet roofline\n(traced intensity)"));
-  m_roofline->setRoofs(roofs);
-  m_roofline->setPoints(points);
-  m_roofline->rebuildNow();
-  // The shared chart's own axis title is too long for half a page.
-  m_roofline->plot()->xAxis->setLabel(tr("FLOP / byte"));
-  m_roofline->plot()->yAxis->setLabel(tr("ceiling"));
-  m_roofline->plot()->replot();
+  // Rebuilt only when its roofs or points changed (a trace of a step, another card, a theme's colours): a trace's
+  // redraw used to restyle it and rebuild it twice however little had changed.
+  if (roofs != m_roofline->roofs() || points != m_roofline->points()) {
+    m_roofline->setTitle(tr("Datasheet roofline\n(traced intensity)"));
+    m_roofline->setRoofs(roofs);
+    m_roofline->setPoints(points);
+    m_roofline->rebuildNow();
+  }
+  // The shared chart's own axis title is too long for half a page (a rebuild, by a resize too, writes its own).
+  QCustomPlot* roof = m_roofline->plot();
+  if (roof->xAxis->label() != tr("FLOP / byte") || roof->yAxis->label() != tr("ceiling")) {
+    roof->xAxis->setLabel(tr("FLOP / byte"));
+    roof->yAxis->setLabel(tr("ceiling"));
+    roof->replot();
+  }
   m_rooflineNote->setText(note.join(QLatin1Char(' ')));
 
   refreshTable();

@@ -7,6 +7,8 @@
 #include "pages/matmul_page_detail.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
+#include "widgets/frame_coalescer.h"
+#include "widgets/plot_object_pool.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 
@@ -86,7 +88,12 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   connect(m_showRecorded, &QPushButton::clicked, this, &MatmulPage::showRecordedSize);
   resultsStrip()->addWidget(m_showRecorded, 0);
 
-  m_replot = makeRedrawTimer([this] { replot(); });
+  // The frame's work: the size's texts when it moved (each new text asks for a layout pass of the page), the chart.
+  m_frame = new FrameCoalescer([this] {
+    if (m_sizeTextsStale) setSizeTexts();
+    replot();
+  }, this);
+  m_pool = std::make_unique<PlotObjectPool>(m_plot);
 
   buildRows();
   buildControls();
@@ -96,6 +103,8 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   updateEstimate();
   replot();
 }
+
+MatmulPage::~MatmulPage() = default;
 
 void MatmulPage::buildRows() {
   m_rows.clear();
@@ -188,12 +197,13 @@ void MatmulPage::buildControls() {
 
   connect(m_square, &QSlider::valueChanged, this, [this](int i) {
     if (m_updatingSize) return;
-    setSquare(k_squares[std::clamp(i, 0, k_squareCount - 1)]);
+    const long long n = k_squares[std::clamp(i, 0, k_squareCount - 1)];
+    moveToSize(n, n, n);
   });
   for (QSpinBox* s : {m_spinM, m_spinK, m_spinN})
     connect(s, &QSpinBox::valueChanged, this, [this] {
       if (m_updatingSize) return;
-      setSize(m_spinM->value(), m_spinK->value(), m_spinN->value());
+      moveToSize(m_spinM->value(), m_spinK->value(), m_spinN->value());
     });
 
   auto* varBox = new QGroupBox(tr("Ways to compute it"));
@@ -239,6 +249,11 @@ void MatmulPage::buildControls() {
 }
 
 void MatmulPage::setSize(long long m, long long k, long long n) {
+  moveToSize(m, k, n);
+  setSizeTexts();
+}
+
+void MatmulPage::moveToSize(long long m, long long k, long long n) {
   m_m = std::max(1LL, m);
   m_k = std::max(1LL, k);
   m_n = std::max(1LL, n);
@@ -251,11 +266,16 @@ void MatmulPage::setSize(long long m, long long k, long long n) {
     if (std::abs(k_squares[i] - m_n) < std::abs(k_squares[nearest] - m_n)) nearest = i;
   m_square->setValue(nearest);
   m_updatingSize = false;
-  m_squareValue->setText(m_m == m_k && m_k == m_n ? QString::number(m_n) : tr("—"));
   m_notes.clear();
+  m_sizeTextsStale = true;
+  scheduleReplot();
+}
+
+void MatmulPage::setSizeTexts() {
+  m_sizeTextsStale = false;
+  m_squareValue->setText(m_m == m_k && m_k == m_n ? QString::number(m_n) : tr("—"));
   updateEstimate();
   updateRecordedSizes();
-  scheduleReplot();
 }
 
 QVector<std::array<long long, 3>> MatmulPage::recordedSizes() const {
@@ -498,7 +518,7 @@ void MatmulPage::onRunFinished(bool cancelled) {
   m_busy.finish();
   scheduleReplot();
   if (!cancelled) {
-    replot();
+    m_frame->flush();  // the last results' bars, before the status reads them
     const int wrong = wrongAnswerCount();
     runBar()->showStatus(wrong ? tr("Done: %1 variant(s) gave a wrong answer").arg(wrong) : tr("Done: every answer checked"));
   }
@@ -545,7 +565,7 @@ std::vector<matmul_model::Row> MatmulPage::rowModels() const {
 }
 
 void MatmulPage::scheduleReplot() {
-  if (!m_replot->isActive()) m_replot->start();
+  if (m_frame) m_frame->request();  // null while the constructor builds the controls
 }
 
 void MatmulPage::applyTheme(const Theme& theme) {
@@ -590,7 +610,7 @@ void MatmulPage::showEvent(QShowEvent* e) {
 }
 
 bool MatmulPage::eventFilter(QObject* watched, QEvent* e) {
-  if (watched == m_plot && e->type() == QEvent::Resize && m_replot) scheduleReplot();
+  if (watched == m_plot && e->type() == QEvent::Resize && m_frame) scheduleReplot();
   return Page::eventFilter(watched, e);
 }
 

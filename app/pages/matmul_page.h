@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <memory>
 #include <string>
 // Page 2, "Matrix multiply, serial vs parallel": one product C = A·B computed several ways — the CPU's naive
 // loop (the professor), the loop reordered for the cache, BLAS on one thread and on all of them, and on a GPU
@@ -21,6 +22,8 @@
 #include <QString>
 #include <QVector>
 
+class FrameCoalescer;
+class PlotObjectPool;
 class QCheckBox;
 class QCustomPlot;
 class QLabel;
@@ -34,6 +37,7 @@ class MatmulPage : public Page {
   Q_OBJECT
  public:
   explicit MatmulPage(AppContext& ctx);
+  ~MatmulPage() override;
 
   QString pageId() const override { return QStringLiteral("matmul"); }
   QString title() const override { return tr("Matrix multiply, serial vs parallel"); }
@@ -124,6 +128,9 @@ class MatmulPage : public Page {
   QString rowTip(const matmul_model::Row& row) const;
   void updateGpuNote();
   void refreshRowChecks();  // the rows (buildRows) and their tick boxes, keeping what was ticked
+  // A size from the controls: the model's size and the controls now, its texts and the chart in the next frame.
+  void moveToSize(long long m, long long k, long long n);
+  void setSizeTexts();  // the square's value, the naive loop's estimate, the recorded sizes' links
   void scheduleReplot();
   void replot();  // matmul_page_views.cpp
   void updateSummary(const matmul_model::Refs& refs, double naiveRef);
@@ -139,7 +146,10 @@ class MatmulPage : public Page {
   QString csv() const;
 
   QCustomPlot* m_plot = nullptr;
-  QTimer* m_replot = nullptr;
+  // Results, resizes and controls ask for a redraw; it runs once a frame however many asked (widgets/frame_coalescer.h).
+  FrameCoalescer* m_frame = nullptr;
+  // The chart's bar sets, whiskers and labels, kept between redraws: a result moves their data (plot_object_pool.h).
+  std::unique_ptr<PlotObjectPool> m_pool;
   QSpinBox* m_spinM = nullptr;
   QSpinBox* m_spinK = nullptr;
   QSpinBox* m_spinN = nullptr;
@@ -166,6 +176,7 @@ class MatmulPage : public Page {
   QHash<QString, QPair<double, QString>> m_naiveProbes;  // "k×n" -> probed GFLOP/s and its basis
   QTimer* m_probeTimer = nullptr;
   bool m_updatingSize = false;
+  bool m_sizeTextsStale = false;  // the size moved: its texts are set in the frame's work
   int m_exportWidth = 0;
   gpulab::models::BusyWatch m_busy;  // was the CPU busy while the last run timed things?
 };

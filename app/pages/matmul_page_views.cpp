@@ -9,6 +9,7 @@
 #include "pages/matmul_page.h"
 #include "pages/matmul_page_detail.h"
 #include "qcustomplot.h"
+#include "widgets/plot_object_pool.h"
 #include "widgets/plot_style.h"
 #include "widgets/recorded_look.h"
 #include "widgets/source_badge.h"
@@ -94,8 +95,8 @@ void MatmulPage::updateGpuNote() {
 void MatmulPage::replot() {
   const Theme& th = m_ctx.theme();
   const bool logAxis = m_log->isChecked();
-  m_plot->clearPlottables();
-  m_plot->clearItems();
+  // The bar sets, whiskers and labels of the last redraw, given this one's data and places (plot_object_pool.h).
+  m_pool->begin();
   stylePlot(m_plot, th);
   m_plot->yAxis->grid()->setVisible(false);
 
@@ -301,8 +302,8 @@ void MatmulPage::replot() {
 
   // One bar set per source and hardware (and per number of bars in the row, as a set has one width): the recorded
   // sets are named by their recording, so each keeps its own look and its own name.
-  auto makeBars = [&](int source, bool gpu) {
-    auto* b = new QCPBars(m_plot->yAxis, m_plot->xAxis);
+  auto makeBars = [&](int source, bool gpu, int inRow) {
+    auto* b = m_pool->bars(QStringLiteral("bars/%1/%2/%3").arg(source).arg(gpu).arg(inRow), m_plot->yAxis, m_plot->xAxis);
     const QColor c = gpu ? th.gpu : th.cpu;
     if (source >= 0) {
       b->setPen(recordedBarPen(th, c, source));  // the second recording: a deeper shade, a dashed outline
@@ -319,6 +320,7 @@ void MatmulPage::replot() {
   };
   std::map<std::tuple<int, bool, int>, QCPBars*> sets;  // (source, gpu, bars in the row)
   QVector<crowded_labels::SourcedLabel> barLabels;  // each bar's value label and whose bar it is
+  int whiskers = 0, labels = 0;  // in drawing order: the n-th is the n-th of the last redraw
   for (const Bar& b : bars) {
     // A row's bars (measured here, then each recording in order) share it evenly, top to bottom: one bar 0.62
     // of the row tall, two 0.38 at ±0.2, three 0.25 at 0, ±0.27.
@@ -328,16 +330,17 @@ void MatmulPage::replot() {
     const double width = n > 1 ? pitch - 0.02 : 0.62;
     QCPBars*& target = sets[{b.source, b.gpu, n}];
     if (!target) {
-      target = makeBars(b.source, b.gpu);
+      target = makeBars(b.source, b.gpu, n);
       target->setWidth(width);
     }
     const bool recorded = b.source >= 0;
     // QCPBars draws from the base value to base + value, so on the log axis (base = lo) the length is value - lo.
     target->addData(key, b.value - (logAxis ? lo : 0.0));
-    if (b.range.samples > 1) addWhisker(m_plot, key, std::max(b.range.low, logAxis ? lo : 0.0), b.range.high, th.text);
+    if (const double low = std::max(b.range.low, logAxis ? lo : 0.0); b.range.samples > 1 && b.range.high > low)
+      setWhisker(m_pool->item<QCPItemLine>(QStringLiteral("whisker/%1").arg(whiskers++)), key, low, b.range.high, th.text);
 
     // The label goes inside a long bar (right-aligned, in the bar's contrast colour) and after a short one.
-    auto* t = new QCPItemText(m_plot);
+    auto* t = m_pool->text(QStringLiteral("label/%1").arg(labels++));
     barLabels.push_back({t, b.source});
     t->setFont(barFont);
     t->setText(b.text);
@@ -375,8 +378,9 @@ void MatmulPage::replot() {
       }
     }
   }
+  int noteCount = 0;
   for (const Note& n : notes) {
-    auto* t = new QCPItemText(m_plot);
+    auto* t = m_pool->text(QStringLiteral("note/%1").arg(noteCount++));
     QFont f = labelFont;
     f.setBold(n.color == th.bad);
     t->setFont(f);
@@ -389,11 +393,11 @@ void MatmulPage::replot() {
   }
   int peakLines = 0;  // the tallest peak label, in lines (0: none drawn)
   auto peakLine = [&](double peak, const QColor& color, const QString& what, const std::string& src) {
-    auto* line = new QCPItemStraightLine(m_plot);
+    auto* line = m_pool->item<QCPItemStraightLine>(QStringLiteral("peak/%1/line").arg(what));
     line->point1->setCoords(peak, 0);
     line->point2->setCoords(peak, 1);
     line->setPen(seriesPen(th, color, SeriesKind::Datasheet));
-    auto* t = new QCPItemText(m_plot);
+    auto* t = m_pool->text(QStringLiteral("peak/%1/text").arg(what));
     t->setFont(labelFont);
     const QString how = src.rfind("measured", 0) == 0 ? tr("measured FMA") : tr("model");
     const QString oneLine = tr("%1 peak %2 (%3)").arg(what, fmtSi(peak * 1e9, "FLOP/s"), how);
@@ -439,6 +443,7 @@ void MatmulPage::replot() {
   // at 1366×768 after a run): a recording's label that would cover other text goes inside its bar, or is left out
   // (crowded_labels.h) — its bar, look and badge stay, and the numbers are in the export. Measured against the
   // axis rect's last layout: the chart is redrawn when it is resized.
+  m_pool->end();
   if (m_plot->axisRect()->height() > 60) crowded_labels::leaveOutCrowded(m_plot, barLabels);
   m_plot->replot(QCustomPlot::rpQueuedReplot);
 

@@ -11,6 +11,8 @@
 #include "gpulab/page_plans.hpp"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
+#include "widgets/frame_coalescer.h"
+#include "widgets/plot_object_pool.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -62,6 +64,8 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   m_uplot = new QCustomPlot(this);
   m_uplot->setObjectName(QStringLiteral("underflowPlot"));
   m_uplot->setMinimumHeight(150);
+  m_pool = std::make_unique<PlotObjectPool>(m_plot);
+  m_upool = std::make_unique<PlotObjectPool>(m_uplot);
   m_ulabel = new QLabel(this);
   m_ulabel->setWordWrap(true);
   m_ulabel->setTextFormat(Qt::RichText);
@@ -89,7 +93,7 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   runBar()->runButton()->setToolTip(
       tr("Time a GEMM in every format this device runs, then compute each format's error against FP64 (Space)."));
 
-  m_replot = makeRedrawTimer([this] { replot(); });
+  m_frame = new FrameCoalescer([this] { replot(); }, this);
   m_fitTimer = makeRedrawTimer([this] { updateCompact(); }, 0);
   m_underflowTimer = makeRedrawTimer([this] { recomputeUnderflow(); }, 120);  // the demo takes tens of ms: recompute once a slider rests
 
@@ -98,6 +102,8 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
   recomputeUnderflow();
   recordingsChanged();
 }
+
+PrecisionPage::~PrecisionPage() = default;
 
 void PrecisionPage::buildControls() {
   auto* form = new QFormLayout;
@@ -283,7 +289,8 @@ void PrecisionPage::onResult(const gpulab::Result& r) {
 }
 
 void PrecisionPage::onRunFinished(bool cancelled) {
-  replot();
+  m_frame->request();
+  m_frame->flush();  // the last results, now
   if (cancelled) return;
   // The TF32 guard: an "FP32" GEMM faster than the FP32 peak did not run in FP32.
   double fp32Peak = 0;
@@ -326,7 +333,7 @@ void PrecisionPage::scheduleReplot() {
       fitBadges();
     }
   }
-  if (m_replot) m_replot->start();  // null while the constructor builds the views
+  if (m_frame) m_frame->request();  // null while the constructor builds the views
 }
 
 void PrecisionPage::resizeEvent(QResizeEvent* e) {

@@ -14,6 +14,7 @@
 #include <QVector>
 
 #include <array>
+#include <memory>
 #include <vector>
 
 namespace gpulab::models {
@@ -26,12 +27,15 @@ class QTableWidget;
 class QTabWidget;
 class QTimer;
 class QCPAxisRect;
+class FrameCoalescer;
+class PlotObjectPool;
 class QCPItemText;
 
 class PrecisionPage : public Page {
   Q_OBJECT
  public:
   explicit PrecisionPage(AppContext& ctx);
+  ~PrecisionPage() override;
 
   QString pageId() const override { return QStringLiteral("precision"); }
   QString title() const override { return tr("Precision: speed, size and error"); }
@@ -136,7 +140,13 @@ class PrecisionPage : public Page {
   SourceBadge* m_emuBadge = nullptr;
   RecordedBadges m_recordedBadges{resultStore()};  // one per recording drawn
   SourceBadge* m_sheetBadge = nullptr;
-  QTimer* m_replot = nullptr;
+  // Results, resizes and controls ask for a redraw; it runs once a frame however many asked (widgets/frame_coalescer.h).
+  FrameCoalescer* m_frame = nullptr;
+  // The formats chart's panels and their bars and labels, kept between redraws: a result moves their data, and
+  // panels are made anew only when the set shown changes (a compact layout's tab, an export's three).
+  QVector<Panel> m_panelsShown;
+  QList<QCPAxisRect*> m_panelRects;
+  std::unique_ptr<PlotObjectPool> m_pool, m_upool;
   QTimer* m_underflowTimer = nullptr;
 
   std::vector<Row> m_rows;

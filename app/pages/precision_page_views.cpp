@@ -10,6 +10,7 @@
 #include "gpulab/models/vram_model.hpp"
 #include "qcustomplot.h"
 #include "widgets/onscreen_hint.h"
+#include "widgets/plot_object_pool.h"
 #include "widgets/legend_placement.h"
 #include "widgets/plot_style.h"
 #include "widgets/recorded_look.h"
@@ -47,8 +48,7 @@ QString PrecisionPage::underflowSummary() const {
 void PrecisionPage::replotUnderflow() {
   const Theme& theme = m_ctx.theme();
   QCustomPlot* p = m_uplot;
-  p->clearGraphs();
-  p->clearItems();
+  m_upool->begin();  // the curves and marks of the last redraw, given new data (plot_object_pool.h)
   stylePlot(p, theme);
   useLogAxis(p, true);  // SI prefixes: 100 n = 0.0000001
   p->xAxis->setLabel(tr("Gradient magnitude (µ millionth, n billionth)"));
@@ -81,7 +81,7 @@ void PrecisionPage::replotUnderflow() {
       xs << u.bin_center[b];
       ys << 100.0 * double(m->lost[b]) / double(u.per_bin[b]);
     }
-    QCPGraph* g = p->addGraph();
+    QCPGraph* g = m_upool->graph(QStringLiteral("method/%1").arg(int(st.m)));
     QString name = st.key;
     if (st.m == gpulab::UnderflowMethod::fp16_static_scale)
       name = tr("FP16 × %1").arg(fmtCount(static_cast<long long>(u.spec.loss_scale)));
@@ -99,7 +99,7 @@ void PrecisionPage::replotUnderflow() {
       xs << u.bin_center[b];
       ys << 100.0 * double(plain->damaged[b]) / double(u.per_bin[b]);
     }
-    QCPGraph* g = p->addGraph();
+    QCPGraph* g = m_upool->graph(QStringLiteral("damaged"));
     g->setName(tr("FP16 unscaled, > 10 % off: %1 %")
                    .arg(fmtFixed(100.0 * double(plain->total_damaged) / double(u.spec.count), 1)));
     g->setData(xs, ys, true);
@@ -116,13 +116,13 @@ void PrecisionPage::replotUnderflow() {
   // precision drains away bit by bit.
   QFont f(QStringLiteral("DejaVu Sans"));
   f.setPointSize(std::max(8, theme.plotFontPt - 1));
-  auto vline = [&](double x, const QString& text, Qt::Alignment align) {
+  auto vline = [&](const QString& role, double x, const QString& text, Qt::Alignment align) {
     if (x < lo || x > hi) return;
-    auto* l = new QCPItemStraightLine(p);
+    auto* l = m_upool->item<QCPItemStraightLine>(role + QStringLiteral("/line"));
     l->point1->setCoords(x, 0);
     l->point2->setCoords(x, 1);
     l->setPen(QPen(theme.model, 1, Qt::DashLine));
-    auto* t = new QCPItemText(p);
+    auto* t = m_upool->text(role + QStringLiteral("/text"));
     t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     t->position->setCoords(x, 0.5);
     t->setPositionAlignment(align | Qt::AlignVCenter);
@@ -132,8 +132,9 @@ void PrecisionPage::replotUnderflow() {
     t->setColor(theme.mutedText);
     t->setRotation(-90);
   };
-  vline(gpulab::smallest_subnormal(gpulab::fp16_format) / 2, tr("FP16 rounds to 0 below %1").arg(siTickLabel(gpulab::smallest_subnormal(gpulab::fp16_format) / 2)), Qt::AlignHCenter);
-  vline(gpulab::smallest_normal(gpulab::fp16_format), tr("FP16 subnormal below %1").arg(siTickLabel(gpulab::smallest_normal(gpulab::fp16_format))), Qt::AlignHCenter);
+  vline(QStringLiteral("zero"), gpulab::smallest_subnormal(gpulab::fp16_format) / 2, tr("FP16 rounds to 0 below %1").arg(siTickLabel(gpulab::smallest_subnormal(gpulab::fp16_format) / 2)), Qt::AlignHCenter);
+  vline(QStringLiteral("subnormal"), gpulab::smallest_normal(gpulab::fp16_format), tr("FP16 subnormal below %1").arg(siTickLabel(gpulab::smallest_normal(gpulab::fp16_format))), Qt::AlignHCenter);
+  m_upool->end();
   p->replot();
   m_ulabel->setText(underflowSummary());
 }
@@ -146,10 +147,10 @@ QFont valueFontOf(const Theme& theme) {
   return f;
 }
 
-// A text item on one panel, clipped to it.
-QCPItemText* panelLabel(QCPAxisRect* r, double x, double y, const QString& text, const QColor& color, Qt::Alignment a,
-                        const QFont& font) {
-  auto* t = new QCPItemText(r->parentPlot());
+// A text item on one panel, clipped to it: the pool's item of `role` (kept between redraws), set up afresh.
+QCPItemText* panelLabel(PlotObjectPool& pool, const QString& role, QCPAxisRect* r, double x, double y,
+                        const QString& text, const QColor& color, Qt::Alignment a, const QFont& font) {
+  auto* t = pool.text(role);
   t->setClipAxisRect(r);
   t->setClipToAxisRect(true);
   t->position->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
@@ -176,21 +177,26 @@ double panelStretch(PrecisionPage::Panel p) {
 void PrecisionPage::replot() {
   const Theme& theme = m_ctx.theme();
   QCustomPlot* p = m_plot;
-  p->clearPlottables();
-  p->clearItems();
-  m_recordedValueLabels.clear();  // the items just went
-  // The panels are made afresh each time: one on a compact layout's tab, three side by side otherwise and on
-  // every slide. They share the format rows: FP64 on top, the smallest formats at the bottom.
-  p->plotLayout()->clear();
+  m_recordedValueLabels.clear();
+  // The panels: one on a compact layout's tab, three side by side otherwise and on every slide. They share the
+  // format rows: FP64 on top, the smallest formats at the bottom. Made anew only when the set shown changes; a
+  // result or a resize redraws them with the bars and labels they have (plot_object_pool.h).
   const QVector<Panel> panels = shownPanels();
-  QList<QCPAxisRect*> rects;
-  QList<double> stretch;
-  for (int i = 0; i < panels.size(); ++i) {
-    auto* r = new QCPAxisRect(p);
-    p->plotLayout()->addElement(0, i, r);
-    rects << r;
-    stretch << panelStretch(panels[i]);
+  if (panels != m_panelsShown || m_panelRects.size() != panels.size()) {
+    m_pool->clear();  // everything on the old panels' axes
+    p->plotLayout()->clear();
+    m_panelRects.clear();
+    for (int i = 0; i < panels.size(); ++i) {
+      auto* r = new QCPAxisRect(p);
+      p->plotLayout()->addElement(0, i, r);
+      m_panelRects << r;
+    }
+    m_panelsShown = panels;
   }
+  m_pool->begin();
+  const QList<QCPAxisRect*> rects = m_panelRects;
+  QList<double> stretch;
+  for (const Panel panel : panels) stretch << panelStretch(panel);
   p->plotLayout()->setColumnStretchFactors(stretch);
   stylePlot(p, theme);
   if (p->legend) p->legend->setVisible(false);
@@ -224,6 +230,7 @@ void PrecisionPage::replot() {
       case Panel::error: drawErrorPanel(rects[i]); break;
     }
   }
+  m_pool->end();
   p->replot();
   // Laid out now: a recording's value label that would be drawn over other text goes inside its bar, or is left
   // out (crowded_labels.h); its bar, look and badge stay, and the export has the numbers.
@@ -326,14 +333,14 @@ void PrecisionPage::drawSpeedPanel(QCPAxisRect* r, int width, int height) {
   const double w = 0.9 * pitch;
   auto slotY = [&](int k) { return (k - (slotCount - 1) / 2.0) * pitch; };
   const double ySheet = slotY(0), yHere = slotY(1);
-  auto newBars = [&] {
-    auto* b = new QCPBars(y, x);
+  auto newBars = [&](const QString& role) {
+    auto* b = m_pool->bars(QStringLiteral("speed/") + role, y, x);
     b->setBaseValue(xlo);
     b->setWidth(w);
     return b;
   };
-  auto* sheet = newBars();
-  auto* here = newBars();
+  auto* sheet = newBars(QStringLiteral("sheet"));
+  auto* here = newBars(QStringLiteral("here"));
   QColor sheetFill = theme.gpu;
   sheetFill.setAlpha(45);
   sheet->setPen(QPen(theme.gpu, 2, Qt::DashLine));
@@ -347,7 +354,7 @@ void PrecisionPage::drawSpeedPanel(QCPAxisRect* r, int width, int height) {
   auto recordedBars = [&](const precision_model::Recorded& rec) {
     QCPBars*& b = recordedSets[{rec.source, rec.onGpu}];
     if (!b) {
-      b = newBars();
+      b = newBars(QStringLiteral("recorded/%1/%2").arg(rec.source).arg(rec.onGpu));
       b->setPen(recordedBarPen(theme, rec.onGpu ? theme.gpu : theme.cpu, rec.source));  // the second: deeper, dashed
       b->setBrush(Qt::NoBrush);
       b->setName(m_ctx.results().sourceLabel(rec.source));
@@ -355,9 +362,10 @@ void PrecisionPage::drawSpeedPanel(QCPAxisRect* r, int width, int height) {
     return b;
   };
   const int room = std::max(60, width - 12);
+  int texts = 0;  // the panel's labels, in drawing order: the n-th is the n-th of the last redraw
   auto text = [&](double xx, double yy, const QString& t, const QColor& c, Qt::Alignment a) {
     m_throughputLabels << t;
-    return panelLabel(r, xx, yy, t, c, a, valueFont);
+    return panelLabel(*m_pool, QStringLiteral("speed/text/%1").arg(texts++), r, xx, yy, t, c, a, valueFont);
   };
   // A value's label sits past the end of its bar, or inside it where the text would be cut at the panel's edge.
   auto valueLabel = [&](double v, double yy, const QString& t, const QColor& outside, const QColor& fill) {
@@ -414,13 +422,13 @@ void PrecisionPage::drawBytesPanel(QCPAxisRect* r) {
   for (int i = 0; i < int(m_rows.size()); ++i) {
     const Row& row = m_rows[i];
     const double b = gpulab::bytes_per_element(row.precision);
-    auto* bar = new QCPBars(y, x);
+    auto* bar = m_pool->bars(QStringLiteral("bytes/bar/%1").arg(i), y, x);
     bar->setWidth(0.6);
     const QColor c = theme.precision(row.precision);
     bar->setPen(QPen(c.darker(120), 1));
     bar->setBrush(row.supported ? c : QColor(c.red(), c.green(), c.blue(), 90));
     bar->addData(i, b);
-    panelLabel(r, b, i,
+    panelLabel(*m_pool, QStringLiteral("bytes/label/%1").arg(i), r, b, i,
                tr("%1 B · %2").arg(fmtFixed(b, 0), fmtBytes(gpulab::models::weight_bytes(7e9, gpulab::models::format_of(row.precision)))),
                theme.text, Qt::AlignLeft, valueFont);
   }
@@ -442,18 +450,19 @@ void PrecisionPage::drawErrorPanel(QCPAxisRect* r) {
     if (!(row.relFro >= 0)) continue;
     any = true;
     const double v = std::max(row.relFro, 2e-18);
-    auto* bar = new QCPBars(y, x);
+    auto* bar = m_pool->bars(QStringLiteral("error/bar/%1").arg(i), y, x);
     bar->setBaseValue(xlo);
     bar->setWidth(0.6);
     const QColor c = theme.precision(row.precision);
     bar->setPen(QPen(c.darker(120), 1));
     bar->setBrush(row.supported ? c : QColor(c.red(), c.green(), c.blue(), 110));
     bar->addData(i, v);
-    panelLabel(r, v, i, sci(row.relFro), theme.text, Qt::AlignLeft, valueFont);
+    panelLabel(*m_pool, QStringLiteral("error/label/%1").arg(i), r, v, i, sci(row.relFro), theme.text, Qt::AlignLeft,
+               valueFont);
   }
   if (!any) {
     // Said on the screen only: a slide of this panel before a run simply has no bars.
-    auto* hint = panelLabel(r, xlo, (int(m_rows.size()) - 1) / 2.0, tr("errors appear after a run"), theme.mutedText,
+    auto* hint = panelLabel(*m_pool, QStringLiteral("error/hint"), r, xlo, (int(m_rows.size()) - 1) / 2.0, tr("errors appear after a run"), theme.mutedText,
                             Qt::AlignLeft, valueFont);
     markOnScreenHint(hint);
   }

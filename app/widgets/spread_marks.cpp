@@ -33,7 +33,10 @@ void setSpreadBars(QCPErrorBars* bars, QCPAbstractPlottable* target, const QVect
 
 void addWhisker(QCustomPlot* plot, double y, double xLow, double xHigh, const QColor& color) {
   if (!(xHigh > xLow)) return;
-  auto* whisker = new QCPItemLine(plot);
+  setWhisker(new QCPItemLine(plot), y, xLow, xHigh, color);
+}
+
+void setWhisker(QCPItemLine* whisker, double y, double xLow, double xHigh, const QColor& color) {
   whisker->start->setCoords(xLow, y);
   whisker->end->setCoords(xHigh, y);
   whisker->setPen(QPen(color, 1.5));

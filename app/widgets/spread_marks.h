@@ -10,6 +10,7 @@
 class QCPAbstractPlottable;
 class QCPErrorBars;
 class QCustomPlot;
+class QCPItemLine;
 struct Theme;
 
 // Error bars on `target`'s values: each point spans low[i] … high[i] around values[i] (same order as the data
@@ -23,6 +24,8 @@ void setSpreadBars(QCPErrorBars* bars, QCPAbstractPlottable* target, const QVect
 // A horizontal whisker (|—|) at `y` from `xLow` to `xHigh`: a bar chart's spread, drawn as an item so it
 // follows the value axis even where the bars start at a log axis' floor.
 void addWhisker(QCustomPlot* plot, double y, double xLow, double xHigh, const QColor& color);
+// The same on a line item made before (a redraw that keeps its plot objects).
+void setWhisker(QCPItemLine* whisker, double y, double xLow, double xHigh, const QColor& color);
 
 // The warning as rich text in the theme's warning colour; empty when the machine was quiet.
 QString busyWarningHtml(const gpulab::models::BusyWatch& watch, const Theme& theme);

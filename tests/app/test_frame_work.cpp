@@ -4,10 +4,15 @@
 // never one per value, and no widget or plot object (graph, bars, legend key moved or made) is created for a value.
 // A handler that relays out the page, re-flows its keys or rebuilds a plot on every value fails here.
 #include "app_test_support.h"
+#include "format.h"
 #include "pages/amdahl_page.h"
 #include "pages/batch_page.h"
+#include "pages/kernel_page.h"
+#include "pages/matmul_page.h"
+#include "pages/precision_page.h"
 #include "pages/stadium_page.h"
 #include "widgets/frame_work_meter.h"
+#include "widgets/roofline_plot.h"
 
 #include "qcustomplot.h"
 
@@ -18,6 +23,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <gtest/gtest.h>
+#include <gpulab_emu/kernel_trace.hpp>
+
+#include <memory>
+#include <vector>
 
 
 namespace {
@@ -136,4 +145,135 @@ TEST(FrameWork, BatchResultsReuseThePlot) {
   EXPECT_LE(c.replots, int(page.sweep().size()) + 5) << "at most one redraw per result (and the run's end)";
   EXPECT_LE(c.plotObjects, 8) << "plot objects made over " << page.sweep().size() << " results and " << c.replots
                               << " redraws";
+}
+
+namespace {
+
+// Runs the page's experiment (or trace) to its end, with the GUI's event loop turning as it would.
+void runToEnd(AppContext& ctx, Page& page) {
+  page.run();
+  QElapsedTimer t;
+  t.start();
+  while ((ctx.runner().isBusy() || page.isRunning()) && t.elapsed() < 90000) {
+    ctx.runner().waitForIdle(20);
+    QCoreApplication::processEvents();
+  }
+  QTest::qWait(60);  // the finished signal and the last frame's redraw
+}
+
+void showAtClassSize(Page& page) {
+  page.initialize();
+  page.resize(1366, 768);
+  page.show();
+  QTest::qWait(150);
+}
+
+}  // namespace
+
+// Precision: results arriving redraw the formats chart with the panels, bars and labels it has. Only what the
+// picture gains once is made (a value label per format measured, the error panel's bars and labels when the errors
+// arrive); a redraw that clears its panels and remakes its three axis rects, bars and labels makes ~60 each time.
+TEST(FrameWork, PrecisionResultsReuseThePlot) {
+  AppContext ctx(noGpu());
+  PrecisionPage page(ctx);
+  showAtClassSize(page);
+  page.setSize(256);  // FP64 and FP32 on the CPU in a blink, the errors of all seven emulated
+  QTest::qWait(60);
+  FrameWorkMeter meter(page.summaryPlot());
+  runToEnd(ctx, page);
+  ASSERT_GT(page.row(gpulab::Precision::fp32).flopsPerS, 0);
+  // The kept labels say what was measured (a pool that handed out stale items would show the old texts).
+  EXPECT_TRUE(page.throughputLabels().contains(fmtSi(page.row(gpulab::Precision::fp32).flopsPerS, "FLOP/s")))
+      << page.throughputLabels().join(QStringLiteral(" | ")).toStdString();
+  const FrameWorkMeter::Counts c = meter.counts();
+  RecordProperty("replots", c.replots);
+  RecordProperty("plot_objects", c.plotObjects);
+  EXPECT_GE(c.replots, 2) << "the chart drew as results came";
+  EXPECT_LE(c.plotObjects, 24) << "plot objects made over a run, in " << c.replots << " replots";
+  // With nothing new, a redraw makes nothing.
+  meter.reset();
+  page.recordingsChanged();
+  QTest::qWait(60);
+  EXPECT_GE(meter.counts().replots, 1);
+  EXPECT_EQ(meter.counts().plotObjects, 0);
+}
+
+// Precision's underflow demo: a new gradient range moves the curves' data; the curves, their keys and FP16's two
+// limit lines are those of the last draw.
+TEST(FrameWork, PrecisionUnderflowKeepsItsCurves) {
+  AppContext ctx(noGpu());
+  PrecisionPage page(ctx);
+  showAtClassSize(page);
+  FrameWorkMeter meter(page.underflowPlot());
+  for (int lo : {-11, -10, -9}) {
+    page.setGradientRange(lo, -3);
+    page.recomputeUnderflow();
+  }
+  EXPECT_EQ(meter.counts().replots, 3);
+  EXPECT_EQ(meter.counts().plotObjects, 0) << "curves, keys or lines made for a new range";
+}
+
+// Matrix multiply: the size slider redraws the bars' chart once a frame with its objects.
+TEST(FrameWork, MatmulSlidersWorkOnceAFrame) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  expectOneFrameWork(page, {kSteps / 2, kSteps});
+}
+
+// Matrix multiply: each variant's result adds its bar to a bar set the chart keeps, and its label and whisker once.
+// A redraw that clears and remakes its bar sets, labels, whiskers and notes makes them all again for every result.
+TEST(FrameWork, MatmulResultsReuseThePlot) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  showAtClassSize(page);
+  page.setSquare(64);
+  QTest::qWait(60);
+  FrameWorkMeter meter(page.plot());
+  runToEnd(ctx, page);
+  ASSERT_GE(page.measuredBarCount(), 2);
+  // Each measured bar has its label on the kept items ("✓ 1.2 GFLOP/s · …").
+  int ticks = 0;
+  for (int i = 0; i < page.plot()->itemCount(); ++i)
+    if (auto* t = qobject_cast<QCPItemText*>(page.plot()->item(i)); t && t->visible() && t->text().startsWith(QStringLiteral("✓")))
+      ++ticks;
+  EXPECT_EQ(ticks, page.measuredBarCount());
+  const FrameWorkMeter::Counts c = meter.counts();
+  RecordProperty("replots", c.replots);
+  RecordProperty("plot_objects", c.plotObjects);
+  RecordProperty("bars", page.measuredBarCount());
+  EXPECT_GE(c.replots, 2) << "the bars came as results did";
+  EXPECT_LE(c.plotObjects, 4 * page.measuredBarCount() + 4)
+      << "plot objects made for " << page.measuredBarCount() << " bars in " << c.replots << " replots";
+  // With nothing new (the chart resized), a redraw makes nothing.
+  meter.reset();
+  page.resize(1300, 760);
+  QTest::qWait(100);
+  EXPECT_GE(meter.counts().replots, 1);
+  EXPECT_EQ(meter.counts().plotObjects, 0);
+}
+
+// Inside the kernel: each traced step adds its bar and label to the charts once; the charts (bytes per FLOP, reuse,
+// bank conflicts) keep what they have. The old redraw remade every bar, label and key for every step traced (and
+// restyled and rebuilt the roofline twice), ~280 objects a trace. The roofline (its own widget) is not counted here.
+TEST(FrameWork, KernelTracesReuseThePlots) {
+  if (!gpulab::emu::kernel_tracing_available()) GTEST_SKIP() << "this build has no traced kernels (no clang++)";
+  AppContext ctx(noGpu());
+  KernelPage page(ctx);
+  showAtClassSize(page);
+  while (page.isRunning()) QTest::qWait(20);  // the page's own first trace
+  page.setShape(32, 32, 32);
+  page.setTraceAll(true);
+  QTest::qWait(40);
+  std::vector<std::unique_ptr<FrameWorkMeter>> meters;
+  for (QCustomPlot* p : page.findChildren<QCustomPlot*>())
+    if (!qobject_cast<RooflinePlot*>(p->parentWidget())) meters.push_back(std::make_unique<FrameWorkMeter>(p));
+  ASSERT_EQ(meters.size(), 3u);
+  runToEnd(ctx, page);
+  ASSERT_EQ(page.tracedStepCount(), 7);
+  FrameWorkMeter::Counts c;
+  for (const auto& m : meters) c += m->counts();
+  RecordProperty("replots", c.replots);
+  RecordProperty("plot_objects", c.plotObjects);
+  EXPECT_GE(c.replots, 3) << "the charts drew the traces";
+  EXPECT_LE(c.plotObjects, 36) << "plot objects made over 7 traced steps in " << c.replots << " replots";
 }
