@@ -20,9 +20,11 @@
 #include <QLabel>
 #include <QMap>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -243,7 +245,7 @@ void MatmulPage::buildControls() {
   m_probeTimer = new QTimer(this);
   m_probeTimer->setSingleShot(true);
   m_probeTimer->setInterval(300);
-  connect(m_probeTimer, &QTimer::timeout, this, [this] { probeNaiveRate(); });
+  connect(m_probeTimer, &QTimer::timeout, this, [this] { probeNaiveRateInBackground(); });
 
   setSize(m_m, m_k, m_n);
 }
@@ -366,27 +368,59 @@ double MatmulPage::naiveGflopsForEstimate(long long n, QString* source) const {
   return kAssumedNaiveGflops;
 }
 
-bool MatmulPage::probeNaiveRate() {
-  const QString key = probeKey(m_k, m_n);
-  if (m_naiveProbes.contains(key) || m_ctx.runner().isBusy()) return false;  // never race the worker for the CPU
+std::optional<GemmSpec> MatmulPage::naiveProbeSpec() const {
+  if (m_naiveProbes.contains(probeKey(m_k, m_n)) || m_ctx.runner().isBusy()) return std::nullopt;  // never race the worker for the CPU
   QString src;
   naiveGflopsForEstimate(m_n, &src);
-  if (src.startsWith(tr("measured here"))) return false;
+  if (src.startsWith(tr("measured here"))) return std::nullopt;
   // B is allocated in full for the probe: beyond 256 MiB the probe itself would be slow, so stay assumed.
-  if (double(m_k) * double(m_n) * 4 > 256.0 * 1024 * 1024) return false;
+  if (double(m_k) * double(m_n) * 4 > 256.0 * 1024 * 1024) return std::nullopt;
   GemmSpec spec;
   spec.m = m_m;
   spec.k = m_k;
   spec.n = m_n;
   spec.variant = m_rows[matmul_detail::rowOfKind(m_rows, MatmulWayKind::cpu_naive)].model.way.variant;
+  return spec;
+}
+
+namespace {
+double probedGflops(const GemmSpec& spec, const gpulab::MeasurePolicy& policy) {
   try {
-    const RunEstimate e = gpulab::estimate_cpu_gemm(spec, runPolicy(false), 0.05);
-    if (!(e.gflops > 0)) return false;
-    m_naiveProbes.insert(key, {e.gflops, tr("timed just now on a few rows of this product")});
+    return gpulab::estimate_cpu_gemm(spec, policy, 0.05).gflops;
   } catch (const std::exception&) {
-    return false;
+    return 0;  // too big for memory, for instance: the estimate stays assumed
   }
+}
+}  // namespace
+
+bool MatmulPage::probeNaiveRate() {
+  const std::optional<GemmSpec> spec = naiveProbeSpec();
+  if (!spec) return false;
+  const double g = probedGflops(*spec, runPolicy(false));
+  if (!(g > 0)) return false;
+  m_naiveProbes.insert(probeKey(spec->k, spec->n), {g, tr("timed just now on a few rows of this product")});
   updateEstimate();
+  return true;
+}
+
+bool MatmulPage::probeNaiveRateInBackground() {
+  const std::optional<GemmSpec> spec = naiveProbeSpec();
+  if (!spec || m_probeInFlight) return false;
+  m_probeInFlight = true;
+  const gpulab::MeasurePolicy policy = runPolicy(false);
+  QPointer<MatmulPage> self(this);
+  // The task holds copies only; its answer comes back through the GUI thread's queue, and is dropped if the page
+  // has gone. A size changed meanwhile keeps its own key: the answer files under the size it was timed at.
+  QThreadPool::globalInstance()->start([self, spec = *spec, policy] {
+    const double g = probedGflops(spec, policy);
+    QMetaObject::invokeMethod(qApp, [self, spec, g] {
+      if (!self) return;
+      self->m_probeInFlight = false;
+      if (!(g > 0)) return;
+      self->m_naiveProbes.insert(probeKey(spec.k, spec.n), {g, tr("timed just now on a few rows of this product")});
+      self->updateEstimate();
+    }, Qt::QueuedConnection);
+  });
   return true;
 }
 

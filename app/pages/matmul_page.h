@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <optional>
 #include <memory>
 #include <string>
 // Page 2, "Matrix multiply, serial vs parallel": one product C = A·B computed several ways — the CPU's naive
@@ -79,6 +80,10 @@ class MatmulPage : public Page {
   // Times the probe for the page's current size now (the GUI does so ~0.3 s after the size settles, when no
   // experiment runs). Returns false when it was not needed or not possible.
   bool probeNaiveRate();
+  // The same probe on a pool thread (what the settle timer starts): allocating and filling B and timing the band
+  // take 0.1 s idle and seconds on a busy machine, which on the GUI thread froze the slider (bench-gui: 3.1 s).
+  // The estimate's text updates when it lands. Returns false when no probe was needed or one is in flight.
+  bool probeNaiveRateInBackground();
   // The whole naive run at the current size under the policy it will run with: the check, warm-up and samples.
   gpulab::RunEstimate naiveRunEstimate() const;
 
@@ -175,6 +180,8 @@ class MatmulPage : public Page {
   int m_tooLongAnswer = 0;
   QHash<QString, QPair<double, QString>> m_naiveProbes;  // "k×n" -> probed GFLOP/s and its basis
   QTimer* m_probeTimer = nullptr;
+  bool m_probeInFlight = false;
+  std::optional<gpulab::GemmSpec> naiveProbeSpec() const;  // the probe the current size needs, if any
   bool m_updatingSize = false;
   bool m_sizeTextsStale = false;  // the size moved: its texts are set in the frame's work
   int m_exportWidth = 0;

@@ -19,6 +19,7 @@
 #include <tuple>
 
 #include <QTest>
+#include <QElapsedTimer>
 #include <gtest/gtest.h>
 
 TEST(MatmulPage, TinySizeRunsEveryCpuVariantWithAPassedCheck) {
@@ -316,6 +317,31 @@ TEST(MatmulPage, TheNaiveEstimateComesFromThisSizeAndCountsTheCheck) {
   EXPECT_GT(e.check_s, e.run_s);  // the check is a whole run plus the reference
   EXPECT_GE(e.total_s, e.check_s + e.run_s);
   EXPECT_FALSE(page.probeNaiveRate());  // once per size
+}
+
+// The settle timer's probe runs off the GUI thread (it froze a slider drag for 3.1 s on a busy machine): asked for,
+// it returns at once, the estimate says "assumed" until the answer lands, and then says "timed just now".
+TEST(MatmulPage, TheSettleProbeRunsOffTheGuiThread) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  page.setSquare(1536);
+  QElapsedTimer asked;
+  asked.start();
+  ASSERT_TRUE(page.probeNaiveRateInBackground());
+  EXPECT_LT(asked.elapsed(), 50) << "the probe ran on the GUI thread";
+  EXPECT_FALSE(page.probeNaiveRateInBackground()) << "one probe in flight at a time";
+  QString src;
+  page.naiveGflopsForEstimate(1536, &src);
+  EXPECT_TRUE(src.contains(QStringLiteral("assumed"))) << src.toStdString();
+  QElapsedTimer wait;
+  wait.start();
+  while (!src.contains(QStringLiteral("timed just now")) && wait.elapsed() < 30000) {
+    QTest::qWait(20);
+    page.naiveGflopsForEstimate(1536, &src);
+  }
+  EXPECT_TRUE(src.contains(QStringLiteral("timed just now"))) << src.toStdString();
+  EXPECT_FALSE(page.probeNaiveRateInBackground()) << "once per size";
 }
 
 TEST(MatmulPage, ALavapipeRecordingsRowsAreNeverCalledAGpu) {
