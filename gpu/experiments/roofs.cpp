@@ -80,7 +80,8 @@ void measure_op(Result& r, Backend& backend, const std::function<std::unique_ptr
 
 std::vector<std::size_t> overhead_sweep_elements() {
   std::vector<std::size_t> out;
-  for (std::size_t n = 1; n <= (std::size_t{16} << 20); n *= 16) out.push_back(n);
+  for (std::size_t n = 1; n <= (std::size_t{1} << 20); n *= 16) out.push_back(n);
+  out.push_back(std::size_t{8} << 20);  // 3 × 32 MiB: past a 32 MiB L3 (and an H200's 50 MB L2)
   return out;
 }
 

@@ -26,8 +26,9 @@ Result run_peak(Backend& backend, const PeakSpec& spec, const RunContext& ctx);
 // elements, bytes, per_op_s (the median seconds of one launch + wait).
 Result run_overhead(Backend& backend, const OverheadSpec& spec, const RunContext& ctx);
 
-// The sweep's sizes: 1 element, then x16 up to 16 Mi floats (64 MiB an array, three arrays: past any CPU's
-// last-level cache and lavapipe's largest binding of 128 MiB).
+// The sweep's sizes: 1 element, then x16 up to 1 Mi floats, then 8 Mi (32 MiB an array, 96 MiB for the three:
+// past a 32 MiB L3 and an H200's 50 MB L2, and within lavapipe's largest binding of 128 MiB). Larger would only
+// make the suite slower on a CPU-type device: the curve is already on the memory roof there.
 std::vector<std::size_t> overhead_sweep_elements();
 
 struct RoofsControls {
