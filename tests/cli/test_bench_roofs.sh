@@ -55,8 +55,8 @@ for backend in ("cpu", "vulkan"):
     need(not any(r["error"] for r in mine if r["experiment"] in ("peak", "overhead") and r["precision"] == "fp32"),
          backend + ": no FP32 roof failed")
 # The same recording with a CPU GEMM written at twice the CPU's FP32 FMA roof: --check must refuse it.
-cpu_peak = max(r for r in rs if r["backend"] == "cpu" and r["experiment"] == "peak" and r["precision"] == "fp32"
-               and not r["error"]), key=lambda r: r["gflops"])
+cpu_peak = max((r for r in rs if r["backend"] == "cpu" and r["experiment"] == "peak" and r["precision"] == "fp32"
+                and not r["error"]), key=lambda r: r["gflops"])
 gemm = json.loads(json.dumps(cpu_peak))
 gemm.update(experiment="gemm", variant="blas", gflops=cpu_peak["gflops"] * 2,
             params={"m": 512, "n": 512, "k": 512, "threads": 0})
