@@ -1,5 +1,7 @@
 #include "roofline_model.h"
 
+#include "gpulab/roofs.hpp"
+
 #include <algorithm>
 
 namespace roofline_model {
@@ -75,6 +77,23 @@ Model build(const std::vector<Input>& results, bool includeRecorded) {
       pt.variant = g->head.variant;
       pt.device = g->head.device;
       pt.precision = g->head.precision;
+    } else if (auto pk = gpulab::as_peak(r)) {
+      if (pk->head.ok && pk->gflops > 0) {
+        double& best = deviceFor(m, in.source, pk->head, r).fmaPeak[pk->head.precision];
+        best = std::max(best, pk->gflops * 1e9);
+      }
+      continue;  // a roof, not a point: no memory traffic to place it by
+    } else if (auto o = gpulab::as_overhead(r)) {
+      if (!o->head.ok || !(o->per_op_s > 0)) continue;
+      DeviceCeilings& d = deviceFor(m, in.source, o->head, r);
+      if (o->elements == 0) {
+        double& floor = o->graph ? d.graphFloorS : d.overheadFloorS;
+        floor = floor > 0 ? std::min(floor, o->per_op_s) : o->per_op_s;
+      } else {
+        d.sweep.emplace_back(o->elements, o->per_op_s);
+        std::sort(d.sweep.begin(), d.sweep.end());
+      }
+      continue;
     } else {
       continue;
     }

@@ -34,6 +34,14 @@ struct DeviceCeilings {
   double bandwidthArrayBytes = 0;
   std::string bandwidthKind;  // the stream's variant ("triad", "copy"), for the label only
   std::map<gpulab::Precision, double> peak;  // best GEMM FLOP/s per precision
+  // The roofs measured as such (experiments "peak" and "overhead", gpulab/roofs.hpp): FMA chains in registers per
+  // precision (FLOP/s), and the overhead floor: one empty launch + wait (seconds; 0 = not measured).
+  std::map<gpulab::Precision, double> fmaPeak;
+  double overheadFloorS = 0;
+  double graphFloorS = 0;  // the same launch through a CUDA graph (0 = not measured)
+  // The elementwise sweep: (elements, seconds per op), smallest first.
+  std::vector<std::pair<double, double>> sweep;
+  bool hasMeasuredRoofs() const { return !fmaPeak.empty() || overheadFloorS > 0; }
 };
 
 // One GEMM or streaming run at its arithmetic intensity.

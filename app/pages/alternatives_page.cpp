@@ -3,6 +3,9 @@
 #include "app_context.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
+#include "gpulab/roofs.hpp"
+#include "runner/result_store.h"
+#include "widgets/roofline_plot.h"
 #include "pages/page_registry.h"
 #include "widgets/plot_style.h"
 #include "widgets/source_badge.h"
@@ -101,6 +104,10 @@ AlternativesPage::AlternativesPage(AppContext& ctx) : Page(ctx) {
   connect(m_card, &QComboBox::currentIndexChanged, this, [this] { replot(); });
   connect(m_overhead, &QSpinBox::valueChanged, this, [this] { replot(); });
   connect(m_onGpu, &QCheckBox::toggled, this, [this] { replot(); });
+  // A GPU's launch measured later (the roofs suite) changes the crossover sentence; other results do not.
+  connect(&m_ctx.results(), &ResultStore::resultAdded, this, [this](const StoredResult& r) {
+    if (gpulab::as_overhead(r.result)) replot();
+  });
   replot();
 }
 
@@ -121,18 +128,37 @@ double AlternativesPage::cpuSeconds(double n) const {
   return peak > 0 ? 2 * n * n * n / peak : 0;
 }
 
-double AlternativesPage::gpuSeconds(double n) const {
+double AlternativesPage::gpuSeconds(double n) const { return gpuSecondsWithLaunch(n, m_overhead->value() * 1e-6); }
+
+double AlternativesPage::gpuSecondsWithLaunch(double n, double launchS) const {
   const models::GpuSpec* g = models::find_gpu(m_card->currentData().toString().toStdString());
   if (!g || !g->fp32_tflops) return 0;
   const double compute = 2 * n * n * n / (*g->fp32_tflops * 1e12);
   const double copies = m_onGpu->isChecked() ? 0 : 3 * n * n * k_bytesPerFloat / (g->host_link_gbs * 1e9);
-  return compute + copies + m_overhead->value() * 1e-6;
+  return compute + copies + launchS;
 }
 
-double AlternativesPage::crossover() const {
-  for (double n : sizes())
-    if (gpuSeconds(n) > 0 && cpuSeconds(n) > 0 && gpuSeconds(n) < cpuSeconds(n)) return n;
+double AlternativesPage::crossover() const { return crossoverWithLaunch(m_overhead->value() * 1e-6); }
+
+double AlternativesPage::crossoverWithLaunch(double launchS) const {
+  for (double n : sizes()) {
+    const double gpu = gpuSecondsWithLaunch(n, launchS), cpu = cpuSeconds(n);
+    if (gpu > 0 && cpu > 0 && gpu < cpu) return n;
+  }
   return 0;
+}
+
+double AlternativesPage::measuredLaunchS(QString* device) const {
+  double best = 0;
+  for (const StoredResult& s : m_ctx.results().all()) {
+    const auto o = gpulab::as_overhead(s.result);
+    // A real GPU's empty launch only: lavapipe and the emulator are no GPU's launch path.
+    if (!o || !o->head.ok || !o->head.on_gpu || o->head.cpu_device || o->elements > 0 || o->graph) continue;
+    if (best > 0 && o->per_op_s >= best) continue;
+    best = o->per_op_s;
+    if (device) *device = shortDeviceName(s.result);
+  }
+  return best;
 }
 
 QString AlternativesPage::verdictText() const {
@@ -142,10 +168,22 @@ QString AlternativesPage::verdictText() const {
   if (n <= 0)
     return tr("Up to n = 16,384 this CPU finishes first: the %1's copies and launch never pay off here "
               "<i>(model from the measured CPU peak and the datasheet)</i>.").arg(card);
-  return tr("Below n ≈ <b>%1</b> this CPU finishes first (n = 64: %2 here against %3 on the %4); above it the card "
-            "wins by up to %5× <i>(model: measured CPU peak, datasheet card)</i>.")
-      .arg(fmtCount(qint64(std::llround(n))), fmtSeconds(cpuSeconds(64)), fmtSeconds(gpuSeconds(64)), card,
-           fmtCount(qint64(std::llround(cpuSeconds(16384) / gpuSeconds(16384)))));
+  QString text = tr("Below n ≈ <b>%1</b> this CPU finishes first (n = 64: %2 here against %3 on the %4); above it the card "
+                    "wins by up to %5× <i>(model: measured CPU peak, datasheet card)</i>.")
+                     .arg(fmtCount(qint64(std::llround(n))), fmtSeconds(cpuSeconds(64)), fmtSeconds(gpuSeconds(64)), card,
+                          fmtCount(qint64(std::llround(cpuSeconds(16384) / gpuSeconds(16384)))));
+  // The launch measured on a real GPU (gpulab bench --suite roofs, here or in an opened recording): the crossover
+  // with that floor instead of the spin box's figure.
+  QString device;
+  if (const double launch = measuredLaunchS(&device); launch > 0) {
+    const double measured = crossoverWithLaunch(launch);
+    text += QStringLiteral(" ") +
+            (measured > 0 ? tr("With the launch + wait measured on %1 (<b>%2</b>), the CPU wins below n ≈ <b>%3</b>.")
+                                .arg(device.toHtmlEscaped(), fmtSeconds(launch), fmtCount(qint64(std::llround(measured))))
+                          : tr("With the launch + wait measured on %1 (<b>%2</b>), this CPU finishes first up to "
+                               "n = 16,384.").arg(device.toHtmlEscaped(), fmtSeconds(launch)));
+  }
+  return text;
 }
 
 QString AlternativesPage::vendorText() const {

@@ -31,8 +31,15 @@ class AlternativesPage : public Page {
   // Seconds for an n×n×n FP32 product: on this CPU at its peak; on the card (copies, launch, peak).
   double cpuSeconds(double n) const;
   double gpuSeconds(double n) const;
+  // The same with a given launch + wait instead of the spin box's (a measured overhead floor).
+  double gpuSecondsWithLaunch(double n, double launchS) const;
   // The smallest n (of the plotted grid, 8…16,384) from which the card is faster; 0 if never.
   double crossover() const;
+  double crossoverWithLaunch(double launchS) const;
+  // A real GPU's measured launch + wait (experiment "overhead", empty launch; here or in a recording): the
+  // smallest, with the device it ran on. 0 when none was measured.
+  double measuredLaunchS(QString* device = nullptr) const;
+  void recordingsChanged() override { replot(); }
   QString verdictText() const;
   QString vendorText() const;
 

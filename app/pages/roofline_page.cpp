@@ -211,13 +211,24 @@ void RooflinePage::refresh() {
           ridges << ridgeLine(tr("%1 %2").arg(device, precName(p)), peak, d.bandwidth, how);
       }
     }
-    // The CPU's FMA peak: what the cores could do if memory never held them up. Dotted: an upper bound the
-    // GEMM can approach, not a kernel of the lesson.
+    // Each device's own roofs, measured as such (gpulab bench --suite roofs, or "Measure ceilings"): the FMA
+    // peak per precision (solid, with the device's memory roof) and the overhead floor (roofline_floors.cpp).
+    bool cpuFmaMeasured = false;
+    for (const roofline_model::DeviceCeilings& d : model.devices) {
+      const QString src = store.sourceLabel(d.source);
+      const bool recorded = d.source >= 0;
+      const QString device = deviceName(d);
+      const QString who = recorded && src.contains(device) ? QString() : device + QLatin1Char(' ');
+      if (!recorded && d.words.device_class == gpulab::DeviceClass::cpu && !d.fmaPeak.empty()) cpuFmaMeasured = true;
+      measuredRoofs(d, who, recorded ? src : tr("measured here"), theme, roofs, ridges);
+    }
+    // The CPU's FMA peak as the app took it at start-up, until the roofs are measured as results: what the
+    // cores could do if memory never held them up. Dotted: an upper bound the GEMM can approach.
     const double cpuBw = roofline_model::measuredCpuBandwidth(model);
     const auto& info = m_ctx.cpuInfo();
     const double fma = precision() == Precision::fp64 ? info.peak_gflops_fp64 : info.peak_gflops_fp32;
     const Precision fmaP = precision() == Precision::fp64 ? Precision::fp64 : Precision::fp32;
-    if (fma > 0) {
+    if (fma > 0 && !cpuFmaMeasured) {
       RooflinePlot::Roof r;
       r.label = tr("CPU %1 FMA peak %2 (register FMA loop, no memory)").arg(precName(fmaP), fmtSi(fma * 1e9, "FLOP/s"));
       r.peakFlops = fma * 1e9;

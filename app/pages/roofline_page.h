@@ -57,6 +57,10 @@ class RooflinePage : public Page {
   void refresh();
   // Every GEMM and streaming result in the store, from every page and (includeRecorded) every recording.
   roofline_model::Model model(bool includeRecorded) const;
+  // One device's measured FMA peaks and overhead floor as roofs, with their lines for the summary
+  // (roofline_floors.cpp).
+  void measuredRoofs(const roofline_model::DeviceCeilings& d, const QString& who, const QString& how,
+                     const Theme& theme, QVector<RooflinePlot::Roof>& roofs, QStringList& summary) const;
 
   RooflinePlot* m_plot = nullptr;
   QComboBox* m_precision = nullptr;

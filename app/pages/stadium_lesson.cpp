@@ -21,7 +21,13 @@ LessonContent StadiumPage::lesson() const {
       "still independent — but cannot run the links side by side. That is also why Transformers took over from "
       "RNNs: an RNN reads a sentence word by word, each step waiting on the hidden state the step before left "
       "behind, while attention compares every token with every other in one big matrix product, so a whole "
-      "training sequence is processed at once.");
+      "training sequence is processed at once.\n\n"
+      "One more cost hides in every round: calling the stadium to order. Before anyone writes, the worksheets must be "
+      "handed out and everyone told to start, and the marks collected after: a GPU's kernel launch and wait, a few "
+      "microseconds however small the job. For a handful of worksheets that ceremony takes longer than the "
+      "professor needs to do them alone. You can tell this overhead regime by its shape: halve the work and the "
+      "time stays the same. The cure is to give the stadium more at once (batching) or to call it to order once "
+      "for many jobs (fused kernels, CUDA graphs).");
   c.questions = {
       {tr("For one tricky proof, who wins: the professor or the stadium? And for 100,000 simple worksheets?"),
        tr("The professor wins the proof: it is one long chain of steps that cannot be shared out, and the "

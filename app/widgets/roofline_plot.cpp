@@ -128,8 +128,30 @@ void RooflinePlot::rebuildNow() {
   rebuild();
 }
 
+// Graphs are kept across redraws (issue 24): a redraw takes them in order and hides the ones left over, instead of
+// deleting every graph and its legend item and making them again. Items (a few labels) are still remade.
+QCPGraph* RooflinePlot::nextGraph(bool inLegend) {
+  QCPGraph* g;
+  if (m_graphsUsed < m_graphPool.size()) {
+    g = m_graphPool[m_graphsUsed];
+    g->setVisible(true);
+    g->setLineStyle(QCPGraph::lsLine);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+    g->setBrush(Qt::NoBrush);
+  } else {
+    g = m_plot->addGraph();
+    m_graphPool.push_back(g);
+    ++m_graphsCreated;
+  }
+  ++m_graphsUsed;
+  g->setName(QString());
+  if (inLegend) g->addToLegend();
+  return g;
+}
+
 void RooflinePlot::rebuild() {
-  m_plot->clearGraphs();
+  m_graphsUsed = 0;
+  m_plot->legend->clearItems();  // refilled in drawing order by nextGraph
   m_plot->clearItems();
   // The title row, when there is one, is element (0,0) above the axis rect.
   if (m_plot->plotLayout()->rowCount() > 1) {
@@ -230,7 +252,7 @@ void RooflinePlot::rebuild() {
     }
     xs << xhi;
     ys << at(xhi);
-    QCPGraph* g = m_plot->addGraph();
+    QCPGraph* g = nextGraph(true);
     g->setName(r.label);
     g->setData(xs, ys, true);
     styleGraph(g, m_theme, r.color, r.kind);
@@ -263,12 +285,11 @@ void RooflinePlot::rebuild() {
   }
   // Ridge corners: small open diamonds, one per roof, not in the legend.
   for (int i = 0; i < rx.size(); ++i) {
-    QCPGraph* g = m_plot->addGraph();
+    QCPGraph* g = nextGraph(false);
     g->setData({rx[i]}, {ry[i]});
     g->setLineStyle(QCPGraph::lsNone);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(rc[i], 2), QBrush(m_theme.surface),
                                        m_theme.markerSize + 2));
-    g->removeFromLegend();
   }
 
   // Points, one graph per group, in the order groups first appear.
@@ -288,7 +309,7 @@ void RooflinePlot::rebuild() {
       ys << m_points[i].flops;
     }
     const Point& first = m_points[idx.front()];
-    QCPGraph* g = m_plot->addGraph();
+    QCPGraph* g = nextGraph(!group.isEmpty());
     g->setName(QStringLiteral("%1 (%2)").arg(group).arg(idx.size()));
     g->setData(xs, ys);
     if (first.recorded) styleRecordedGraph(g, m_theme, first.color, first.source);
@@ -297,7 +318,6 @@ void RooflinePlot::rebuild() {
     if (first.published)
       g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(first.color.darker(120), 2),
                                          QBrush(first.color), m_theme.markerSize + 3));
-    if (group.isEmpty()) g->removeFromLegend();
   }
 
   // Points above a roof, labelled with the reason (the highest point of each reason gets the note): a stream
@@ -347,12 +367,11 @@ void RooflinePlot::rebuild() {
   }
 
   if (m_hiX > 0 && m_hiY > 0) {
-    QCPGraph* g = m_plot->addGraph();
+    QCPGraph* g = nextGraph(false);
     g->setData({m_hiX}, {m_hiY});
     g->setLineStyle(QCPGraph::lsNone);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(m_theme.text, 2), Qt::NoBrush,
                                        m_theme.markerSize * 2 + 4));
-    g->removeFromLegend();
     if (!m_hiLabel.isEmpty()) {
       auto* t = new QCPItemText(m_plot);
       t->position->setCoords(m_hiX, m_hiY);
@@ -365,6 +384,11 @@ void RooflinePlot::rebuild() {
       t->setColor(m_theme.text);
       t->setClipToAxisRect(true);
     }
+  }
+  // Graphs this picture does not need: hidden and emptied, kept for the next one.
+  for (int i = m_graphsUsed; i < m_graphPool.size(); ++i) {
+    m_graphPool[i]->setVisible(false);
+    m_graphPool[i]->data()->clear();
   }
   if (m_compact) {
     m_plot->xAxis->setLabel(tr("FLOPs per byte"));

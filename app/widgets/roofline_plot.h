@@ -69,6 +69,8 @@ class RooflinePlot : public QWidget {
   const QStringList& aboveRoofNotes() const { return m_aboveNotes; }
   // The data behind the chart: one row per roof (its ridge) and per point.
   QString csv() const;
+  // How many graphs the chart has ever made: a redraw of the same picture makes none (issue 24; tests).
+  int graphsCreated() const { return m_graphsCreated; }
 
   void applyTheme(const Theme& theme);
   // Rebuilds now (normally coalesced through a ~30 ms timer).
@@ -82,9 +84,14 @@ class RooflinePlot : public QWidget {
   void scheduleRebuild();
   void rebuild();
   void fitLogTicksToSize();
+  // The next graph of this redraw: one kept from an earlier redraw, reset, or a new one (rebuild).
+  class QCPGraph* nextGraph(bool inLegend);
 
   QCustomPlot* m_plot = nullptr;
   QTimer* m_rebuild = nullptr;
+  QVector<class QCPGraph*> m_graphPool;  // every graph made so far, in drawing order
+  int m_graphsUsed = 0;                  // how many of them the current picture uses
+  int m_graphsCreated = 0;
   QVector<Roof> m_roofs;
   QVector<Point> m_points;
   double m_hiX = 0, m_hiY = 0;

@@ -5,6 +5,7 @@
 #include "gpulab/device_words.hpp"
 #include "gpulab/vulkan_loader.hpp"
 #include "gpulab/result_views.hpp"
+#include "gpulab/roofs.hpp"
 #include "gpulab/suites.hpp"
 #include "gpulab/models/amdahl_model.hpp"
 #include "gpulab/units.hpp"
@@ -512,6 +513,7 @@ int print_summary(const Recording& rec, double seconds) {
   print_amdahl(rec);
   print_predictions(rec);
   print_vulkan_ratios(rec);
+  for (const std::string& l : roofs_summary(rec)) std::printf("%s\n", l.c_str());
   return failed;
 }
 
@@ -532,6 +534,14 @@ int check_recording(const std::string& path) {
   if (!problems.empty()) {
     std::fprintf(stderr, "gpulab bench: not a valid recording: %zu result(s) do not read as their kind\n",
                  problems.size());
+    return 1;
+  }
+  // The roofs: a point above its own device's measured roof is an error, not a win (roofs.hpp).
+  const std::vector<std::string> above = roof_problems(rec);
+  for (const auto& p : above) std::fprintf(stderr, "gpulab bench: %s: %s\n", path.c_str(), p.c_str());
+  if (!above.empty()) {
+    std::fprintf(stderr, "gpulab bench: refused: %zu measured point(s) above their device's measured roof\n",
+                 above.size());
     return 1;
   }
   std::string state = "complete";

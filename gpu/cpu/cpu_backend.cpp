@@ -97,6 +97,18 @@ class CpuBackend final : public Backend {
   Support supports(const LayerChainSpec& spec) const override { return cpu::layer_chain_support(spec); }
   std::unique_ptr<TimedOp> make_layer_chain(const LayerChainSpec& spec) override { return cpu::make_layer_chain_op(spec); }
   std::unique_ptr<HeldMemory> hold_memory(double bytes, double margin) override { return cpu::hold_host_memory(bytes, margin); }
+  // The roofs (roofs_ops.cpp): FMA chains in FP32 and FP64 (no FP16 arithmetic in the vector units measured here),
+  // and a parallel region of a thread pool, empty or with an elementwise op.
+  Support supports(const PeakSpec& spec) const override {
+    if (spec.precision == Precision::fp32 || spec.precision == Precision::fp64) return Support::yes();
+    return Support::no("the CPU's FMA peak is measured in FP32 and FP64 only");
+  }
+  std::unique_ptr<TimedOp> make_fma_peak(const PeakSpec& spec) override { return cpu::make_fma_peak_op(spec); }
+  Support supports(const OverheadSpec& spec) const override {
+    if (spec.graph) return Support::no("CUDA graphs exist only on a CUDA GPU");
+    return Support::yes();
+  }
+  std::unique_ptr<TimedOp> make_overhead(const OverheadSpec& spec) override { return cpu::make_overhead_op(spec); }
 };
 
 }  // namespace

@@ -66,5 +66,22 @@ FmaPeak measured_fma_peak();
 bool retake_fma_peak_if_quiet(int bursts = 3);
 // A rate the app measured (a BLAS GEMM) above the bursts' best becomes the peak, with `what` saying so.
 void raise_fma_peak_floor(double gflops, bool fp64, const std::string& what);
+// The same bursts as one checked, timed op (roofs_ops.cpp, experiment "peak"): iterations for about `target_s`
+// of one thread's CPU time, and one all-thread burst with the chains' sum beside the host's closed form.
+struct FmaBurstResult {
+  double flops = 0;           // all threads together
+  double wall_s = 0;
+  double cpu_rate_flops = 0;  // FLOP/s counted in each thread's own CPU time (fma_peak.cpp: timed_parallel)
+  double sum = 0, expected = 0;
+  long long iters = 0;
+  int threads = 0, chains = 0, lanes = 0;
+  std::string isa;
+};
+long long fma_iterations_for(bool fp64, double target_s);
+FmaBurstResult fma_burst(bool fp64, long long iters, int threads);
+
+// ---- The overhead floor (roofs_ops.cpp) --------------------------------------------------------------------------
+std::unique_ptr<TimedOp> make_fma_peak_op(const PeakSpec& spec);
+std::unique_ptr<TimedOp> make_overhead_op(const OverheadSpec& spec);
 
 }  // namespace gpulab::cpu

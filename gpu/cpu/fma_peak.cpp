@@ -5,6 +5,7 @@
 #include "vector_clones.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -23,6 +24,17 @@ typedef double v4d __attribute__((vector_size(32)));
 // Enough independent accumulators to cover FMA latency x pipes (4 cycles x 2 pipes = 8 in flight on current x86),
 // few enough to stay in the 16 AVX2 registers with the two constants.
 constexpr int chains = 12;
+constexpr float k_mul32 = 0.9999f, k_add32 = 1e-3f;
+constexpr double k_mul64 = 0.9999, k_add64 = 1e-3;
+
+// What one thread's kernel must return: every chain is the affine recurrence x -> m·x + a from x0 = seed + c, so
+// after n steps x = L + m^n (x0 - L) with L = a / (1 - m), summed over the chains and the vector's lanes.
+double expected_chain_sum(double m, double a, long long n, double seed, int lanes) {
+  const double limit = a / (1 - m), decay = std::pow(m, static_cast<double>(n));
+  double s = 0;
+  for (int c = 0; c < chains; ++c) s += limit + decay * (seed + c - limit);
+  return s * lanes;
+}
 
 // x86-64-v3 clone: one vfmadd per chain per iteration (fp-contract lets a*b+c become an FMA; ISO mode forbids
 // it otherwise). The baseline clone measures what a CPU without AVX2/FMA can do with the same source.
@@ -36,8 +48,10 @@ constexpr int chains = 12;
 GPULAB_FMA_KERNEL
 float fma_chains_f32(long long iters, float seed) {
   // acc = acc*mul + add converges to add/(1-mul): bounded, never denormal, never optimised into a closed form.
-  const v8f mul = v8f{} + 0.999999f;
-  const v8f add = v8f{} + 1e-3f;
+  // mul is far enough from 1 that rounding cannot park a chain far from the closed form the check computes
+  // (a float fixed point sits within ulp/(1-mul) of the limit: 1e-4 relative here).
+  const v8f mul = v8f{} + k_mul32;
+  const v8f add = v8f{} + k_add32;
   v8f acc[chains];
   for (int c = 0; c < chains; ++c) acc[c] = v8f{} + (seed + static_cast<float>(c));
   for (long long i = 0; i < iters; ++i) {
@@ -52,8 +66,8 @@ float fma_chains_f32(long long iters, float seed) {
 
 GPULAB_FMA_KERNEL
 double fma_chains_f64(long long iters, double seed) {
-  const v4d mul = v4d{} + 0.999999;
-  const v4d add = v4d{} + 1e-3;
+  const v4d mul = v4d{} + k_mul64;
+  const v4d add = v4d{} + k_add64;
   v4d acc[chains];
   for (int c = 0; c < chains; ++c) acc[c] = v4d{} + (seed + static_cast<double>(c));
   for (long long i = 0; i < iters; ++i) {
@@ -224,6 +238,30 @@ double busy_share(std::chrono::milliseconds window) {
 }
 
 }  // namespace
+
+long long fma_iterations_for(bool fp64, double target_s) {
+  return fp64 ? iterations_for(f64_kernel, target_s) : iterations_for(f32_kernel, target_s);
+}
+
+FmaBurstResult fma_burst(bool fp64, long long iters, int threads) {
+  FmaBurstResult out;
+  out.iters = iters;
+  out.threads = threads;
+  out.chains = chains;
+  out.lanes = fp64 ? 4 : 8;
+  out.isa = isa_name();
+  const Burst b = fp64 ? timed_parallel(f64_kernel, iters, threads) : timed_parallel(f32_kernel, iters, threads);
+  const double per_iter = 2.0 * out.lanes * chains;
+  out.flops = per_iter * static_cast<double>(iters) * threads;
+  out.wall_s = b.wall_s;
+  out.cpu_rate_flops = per_iter * b.cpu_rate;
+  out.sum = g_sink;
+  for (int t = 0; t < threads; ++t)
+    out.expected += fp64 ? expected_chain_sum(k_mul64, k_add64, iters, 0.5 + t, 4)
+                         : expected_chain_sum(static_cast<double>(k_mul32), static_cast<double>(k_add32), iters,
+                                              static_cast<double>(0.5f + static_cast<float>(t)), 8);
+  return out;
+}
 
 FmaPeak measured_fma_peak() {
   PeakState& s = state();

@@ -96,6 +96,10 @@ std::string gemm_algo_note(const TimedOp& op);  // the cuBLASLt algorithm an INT
 const std::vector<std::string>& ladder_names();
 bool is_ladder_variant(const std::string& variant);  // a hand-written kernel (listed or the self-test one)
 std::unique_ptr<TimedOp> make_bandwidth_op(DeviceCtx ctx, const BandwidthSpec& spec);
+// roofs_ops.cpp: the FMA peak (FP32, FP64 on the SMs) and the overhead floor (empty kernel, or the triad).
+Support fma_peak_support(const PeakSpec& spec);
+std::unique_ptr<TimedOp> make_fma_peak_op(DeviceCtx ctx, const PeakSpec& spec);
+std::unique_ptr<TimedOp> make_overhead_op(DeviceCtx ctx, const OverheadSpec& spec);
 std::unique_ptr<TimedOp> make_launch_overhead_op(DeviceCtx ctx, const LaunchOverheadSpec& spec);
 std::unique_ptr<TimedOp> make_transfer_op(DeviceCtx ctx, const TransferSpec& spec);
 std::unique_ptr<TimedOp> make_peer_copy_op(DeviceCtx ctx, int peer, const TransferSpec& spec);

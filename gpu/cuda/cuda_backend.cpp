@@ -288,6 +288,14 @@ class CudaBackend final : public Backend {
     return make_launch_overhead_op(ctx(), spec);
   }
 
+  Support supports(const PeakSpec& spec) const override { return fma_peak_support(spec); }
+  std::unique_ptr<TimedOp> make_fma_peak(const PeakSpec& spec) override { return make_fma_peak_op(ctx(), spec); }
+  Support supports(const OverheadSpec& spec) const override {
+    if (spec.graph) return Support::no("CUDA graph launches are not measured yet (the CI emulator has no graph API)");
+    return Support::yes();
+  }
+  std::unique_ptr<TimedOp> make_overhead(const OverheadSpec& spec) override { return make_overhead_op(ctx(), spec); }
+
   std::unique_ptr<HeldMemory> hold_memory(double bytes, double safety_margin_bytes) override {
     // The same rule as the page and the CPU backend (memory_hold.hpp): decided on cudaMemGetInfo's numbers, and
     // a request that cannot fit is refused with them, never attempted.

@@ -1,5 +1,6 @@
 // The plan builders behind the pages' Run buttons and `gpulab bench --suite NAME` (see page_plans.hpp).
 #include "gpulab/page_plans.hpp"
+#include "gpulab/roofs.hpp"
 
 #include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/decode_experiments.hpp"
@@ -583,7 +584,13 @@ Plan roofline_plan(const Backends& backends, const RooflineControls& c) {
           break;
         }
   }
-  return plan.take();
+  // Each device's own compute roof (FMA chains) and overhead floor (one empty launch), as the roofs suite
+  // measures them, without its sweep: the page draws all three regimes (roofs.hpp).
+  Plan roofs = roofs_plan(backends, RoofsControls{false, false});
+  for (PlanJob& j : roofs.jobs) j.plan = plan_name::roofline;
+  Plan out = plan.take();
+  out.append(std::move(roofs));
+  return out;
 }
 // ==== end of the roofline page ===================================================================================
 
@@ -615,6 +622,7 @@ Plan suite_plan(const std::string& name, const Backends& b) {
   take(plan_name::vram, [&] { return vram_plan(b); });
   take(plan_name::stadium, [&] { return stadium_plan(b); });
   take(plan_name::multigpu, [&] { return multigpu_plan(b); });
+  take(plan_name::roofs, [&] { return roofs_plan(b); });
   // Not in "all": the bandwidth and precision suites already record a triad and a GEMM in every format.
   if (!every) take(plan_name::roofline, [&] { return roofline_plan(b); });
   if (!known) throw std::invalid_argument("unknown suite \"" + name + "\"");

@@ -28,6 +28,7 @@ const std::vector<SuiteInfo> suite_table{
     {"amdahl", "the Amdahl page's run: a job with a 5 % serial part on 1…all CPU threads, timed side by side; GPU kernel-launch cost"},
     {"vram", "on a GPU: a 7B FP16 model's memory held in 8 steps and freed, free memory read at each step"},
     {"stadium", "the stadium's pace: the naive loop and BLAS on all cores at 512³, and the GPU's best GEMM (cuBLAS, or the top Vulkan shader)"},
+    {"roofs", "every device's three regimes: its FMA peak (FP32, FP64 and FP16 where it runs them), the overhead floor (an empty launch + wait; a CUDA graph's), an elementwise op from 1 element to 16 Mi, and the triad past the caches (under 30 s)"},
     {"multigpu", "GPU→GPU copies at 64 MiB to 1 GiB when a second GPU is there (else a note saying why)"},
     {"all", "every suite above, one after another"},
     {"estimate", "the naive loop at 1024³ and 2048³, its predicted time beside the real one (minutes; not in all)"},

@@ -3,6 +3,7 @@
 // that the results mean what the pages will read them as.
 #include "gpulab/recording.hpp"
 #include "gpulab/result_views.hpp"
+#include "gpulab/roofs.hpp"
 
 namespace gpulab {
 
@@ -24,6 +25,8 @@ std::vector<std::string> schema_problems(const Recording& rec) {
     else if (auto e = as_precision_error(r)) need(e->k > 0 && e->rel_frobenius >= 0, "k and rel_frobenius must be set");
     else if (auto u = as_underflow(r)) need(u->count > 0, "count must be set");
     else if (auto h = as_memory_hold(r)) need(h->requested > 0, "requested must be set");
+    else if (auto pk = as_peak(r)) need(pk->gflops > 0 && pk->iterations > 0, "gflops and iterations must be set");
+    else if (auto o = as_overhead(r)) need(o->per_op_s > 0 && r.params.count("elements"), "elements and per_op_s must be set");
     else out.push_back(at + "an experiment this gpulab has no typed view for");
   }
   return out;

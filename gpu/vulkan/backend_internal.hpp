@@ -57,6 +57,10 @@ std::unique_ptr<TimedOp> make_bandwidth_op(Ctx ctx, const BandwidthSpec& spec);
 std::unique_ptr<TimedOp> make_transfer_op(Ctx ctx, const TransferSpec& spec);
 Support layer_chain_support(const DeviceFacts& f, bool fp16_enabled, const LayerChainSpec& spec);
 std::unique_ptr<TimedOp> make_layer_chain_op(Ctx ctx, const LayerChainSpec& spec);
+// roofs_ops.cpp: the FMA peak and the overhead floor (empty dispatch, or the triad over a few elements).
+Support fma_peak_support(bool fp16_enabled, const PeakSpec& spec);
+std::unique_ptr<TimedOp> make_fma_peak_op(Ctx ctx, const PeakSpec& spec);
+std::unique_ptr<TimedOp> make_overhead_op(Ctx ctx, const OverheadSpec& spec);
 
 // How one GEMM run is dispatched: bands of rows [row0, row0 + rows), whole tiles each, each estimated well under
 // the cancel window (gemm_op.cpp). Throws std::invalid_argument for an unknown variant.

@@ -53,6 +53,15 @@ GPULAB_SPIRV(k_copy)
 GPULAB_SPIRV(k_triad)
 #include "triad.spv.inc"
 ;
+GPULAB_SPIRV(k_fma_peak_fp32)
+#include "fma_peak_fp32.spv.inc"
+;
+GPULAB_SPIRV(k_fma_peak_fp16)
+#include "fma_peak_fp16.spv.inc"
+;
+GPULAB_SPIRV(k_empty)
+#include "empty.spv.inc"
+;
 #undef GPULAB_SPIRV
 
 }  // namespace
@@ -73,6 +82,9 @@ std::span<const std::uint32_t> spirv(const std::string& name) {
       {"chain_tiles_fp16", k_chain_tiles_fp16},
       {"copy", k_copy},
       {"triad", k_triad},
+      {"fma_peak_fp32", k_fma_peak_fp32},
+      {"fma_peak_fp16", k_fma_peak_fp16},
+      {"empty", k_empty},
   };
   auto it = table.find(name);
   if (it == table.end()) throw std::logic_error("no embedded shader named " + name);

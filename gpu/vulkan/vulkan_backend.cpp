@@ -135,6 +135,16 @@ class VulkanBackend final : public Backend {
   }
   // Kernel launches: one tiny dispatch after another is not built for Vulkan (a command buffer records them all
   // before any runs, so what CUDA's launch cost shows would need per-dispatch submits to mean the same).
+  Support supports(const PeakSpec& spec) const override {
+    return fma_peak_support(m_ctx.device->fp16_enabled(), spec);
+  }
+  std::unique_ptr<TimedOp> make_fma_peak(const PeakSpec& spec) override { return make_fma_peak_op(m_ctx, spec); }
+  Support supports(const OverheadSpec& spec) const override {
+    if (spec.graph) return Support::no("CUDA graphs exist only on a CUDA GPU (Vulkan's nearest, a reused command "
+                                       "buffer, is not measured here)");
+    return Support::yes();
+  }
+  std::unique_ptr<TimedOp> make_overhead(const OverheadSpec& spec) override { return make_overhead_op(m_ctx, spec); }
   Support supports(const LaunchOverheadSpec&) const override {
     return Support::no("the launch-overhead run (many tiny kernels) is measured through CUDA only: on Vulkan the "
                        "dispatches are recorded into one command buffer first, so it would measure something else");

@@ -28,14 +28,14 @@
 #   step                                       cap  expected   step                          cap  expected
 #   probe (nlohmann-json, GoogleTest)           10     3       build-vulkan (module)          20     8
 #   googletest (only when the .a won't link)    18    12       vulkan-probe (devices, ≤ 2×5)  10     3
-#   vulkan-unpack (the .debs)                    5     1       vulkan-matmul                  12     8
+#   vulkan-unpack (the .debs)                    5     1       vulkan-matmul                  10     8
 #   nvidia-smi + toolkit facts (5 s a query)    10     2       vulkan-bandwidth                5     3
-#   configure                                   60    25       vulkan-transfer                 6     4
+#   configure                                   60    25       vulkan-transfer                 5     4
 #   build-core (gpulab-bench, CUDA module)      70    40       vulkan-decode                   5     3
-#   devices                                     10     3       build-tests (GPU tests)        15     8
-#   matmul 30, precision 30, transfer 20,                      ctest -L gpu                   22    12
-#   decode 15, batch 12, bandwidth 8, vram 8,                  nvidia-smi, end                 5     2
-#   amdahl 8 (the CUDA suites)                 131    70
+#   devices                                     10     3       vulkan-roofs                    5     3
+#   matmul 24, precision 27, transfer 20,                      build-tests (GPU tests)        15     8
+#   decode 12, batch 12, bandwidth 8, vram 8,                  ctest -L gpu                   22    12
+#   amdahl 8, roofs 10 (the CUDA suites)       129    75       nvidia-smi, end                 5     2
 #   Sum of caps 414 s, under the 415 s at which the run stops; expected about 230 s. The extras (compute-sanitizer
 #   memcheck 20 and racecheck 20 on the
 #   small ladder, torch.matmul 30) run only in the time left and are skipped, not failed, when there is none.
@@ -51,6 +51,9 @@
 #     before): ~14 s of 20.
 #   decode (7B-shaped chain, FP16, 1…64 users, weights made on the GPU, ~13 GB read per step = 3 ms): 7 jobs
 #     ~0.6 s each + triad: ~6 s of 15.
+#   roofs (issue 27): FMA peak FP32 + FP64 (calibrate ~0.1 s, ≤12 runs of 20 ms) ~1 s, empty launch + 7-size
+#     elementwise sweep ~1.5 s, triad 1 GiB (fill + check on 16 cores) ~1.5 s; the CPU's peaks, sweep and 64 MiB
+#     triad ~3 s: ~7 s of 10. Through Vulkan (GPU jobs only) ~3 s of 5.
 #   matmul: the 60³ ways (ms) + 8 ladder/cuBLAS jobs at 4096³ (naive steps 2048³) + cuBLAS 8192³, each ~0.8 s
 #     (fill and check on 16 cores ~0.1 s, up to 0.3 s of samples): ~12 s of 30.
 # A bench step stopped at its cap gets SIGINT, saves what it measured and is marked CUT (in summary.txt and in
@@ -139,12 +142,12 @@ cap() { [ "$GPUS" -gt 0 ] && echo "$1" || echo "$2"; }
 BUDGET=${GPULAB_CHECK_BUDGET_S:-$(cap 415 1400)}
 DEADLINE=$(( START + BUDGET ))
 if [ "$GPUS" -gt 0 ]; then
-  SUITES=${GPULAB_BENCH_SUITES:-"matmul:30 precision:30 transfer:20 decode:15 batch:12 bandwidth:8 vram:8 amdahl:8"}
-  VK_SUITES=${GPULAB_VULKAN_SUITES:-"matmul:12 bandwidth:5 transfer:6 decode:5"}
+  SUITES=${GPULAB_BENCH_SUITES:-"matmul:24 precision:27 transfer:20 decode:12 batch:12 bandwidth:8 vram:8 amdahl:8 roofs:10"}
+  VK_SUITES=${GPULAB_VULKAN_SUITES:-"matmul:10 bandwidth:5 transfer:5 decode:5 roofs:5"}
   BENCH_ARGS=${GPULAB_BENCH_ARGS:-"--budget 0.3"}
 else
-  SUITES=${GPULAB_BENCH_SUITES:-"quick:120"}
-  VK_SUITES=${GPULAB_VULKAN_SUITES:-"matmul:60"}  # lavapipe keeps the page's 60³: seconds
+  SUITES=${GPULAB_BENCH_SUITES:-"quick:120 roofs:90"}
+  VK_SUITES=${GPULAB_VULKAN_SUITES:-"matmul:60 roofs:60"}  # lavapipe keeps the page's 60³: seconds
   BENCH_ARGS=${GPULAB_BENCH_ARGS:-"--budget 0.25 --max-samples 10"}
 fi
 BUDGET_NOTE="${BUDGET} s in all; CUDA suites ${SUITES}; Vulkan suites ${VK_SUITES}; bench ${BENCH_ARGS}"

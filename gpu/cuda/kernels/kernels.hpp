@@ -43,6 +43,15 @@ void fill_scaled(void* p, Format format, std::size_t count, std::size_t index_ba
 // One tiny kernel: p[i] += 1 for i < count (the launch-overhead experiment launches thousands back to back).
 void add_one(float* p, std::size_t count, cudaStream_t stream);
 
+// The roofs (kernels/roofs.cu): `blocks` × fma_threads_per_block() threads, each running fma_chains_per_thread()
+// independent chains x -> x·m + a for `iterations` steps from seed (id & 7) / 4 + chain, writing their sum to
+// sums[id]. FLOPs = threads × chains × 2 × iterations. empty_launch: a kernel that does nothing, one thread.
+int fma_chains_per_thread();
+int fma_threads_per_block();
+void fma_chains_fp32(float* sums, unsigned blocks, unsigned iterations, float m, float a, cudaStream_t stream);
+void fma_chains_fp64(float* sums, unsigned blocks, unsigned iterations, double m, double a, cudaStream_t stream);
+void empty_launch(cudaStream_t stream);
+
 // The value fill_pattern writes, usable on host and device: a hash of (i, salt) mapped to [-1, 1), never 0.
 __host__ __device__ inline float pattern_value(std::size_t i, std::uint32_t salt) {
   std::uint32_t x = static_cast<std::uint32_t>(i) ^ (static_cast<std::uint32_t>(i >> 32) * 0x9E3779B9u) ^ salt;

@@ -88,6 +88,20 @@ struct LaunchOverheadSpec {
   std::size_t elements = 1024;  // work per kernel
 };
 
+// The compute roof (experiment "peak"): independent FMA chains held in registers, as peak tools build them, with
+// enough work per launch to hide the launch. FLOPs = invocations x chains x lanes x 2 x iterations.
+struct PeakSpec {
+  Precision precision = Precision::fp32;  // fp32; fp64 and fp16 where the device runs them
+  double target_s = 0.02;                 // about this long per timed run (calibrated once); never over 0.1 s
+};
+
+// The overhead floor (experiment "overhead"): one launch and wait with nothing (elements = 0) or an elementwise
+// op x = y + s·z over `elements` floats. Timed on the host clock around launch + wait, as a framework sees it.
+struct OverheadSpec {
+  std::size_t elements = 0;  // 0: an empty launch (empty kernel, empty dispatch, empty thread-pool region)
+  bool graph = false;        // CUDA: the same launch captured in a CUDA graph and replayed
+};
+
 // Memory held on the device until the object is destroyed (VRAM page). Reports what cudaMemGetInfo said
 // before and after.
 class HeldMemory {
@@ -108,6 +122,9 @@ class TimedOp {
   virtual double run_once() = 0;
   virtual double flops() const = 0;  // per run
   virtual double bytes() const = 0;  // per run
+  // How it measured, for the recording (chains, threads, sizes, the timer): added to the result's params and
+  // provenance. Most ops say nothing more than their spec.
+  virtual void describe(Params& /*params*/, Provenance& /*provenance*/) const {}
 };
 
 class Backend {
@@ -134,6 +151,11 @@ class Backend {
     return Support::no("kernel launches exist only on a GPU");
   }
   virtual std::unique_ptr<TimedOp> make_launch_overhead(const LaunchOverheadSpec&) { return nullptr; }
+  // The three regimes' roofs (experiments/roofs.cpp): the FMA peak and the overhead floor.
+  virtual Support supports(const PeakSpec&) const { return Support::no("this backend has no FMA-peak kernel"); }
+  virtual std::unique_ptr<TimedOp> make_fma_peak(const PeakSpec&) { return nullptr; }
+  virtual Support supports(const OverheadSpec&) const { return Support::no("this backend has no overhead probe"); }
+  virtual std::unique_ptr<TimedOp> make_overhead(const OverheadSpec&) { return nullptr; }
   // Allocates `bytes` in chunks and holds them. Refuses (throws std::invalid_argument with the numbers)
   // when bytes exceed free memory minus `safety_margin_bytes`: an allocation that cannot fit is never tried.
   virtual std::unique_ptr<HeldMemory> hold_memory(double bytes, double safety_margin_bytes) {

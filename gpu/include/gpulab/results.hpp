@@ -40,6 +40,8 @@ inline constexpr const char* launch_overhead = "launch_overhead";
 inline constexpr const char* precision_error = "precision_error";
 inline constexpr const char* underflow = "underflow";
 inline constexpr const char* hold_memory = "hold_memory";
+inline constexpr const char* peak = "peak";          // FMA chains in registers: the compute roof
+inline constexpr const char* overhead = "overhead";  // one launch and wait (and an elementwise sweep): the floor
 }  // namespace experiment_name
 
 struct Result {

@@ -1,0 +1,204 @@
+// The roofs on a CUDA GPU (experiments "peak" and "overhead", gpulab/roofs.hpp; kernels in kernels/roofs.cu):
+//  - FMA peak: eight FMA chains per thread in registers, FP32 and FP64 on the SMs (tensor-core roofs stay the best
+//    cuBLAS result, labelled so on the pages). Timed with CUDA events; iterations calibrated once so a run lasts
+//    about spec.target_s (under 0.1 s: the cancel window). Every thread's sum is checked against the closed form.
+//  - Overhead: an empty kernel launched and synchronised, or the triad over `elements` floats; timed on the host
+//    clock around launch + cudaStreamSynchronize (what a framework's eager op pays), a batch per timed run.
+//    CUDA graphs are not measured yet (the emulator that runs these files in CI has no graph API).
+#include "backend_internal.hpp"
+#include "gpulab/harness.hpp"
+
+#include "kernels/kernels.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+namespace gpulab::cuda {
+namespace {
+
+class FmaPeakOp final : public TimedOp {
+ public:
+  static constexpr double kM = 0.9999, kA = 1e-3;
+
+  FmaPeakOp(DeviceCtx ctx, const PeakSpec& spec) : m_ctx(std::move(ctx)), m_fp64(spec.precision == Precision::fp64) {
+    // Several blocks per SM so every scheduler has warps to switch between while an FMA's result is pending.
+    m_blocks = static_cast<unsigned>(std::max(1, m_ctx.sms) * 8);
+    m_count = static_cast<std::size_t>(m_blocks) * kernels::fma_threads_per_block();
+    m_out = DeviceBuffer(m_count * sizeof(float));
+    m_iterations = 64;
+    double t = run_once();
+    while (t < 2e-3 && m_iterations < (1u << 24)) {
+      m_iterations *= 4;
+      t = run_once();
+    }
+    const double target = std::min(spec.target_s, 0.08);
+    m_iterations = static_cast<unsigned>(std::clamp(m_iterations * target / std::max(t, 1e-9), 64.0, 2.0e9));
+  }
+
+  Check verify() override {
+    use_device(m_ctx.device);
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(m_out.get(), 0xFF, m_out.bytes(), m_stream.get()));  // NaN until written
+    launch();
+    m_stream.synchronize();
+    std::vector<float> host(m_count);
+    download(m_stream, host.data(), m_out.get(), m_out.bytes());
+    const double m = m_fp64 ? kM : static_cast<double>(static_cast<float>(kM));
+    const double a = m_fp64 ? kA : static_cast<double>(static_cast<float>(kA));
+    const double limit = a / (1 - m), decay = std::pow(m, static_cast<double>(m_iterations));
+    const int chains = kernels::fma_chains_per_thread();
+    Check c;
+    c.checked = static_cast<long long>(m_count);
+    for (std::size_t i = 0; i < m_count; ++i) {
+      const double seed = static_cast<double>(i & 7u) * 0.25;
+      double want = 0;
+      for (int k = 0; k < chains; ++k) want += limit + decay * (seed + k - limit);
+      const double err = std::fabs(host[i] - want), rel = err / std::max(std::fabs(want), 1e-30);
+      if (!(rel <= 2e-3)) {
+        if (c.first_bad_index < 0) {
+          c.first_bad_index = static_cast<long long>(i);
+          c.message = "thread " + std::to_string(i) + " summed to " + number_text(host[i]) + ", the closed form says " +
+                      number_text(want);
+        }
+      }
+      if (std::isfinite(err)) {
+        c.max_abs_err = std::max(c.max_abs_err, err);
+        c.max_rel_err = std::max(c.max_rel_err, rel);
+      }
+    }
+    c.passed = c.first_bad_index < 0;
+    return c;
+  }
+
+  double run_once() override {
+    use_device(m_ctx.device);
+    m_timer.start(m_stream.get());
+    launch();
+    m_timer.stop(m_stream.get());
+    return m_timer.elapsed_s();
+  }
+  double flops() const override {
+    return static_cast<double>(m_count) * kernels::fma_chains_per_thread() * 2.0 * m_iterations;
+  }
+  double bytes() const override { return static_cast<double>(m_count) * sizeof(float); }
+  void describe(Params& params, Provenance& prov) const override {
+    params["chains"] = kernels::fma_chains_per_thread();
+    params["lanes"] = 1;  // per thread; a warp's 32 threads are the SIMD lanes
+    params["invocations"] = static_cast<double>(m_count);
+    params["iterations"] = m_iterations;
+    prov["kernel"] = std::string("kernels/roofs.cu: 8 independent ") + (m_fp64 ? "FP64" : "FP32") +
+                     " FMA chains per thread in registers, " + std::to_string(m_blocks) + " blocks of " +
+                     std::to_string(kernels::fma_threads_per_block()) + " (8 per SM); SIMT units, not tensor cores";
+    prov["timer"] = "CUDA events around the launch";
+  }
+
+ private:
+  void launch() {
+    if (m_fp64) kernels::fma_chains_fp64(m_out.as<float>(), m_blocks, m_iterations, kM, kA, m_stream.get());
+    else
+      kernels::fma_chains_fp32(m_out.as<float>(), m_blocks, m_iterations, static_cast<float>(kM),
+                               static_cast<float>(kA), m_stream.get());
+  }
+
+  DeviceCtx m_ctx;
+  DeviceSelect m_select{m_ctx.device};
+  bool m_fp64;
+  unsigned m_blocks = 1, m_iterations = 64;
+  std::size_t m_count = 0;
+  Stream m_stream;
+  EventTimer m_timer;
+  DeviceBuffer m_out;
+};
+
+class OverheadOp final : public TimedOp {
+ public:
+  static constexpr float kScalar = 3.0f;
+  OverheadOp(DeviceCtx ctx, const OverheadSpec& spec) : m_ctx(std::move(ctx)), m_count(spec.elements) {
+    if (m_count > 0) {
+      require_fits(m_ctx, 12.0 * static_cast<double>(m_count), "The elementwise op");
+      m_x = DeviceBuffer(m_count * sizeof(float));
+      m_y = DeviceBuffer(m_count * sizeof(float));
+      m_z = DeviceBuffer(m_count * sizeof(float));
+      kernels::fill_pattern(m_y.as<float>(), m_count, 0xB0Bu, m_ctx.sms, m_stream.get());
+      kernels::fill_pattern(m_z.as<float>(), m_count, 0xC0FFEEu, m_ctx.sms, m_stream.get());
+      m_stream.synchronize();
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    one();
+    one();
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 2;
+    m_batch = static_cast<int>(std::clamp(2e-3 / std::max(t, 1e-9), 1.0, 5000.0));
+  }
+
+  Check verify() override {
+    use_device(m_ctx.device);
+    Check c;
+    if (m_count == 0) {
+      one();
+      c.passed = true;
+      c.message = "empty kernel: nothing to compare; the stream synchronised";
+      return c;
+    }
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(m_x.get(), 0xFF, m_x.bytes(), m_stream.get()));
+    one();
+    std::vector<float> host(m_count);
+    download(m_stream, host.data(), m_x.get(), m_x.bytes());
+    return check_stream_output(host.data(), m_count, [](std::size_t i) {
+      return std::fmaf(kScalar, kernels::pattern_value(i, 0xC0FFEEu), kernels::pattern_value(i, 0xB0Bu));
+    }, "elementwise triad");
+  }
+
+  double run_once() override {
+    use_device(m_ctx.device);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < m_batch; ++i) one();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / m_batch;
+  }
+  double flops() const override { return 2.0 * static_cast<double>(m_count); }
+  double bytes() const override { return 12.0 * static_cast<double>(m_count); }
+  void describe(Params& params, Provenance& prov) const override {
+    params["batch"] = m_batch;
+    prov["kernel"] = m_count == 0 ? "kernels/roofs.cu empty_kernel, one thread"
+                                  : "kernels/streams.cu triad over " + std::to_string(m_count) + " floats";
+    prov["timer"] = "steady_clock around launch + cudaStreamSynchronize, " + std::to_string(m_batch) +
+                    " back to back, divided by " + std::to_string(m_batch);
+  }
+
+ private:
+  void one() {
+    if (m_count == 0) kernels::empty_launch(m_stream.get());
+    else
+      kernels::stream_triad(m_x.as<float>(), m_y.as<const float>(), m_z.as<const float>(), kScalar, m_count, m_ctx.sms,
+                            m_stream.get());
+    m_stream.synchronize();
+  }
+
+  DeviceCtx m_ctx;
+  DeviceSelect m_select{m_ctx.device};
+  std::size_t m_count;
+  Stream m_stream;
+  DeviceBuffer m_x, m_y, m_z;
+  int m_batch = 1;
+};
+
+}  // namespace
+
+Support fma_peak_support(const PeakSpec& spec) {
+  if (spec.precision == Precision::fp32 || spec.precision == Precision::fp64) return Support::yes();
+  return Support::no("the CUDA FMA peak is measured in FP32 and FP64 on the SMs; the tensor-core formats' roofs are "
+                     "the best cuBLAS GEMM");
+}
+
+std::unique_ptr<TimedOp> make_fma_peak_op(DeviceCtx ctx, const PeakSpec& spec) {
+  const Support s = fma_peak_support(spec);
+  if (!s.ok) throw std::invalid_argument(s.reason);
+  return std::make_unique<FmaPeakOp>(std::move(ctx), spec);
+}
+
+std::unique_ptr<TimedOp> make_overhead_op(DeviceCtx ctx, const OverheadSpec& spec) {
+  if (spec.graph) throw std::invalid_argument("CUDA graph launches are not measured yet");
+  return std::make_unique<OverheadOp>(std::move(ctx), spec);
+}
+
+}  // namespace gpulab::cuda
