@@ -32,7 +32,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QScreen>
-#include <QSplitter>
+#include <QHBoxLayout>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QStatusBar>
@@ -59,7 +59,9 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   m_devicePanel = new DevicePanel(ctx, left);
   leftLay->addWidget(m_devicePanel);
   left->setObjectName(QStringLiteral("lessonSidebar"));
-  left->setMinimumWidth(250);
+  // A fifth of a narrow screen (204 px at 1024: the page beside it needs the rest), 250 px from 1280 up.
+  const QScreen* screen0 = QGuiApplication::primaryScreen();
+  left->setMinimumWidth(std::clamp(int(0.2 * (screen0 ? screen0->geometry().width() : 1280)), 200, 250));
   left->setMaximumWidth(330);
 
   m_stack = new QStackedWidget(this);
@@ -68,11 +70,16 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
     if (row >= 0 && row < m_pages.size()) m_stack->setCurrentIndex(row);
   });
 
-  auto* split = new QSplitter(this);
-  split->addWidget(left);
-  split->addWidget(m_stack);
-  split->setStretchFactor(1, 1);
-  setCentralWidget(split);
+  // The side column at its own width (within its minimum and maximum) and the page beside it with all the
+  // rest. A splitter gave the column's pane more than the column's maximum at 1366×768, and left a grey band
+  // 133 px wide between the list and the page.
+  auto* central = new QWidget(this);
+  auto* row = new QHBoxLayout(central);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->setSpacing(0);
+  row->addWidget(left);
+  row->addWidget(m_stack, 1);
+  setCentralWidget(central);
 
   buildMenus();
   connect(&ctx, &AppContext::themeChanged, this, [this] { applyTheme(); });
@@ -273,7 +280,10 @@ void MainWindow::setProjectorMode(bool on, bool remember) {
   // and each page's "Next: …" hint still step through the lesson) and the status bar goes.
   if (auto* sidebar = findChild<QWidget*>(QStringLiteral("lessonSidebar"))) sidebar->setVisible(!on);
   statusBar()->setVisible(!on);
-  m_ctx.setTheme(on ? Theme::projector(m_projectorDark) : Theme::normal());
+  // The menu bar's line goes to the plot too. Folded to no height rather than hidden: a hidden menu bar takes
+  // its actions' shortcuts with it (F5, Ctrl+E, F1 must still work), one of no height keeps them.
+  menuBar()->setMaximumHeight(on ? 0 : QWIDGETSIZE_MAX);
+  m_ctx.setTheme(on ? projectorTheme() : Theme::normal());
   if (on) {
     showFullScreen();
     // Without a window manager (a bare X server, some kiosks) full-screen is only a hint nobody acts on:
@@ -297,12 +307,18 @@ void MainWindow::setProjectorDark(bool dark) {
   m_projectorDark = dark;
   if (m_projectorDarkAction) m_projectorDarkAction->setChecked(dark);
   appSettings()->setValue(QStringLiteral("projector/dark"), dark);
-  if (m_projector) m_ctx.setTheme(Theme::projector(m_projectorDark));
+  if (m_projector) m_ctx.setTheme(projectorTheme());
 }
 
 void MainWindow::restoreProjectorMode() {
   if (qEnvironmentVariableIntValue("GPULAB_NO_SETTINGS") == 1) return;
   if (appSettings()->value(QStringLiteral("projector/on"), false).toBool()) setProjectorMode(true);
+}
+
+Theme MainWindow::projectorTheme() const {
+  // Sized for the screen the window is on: a 1024×768 projector's picture is as big in the room as a 1080p one's.
+  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  return Theme::projectorForScreen(m_projectorDark, s ? s->geometry().height() : 1080);
 }
 
 bool MainWindow::screenBlanked() const { return m_blank && m_blank->isVisible(); }

@@ -13,6 +13,7 @@ class PresenterView;
 class QListWidget;
 class QStackedWidget;
 class QAction;
+struct Theme;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -69,6 +70,7 @@ class MainWindow : public QMainWindow {
   void blankScreen();
   bool presenting() const;
   void applyTheme();
+  Theme projectorTheme() const;  // the projector theme (light or dark) at the size of this window's screen
   void openRecordingDialog();
   void saveSessionRecording();
 

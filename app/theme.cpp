@@ -1,5 +1,8 @@
 #include "theme.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QApplication>
 #include <QFont>
 #include <QPalette>
@@ -78,6 +81,20 @@ Theme Theme::projector(bool dark) {
     t.model = QColor(60, 60, 70);
     t.cpu = QColor(200, 130, 0);  // orange darkened for contrast on white
   }
+  return t;
+}
+
+Theme Theme::projectorForScreen(bool dark, int screenHeight) {
+  Theme t = projector(dark);
+  if (screenHeight <= 0 || screenHeight >= 1080) return t;
+  const double scale = std::max(0.75, screenHeight / 1080.0);
+  auto scaled = [scale](int v) { return std::max(1, int(std::lround(v * scale))); };
+  t.baseFontPt = scaled(t.baseFontPt);
+  t.titleFontPt = scaled(t.titleFontPt);
+  t.takeawayFontPt = scaled(t.takeawayFontPt);
+  t.plotFontPt = scaled(t.plotFontPt);
+  t.lineWidth = scaled(t.lineWidth);
+  t.markerSize = scaled(t.markerSize);
   return t;
 }
 

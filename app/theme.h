@@ -33,6 +33,11 @@ struct Theme {
 
   static Theme normal();
   static Theme projector(bool dark);
+  // The projector theme for a screen `screenHeight` logical pixels tall. A projected picture is as large in the
+  // room at 768 lines as at 1080, only its pixels are larger: the sizes made for 1080 lines shrink with the
+  // height (never below three quarters of them), so text and lines look the same size from the back row and a
+  // 1024×768 projector keeps room for the plot. 1080 lines and more: projector(dark) unchanged.
+  static Theme projectorForScreen(bool dark, int screenHeight);
   static Theme byName(const QString& name);  // unknown names give normal()
 };
 

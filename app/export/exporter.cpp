@@ -393,7 +393,11 @@ void settleEvents(int milliseconds) {
 
 ExportThemeScope::ExportThemeScope(AppContext& ctx, const Theme& exportTheme, const QVector<Page*>& pages)
     : m_ctx(ctx), m_saved(ctx.theme()), m_pages(pages) {
-  if (exportTheme.name() == m_saved.name()) return;
+  // Same name and sizes: nothing to change. A projector theme sized down for a 1024×768 screen is not the
+  // slide's projector theme (Theme::projectorForScreen).
+  if (exportTheme.name() == m_saved.name() && exportTheme.plotFontPt == m_saved.plotFontPt &&
+      exportTheme.titleFontPt == m_saved.titleFontPt)
+    return;
   m_changed = true;
   m_ctx.setTheme(exportTheme);
   if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance())) applyThemeToApplication(*app, exportTheme);

@@ -5,10 +5,12 @@
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 
+#include <QEvent>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStyle>
 #include <QTabWidget>
@@ -16,6 +18,21 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+
+namespace {
+// Calls `then` once the event loop is idle after a widget asked for a new layout (its minimum size may have changed).
+class LayoutRequestWatch : public QObject {
+ public:
+  LayoutRequestWatch(QObject* parent, std::function<void()> then) : QObject(parent), m_then(std::move(then)) {}
+  bool eventFilter(QObject*, QEvent* e) override {
+    if (e->type() == QEvent::LayoutRequest) QTimer::singleShot(0, this, m_then);
+    return false;
+  }
+
+ private:
+  std::function<void()> m_then;
+};
+}  // namespace
 
 Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   auto* outer = new QVBoxLayout(this);
@@ -48,7 +65,7 @@ Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
 
   m_sideTabs = new QTabWidget(this);
   m_sideTabs->setObjectName(QStringLiteral("pageSide"));
-  m_sideTabs->setMinimumWidth(340);
+  m_sideTabs->setMinimumWidth(280);  // fitSideColumn sets it for the theme and the screen
   m_sideTabs->setMaximumWidth(460);
   // The controls scroll only if a small screen forces it; at 1920×1080 and 1366×768 they should fit.
   auto* scroll = new QScrollArea(m_sideTabs);
@@ -60,6 +77,9 @@ Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   m_controls->setContentsMargins(8, 8, 8, 8);
   m_controls->setSpacing(8);
   scroll->setWidget(controlsHost);
+  // A readout whose text grows after a run (a longer number) widens the controls: the column follows, instead of
+  // showing a horizontal scroll bar for one pixel.
+  controlsHost->installEventFilter(new LayoutRequestWatch(controlsHost, [this] { fitSideColumn(m_ctx.theme()); }));
   m_sideTabs->addTab(scroll, tr("Controls"));
   middle->addWidget(m_sideTabs);
   outer->addLayout(middle, 1);
@@ -135,6 +155,12 @@ void Page::applyTheme(const Theme& theme) {
   if (m_lessonPanel) m_lessonPanel->applyTheme(theme);
   for (SourceBadge* b : findChildren<SourceBadge*>()) b->followApplicationFont();
   if (m_lessonHint) m_lessonHint->setStyleSheet(QStringLiteral("color:%1;").arg(theme.mutedText.name()));
+  // On a projector the page has the whole screen and the plot is what the room looks at: narrower margins give
+  // it the pixels a window's frame needs.
+  if (auto* outer = qobject_cast<QVBoxLayout*>(layout())) {
+    outer->setContentsMargins(theme.isProjector() ? QMargins(10, 6, 10, 6) : QMargins(16, 10, 16, 10));
+    outer->setSpacing(theme.isProjector() ? 6 : 8);
+  }
   // After the event loop has delivered the new font to every child: only then are their size hints new.
   QTimer::singleShot(0, this, [this] {
     fitSideColumn(m_ctx.theme());
@@ -205,15 +231,25 @@ void Page::fitBadges() {
 }
 
 void Page::fitSideColumn(const Theme& theme) {
-  // Wide enough for the controls at this theme's font, so they do not scroll sideways (a projector's large
-  // font made preset rows wider than the 460 px that suits the normal theme) — but never more than 28 % of the
-  // page: on a small screen the class's visual keeps its room and the teacher's controls scroll instead.
-  const int cap = std::max(340, std::min(theme.isProjector() ? 640 : 460, int(0.28 * width())));
+  // Wide enough for the controls at this theme's font, so they never scroll sideways (a projector's large font
+  // made preset rows wider than the 460 px that suits the normal theme), as far as the visual can spare the room
+  // above its own minimum; else 28 % of the page. The page's width as the screen allows it: a page laid out wider
+  // than its screen must not widen its own column.
+  const int screenWidth = screen() ? screen()->geometry().width() : width();
+  const int pageWidth = std::min(width(), screenWidth);
+  // On a projector the plot needs half the screen: the column may be narrower than a window's. A window on a
+  // 1024 px screen has the lesson list beside the page: its column starts at 280 px, not 340.
+  const int floor = theme.isProjector() ? 260 : screenWidth < 1280 ? 280 : 340;
   const int scrollbar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
   if (m_controlsHost && m_controlsHost->layout()) m_controlsHost->layout()->activate();
-  const int needed = m_controlsHost ? m_controlsHost->minimumSizeHint().width() + scrollbar + 12 : 0;
+  const int needed = m_controlsHost ? m_controlsHost->minimumSizeHint().width() + scrollbar + 18 : 0;
+  const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
+  const int visualMin = m_visual ? std::max(m_visual->minimumSizeHint().width(), m_visual->minimumWidth()) : 0;
+  const int spare = pageWidth - m.left() - m.right() - 12 - visualMin;
+  const int cap = std::max(floor, std::min(theme.isProjector() ? 640 : 460,
+                                           std::max(int(0.28 * pageWidth), std::min(needed, spare))));
   m_sideTabs->setMaximumWidth(cap);
-  m_sideTabs->setMinimumWidth(std::clamp(needed, 340, cap));
+  m_sideTabs->setMinimumWidth(std::clamp(needed, floor, cap));
 }
 
 void Page::cancel() {
@@ -224,6 +260,7 @@ bool Page::isRunning() const { return m_ctx.runner().isBusy() && m_ctx.runner().
 
 void Page::setVisual(QWidget* visual) {
   visual->setParent(this);
+  m_visual = visual;
   m_visualHolder->addWidget(visual, 1);
 }
 

@@ -61,6 +61,8 @@ class Page : public QWidget {
   // The store of results and recordings (defined out of line: a page header need not include app_context.h).
   const ResultStore& resultStore() const;
   QTabWidget* sideTabs() const { return m_sideTabs; }
+  // The page's main plot or animation as setVisual() was given it (the fit test measures its share of a screen).
+  QWidget* visual() const { return m_visual; }
   // The lesson tab (null when lesson() is empty) and the "Next: …" hint the main window sets from the order.
   LessonPanel* lessonPanel() const { return m_lessonPanel; }
   void setLessonHint(const QString& text);
@@ -119,6 +121,7 @@ class Page : public QWidget {
   QGridLayout* m_badges = nullptr;      // the badges, as many to a row as fit beside the title (fitBadges)
   QList<QWidget*> m_badgeOrder;         // in the order added: the grid is refilled in this order
   QVBoxLayout* m_visualHolder = nullptr;
+  QWidget* m_visual = nullptr;
   QTabWidget* m_sideTabs = nullptr;
   QVBoxLayout* m_controls = nullptr;
   QWidget* m_controlsHost = nullptr;  // inside the Controls tab's scroll area

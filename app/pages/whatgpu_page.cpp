@@ -12,6 +12,8 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QPainter>
+#include <QHBoxLayout>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -86,18 +88,28 @@ void CpuGpuView::paintEvent(QPaintEvent*) {
   const double line = fm.height();
   const double pad = line * 0.6;
 
-  // Timeline across the top.
-  const QRectF tl(pad, pad, width() - 2 * pad, line * 3.6);
+  // Timeline across the top, as tall as its longest milestone needs at this width (up to four lines): at 1366 px
+  // two lines cut "AlexNet trained on two gaming GPUs wi…".
+  bool cut = false;  // any text shortened to fit: the fit test reads it as the property gpulabTextCut
+  const int n = int(std::size(k_milestones));
+  const double slot = (width() - 2 * pad) / n;
+  const double textWidth = slot - 8;
+  double textLines = 1;
+  for (const Milestone& m : k_milestones) {
+    const QRectF need = fm.boundingRect(QRectF(0, 0, textWidth, line * 100), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+                                        tr(m.text));
+    textLines = std::max(textLines, std::min(4.0, std::ceil(need.height() / line - 0.05)));
+  }
+  const QRectF tl(pad, pad, width() - 2 * pad, line * (1.5 + textLines));
   p.setPen(QPen(m_theme.mutedText, 2));
   const double axisY = tl.top() + line * 0.6;
   p.drawLine(QPointF(tl.left(), axisY), QPointF(tl.right(), axisY));
-  const int n = int(std::size(k_milestones));
   for (int i = 0; i < n; ++i) {
-    const double x = tl.left() + tl.width() * (i + 0.5) / n;
+    const double x = tl.left() + slot * (i + 0.5);
     p.setBrush(m_theme.gpu);
     p.setPen(Qt::NoPen);
     p.drawEllipse(QPointF(x, axisY), line * 0.28, line * 0.28);
-    const QRectF box(x - tl.width() / (2.0 * n), axisY + line * 0.4, tl.width() / n, line * 3.2);
+    const QRectF box(x - slot / 2, axisY + line * 0.4, slot, line * (1.1 + textLines));
     QFont bold = f;
     bold.setBold(true);
     p.setFont(bold);
@@ -106,12 +118,14 @@ void CpuGpuView::paintEvent(QPaintEvent*) {
                QString::number(k_milestones[i].year));
     p.setFont(f);
     p.setPen(m_theme.mutedText);
-    // Two lines at most: the words wrap, and what still does not fit is cut with an ellipsis.
-    const QRectF textBox(box.left() + 4, box.top() + line, box.width() - 8, line * 2.1);
+    // The words wrap; what still does not fit four lines is cut with an ellipsis.
+    const QRectF textBox(box.left() + 4, box.top() + line, textWidth, line * (textLines + 0.1));
     const QString text = tr(k_milestones[i].text);
     const QRectF need = fm.boundingRect(textBox, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, text);
+    const bool fits = need.height() <= textBox.height() + 1;
+    cut = cut || !fits;
     p.drawText(textBox, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-               need.height() <= textBox.height() + 1 ? text : fm.elidedText(text, Qt::ElideRight, textBox.width() * 2 - fm.averageCharWidth() * 4));
+               fits ? text : fm.elidedText(text, Qt::ElideRight, textBox.width() * textLines - fm.averageCharWidth() * 4));
   }
 
   // The two chips.
@@ -124,6 +138,7 @@ void CpuGpuView::paintEvent(QPaintEvent*) {
   // Text that wraps onto at most `lines` lines; what still does not fit is cut with an ellipsis.
   auto wrapped = [&](const QRectF& r, int lines, const QString& text, Qt::Alignment align) {
     const QRectF need = fm.boundingRect(r, align | Qt::TextWordWrap, text);
+    cut = cut || need.height() > r.height() + 1;
     p.drawText(r, align | Qt::TextWordWrap,
                need.height() <= r.height() + 1 ? text
                                                : fm.elidedText(text, Qt::ElideRight, r.width() * lines - fm.averageCharWidth() * 6));
@@ -185,6 +200,7 @@ void CpuGpuView::paintEvent(QPaintEvent*) {
   };
   drawChip(cpuBox, m_cpu, m_theme.cpu, tr("cores"), true);
   drawChip(gpuBox, m_gpu, m_theme.gpu, tr("SMs"), false);
+  setProperty("gpulabTextCut", cut);
 }
 
 // ---- the page ----------------------------------------------------------------------------------------------
@@ -334,6 +350,19 @@ QString WhatGpuPage::csv() const {
 void WhatGpuPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
   m_view->setTheme(theme);
+  // On a projector the picture is the slide: the six-row table under it (a long readout the class need not read
+  // at once) moves to a "Numbers" tab of the side column, and comes back under the picture in the window.
+  QTabWidget* side = sideTabs();
+  const int at = side->indexOf(m_figures);
+  if (theme.isProjector() && at < 0) {
+    resultsStrip()->removeWidget(m_figures);
+    side->addTab(m_figures, tr("Numbers"));
+    side->setTabToolTip(side->indexOf(m_figures), m_figures->toolTip());
+  } else if (!theme.isProjector() && at >= 0) {
+    side->removeTab(at);
+    resultsStrip()->addWidget(m_figures, 1);
+    m_figures->show();
+  }
 }
 
 QList<PlotExport> WhatGpuPage::plots() {

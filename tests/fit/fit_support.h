@@ -27,20 +27,22 @@ inline void settle(int rounds = 4, int ms = 25) {
   }
 }
 
-// Points QT_QPA_PLATFORM at the offscreen platform with these screens (96 dpi, no scaling); false when the
-// configuration cannot be written. `dir` must outlive the QApplication.
-inline bool useOffscreenScreens(const QTemporaryDir& dir, const QVector<QRect>& screens) {
+// Points QT_QPA_PLATFORM at the offscreen platform with these screens (in device pixels); false when the
+// configuration cannot be written. `scale` 2 is a desktop set to 200 %: 192 dpi, so Qt draws every logical pixel
+// as two and a 3840×2160 screen is 1920×1080 to the widgets. `dir` must outlive the QApplication.
+inline bool useOffscreenScreens(const QTemporaryDir& dir, const QVector<QRect>& screens, int scale = 1) {
   QByteArray json = "{ \"screens\": [";
   for (int i = 0; i < screens.size(); ++i) {
     const QRect& s = screens[i];
     json += QStringLiteral("%1{ \"name\": \"screen%2\", \"x\": %3, \"y\": %4, \"width\": %5, \"height\": %6, "
-                           "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1 }")
+                           "\"logicalDpi\": %7, \"logicalBaseDpi\": 96, \"dpr\": 1 }")
                 .arg(i ? QStringLiteral(", ") : QString())
                 .arg(i)
                 .arg(s.x())
                 .arg(s.y())
                 .arg(s.width())
                 .arg(s.height())
+                .arg(96 * scale)
                 .toUtf8();
   }
   json += "] }";

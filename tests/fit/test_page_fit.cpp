@@ -13,6 +13,7 @@
 #include "widgets/run_bar.h"
 #include "fit/fit_support.h"
 #include "fit/plot_fit.h"
+#include "fit/screen_share.h"
 #include "gpulab/recording.hpp"
 
 #include <QAbstractButton>
@@ -23,6 +24,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QStyleOptionComboBox>
 #include <QRadioButton>
 #include <QScreen>
@@ -158,6 +160,11 @@ QStringList problemsOnPage(MainWindow& w, Page* page) {
       problems << QStringLiteral("outside the window: ") + describe(child);
     // Text is checked only where it can be seen: a label scrolled out of a view is not cut, it is elsewhere.
     if (!visiblePart(child).isEmpty() && textCut(child)) problems << QStringLiteral("text cut: ") + describe(child);
+    if (auto* label = qobject_cast<QLabel*>(child); label && !visiblePart(child).isEmpty())
+      if (const QString torn = fit::tornUnit(label); !torn.isEmpty())
+        problems << QStringLiteral("a unit broken across lines (%1): ").arg(torn) + describe(child);
+    if (child->property("gpulabTextCut").toBool())  // a painted view that had to shorten a text to fit it
+      problems << QStringLiteral("painted text cut: ") + describe(child);
     if (auto* plot = qobject_cast<QCustomPlot*>(child)) {
       if (plot->height() < 150) problems << QStringLiteral("plot squashed: ") + describe(child);
       // A plot taller or wider than the pane that holds it loses its foot (the x tick labels) or its side.
@@ -194,6 +201,7 @@ QStringList problemsOnPage(MainWindow& w, Page* page) {
           }
     }
   }
+  for (const QString& p : fit::sidewaysScrolling(page, &w)) problems << p;
   // The two things a presenter needs on every page: the Run button (pages that run something) and the hint
   // that names the next page.
   for (RunBar* bar : page->findChildren<RunBar*>())
@@ -233,12 +241,24 @@ TEST_P(PageFit, EveryPageFits) {
   ASSERT_LE(w.width(), screen.width());
   ASSERT_LE(w.height(), screen.height());
 
-  QStringList report;
+  QStringList report, shares;
   for (int i = 0; i < w.pages().size(); ++i) {
     w.showPageIndex(i);
     settle();
     Page* page = w.pages()[i];
+    if (!qEnvironmentVariableIsEmpty("GPULAB_FIT_SHOTS"))  // every page as the class sees it, to look at
+      w.grab().save(QStringLiteral("%1/%2-%3-%4.png")
+                        .arg(qEnvironmentVariable("GPULAB_FIT_SHOTS"))
+                        .arg(i + 1, 2, 10, QLatin1Char('0'))
+                        .arg(page->pageId(), mode.name));
     QStringList pageProblems = problemsOnPage(w, page);
+    // A page whose minimum size is larger than the screen grows the window past its edge.
+    if (w.width() > screen.width() || w.height() > screen.height())
+      pageProblems << QStringLiteral("the window grew to %1×%2 on a %3×%4 screen")
+                          .arg(w.width())
+                          .arg(w.height())
+                          .arg(screen.width())
+                          .arg(screen.height());
     // Every tab of every tab widget on the page (the side column's Lesson tab, a chart's second view): the one in
     // front is not the only one a class sees. Each is put back as it was afterwards.
     for (QTabWidget* tabs : page->findChildren<QTabWidget*>()) {
@@ -260,8 +280,33 @@ TEST_P(PageFit, EveryPageFits) {
       tabs->setCurrentIndex(shown);
       settle();
     }
+    // The class looks at the page's plot or animation: on a projector it has at least half the screen.
+    if (QWidget* visual = page->visual(); visual && visual->isVisibleTo(&w)) {
+      const QRect shown = fit::shownPart(visual) & QRect(QPoint(0, 0), screen.size()).translated(-w.mapToGlobal(QPoint(0, 0)));
+      const double share = double(shown.width()) * shown.height() / (double(screen.width()) * screen.height());
+      shares << QStringLiteral("%1 %2%").arg(page->pageId()).arg(int(share * 100));
+      if (mode.projector && share < 0.5)
+        pageProblems << QStringLiteral("the main visual covers %1 % of the screen (%2×%3), under half")
+                            .arg(int(share * 100))
+                            .arg(shown.width())
+                            .arg(shown.height());
+    } else {
+      pageProblems << QStringLiteral("no main visual on screen");
+    }
+    // Windowed, the page starts where the side column ends: no grey band between them.
+    if (QWidget* sidebar = w.findChild<QWidget*>(QStringLiteral("lessonSidebar"));
+        sidebar && sidebar->isVisibleTo(&w) && page->visual() && page->layout())
+      if (const int band = fit::emptyBandBesidePage(sidebar, page->visual(), page->layout()->contentsMargins().left());
+          band > 12)
+        pageProblems << QStringLiteral("an empty band %1 px wide between the side column and the page").arg(band);
     for (const QString& p : pageProblems) report << page->pageId() + QStringLiteral(": ") + p;
   }
+  std::printf("%dx%d %s, the main visual's share of the screen: %s\n", g_screen.width(), g_screen.height(), mode.name,
+              qPrintable(shares.join(QStringLiteral(", "))));
+  // The lesson list beside the page: a teacher sees where the lesson goes, more than three and a half titles.
+  if (auto* nav = w.findChild<QListWidget*>(QStringLiteral("lessonNavigator")); nav && nav->isVisibleTo(&w))
+    if (const double n = fit::entriesShown(nav); n <= 3.5)
+      report << QStringLiteral("the page list shows %1 entries (more than 3.5 wanted)").arg(n, 0, 'f', 1);
   // The window's own column beside the pages: the lesson list and the device panel.
   if (QWidget* sidebar = w.findChild<QWidget*>(QStringLiteral("lessonSidebar")); sidebar && sidebar->isVisibleTo(&w))
     for (QWidget* child : sidebar->findChildren<QWidget*>())
@@ -327,16 +372,26 @@ TEST(ProjectorMode, LeavingRestoresWindowAndSideColumn) {
 
 int main(int argc, char** argv) {
   // One screen of the size under test, through the offscreen platform's configuration file (Qt 6.4+).
-  const QByteArray size = qgetenv("GPULAB_FIT_SIZE").isEmpty() ? QByteArray("1366x768") : qgetenv("GPULAB_FIT_SIZE");
-  const QList<QByteArray> wh = size.split('x');
-  g_screen = QSize(wh.value(0).toInt(), wh.value(1).toInt());
-  if (g_screen.isEmpty()) {
-    std::fprintf(stderr, "GPULAB_FIT_SIZE must be WIDTHxHEIGHT, got %s\n", size.constData());
+  // GPULAB_FIT_SIZE is WIDTHxHEIGHT in device pixels, with "@2" for a desktop at 200 % (3840x2160@2: the
+  // widgets see 1920×1080 logical pixels, each drawn as four).
+  const QByteArray spec = qgetenv("GPULAB_FIT_SIZE").isEmpty() ? QByteArray("1366x768") : qgetenv("GPULAB_FIT_SIZE");
+  const QList<QByteArray> sizeAndScale = spec.split('@');
+  const int scale = sizeAndScale.size() > 1 ? sizeAndScale[1].toInt() : 1;
+  const QList<QByteArray> wh = sizeAndScale[0].split('x');
+  const QSize device(wh.value(0).toInt(), wh.value(1).toInt());
+  if (device.isEmpty() || scale < 1) {
+    std::fprintf(stderr, "GPULAB_FIT_SIZE must be WIDTHxHEIGHT or WIDTHxHEIGHT@SCALE, got %s\n", spec.constData());
     return 2;
   }
+  g_screen = device / scale;  // what the widgets see
   QTemporaryDir dir;
-  if (!fit::useOffscreenScreens(dir, {QRect(QPoint(0, 0), g_screen)})) return 2;
+  if (!fit::useOffscreenScreens(dir, {QRect(QPoint(0, 0), device)}, scale)) return 2;
   QApplication app(argc, argv);
+  if (scale > 1 && !qFuzzyCompare(QApplication::primaryScreen()->devicePixelRatio(), qreal(scale))) {
+    std::fprintf(stderr, "the offscreen screen came out at a device pixel ratio of %g, not %d\n",
+                 QApplication::primaryScreen()->devicePixelRatio(), scale);
+    return 2;
+  }
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
