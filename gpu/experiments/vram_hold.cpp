@@ -67,6 +67,10 @@ Result run_hold(Backend& backend, const HoldRequest& q, const RunContext& ctx) {
                                                  : "stops before the step that would not fit";
   base.check.passed = true;  // nothing to verify: the reading is the result
   const int shared = shared_memory_flag(backend, base.provenance);
+  // Whether the reading is the device's own (cudaMemGetInfo, a Vulkan budget, /proc/meminfo) or only counted (a
+  // Vulkan heap without VK_EXT_memory_budget: its size less what gpulab holds, which matches the prediction by
+  // construction and must not be drawn as a measurement).
+  const bool measured_reading = backend.hold_reading_source().rfind("no VK_EXT_memory_budget", 0) != 0;
   const std::string where = where_words(backend, shared);
   const double margin = std::max(0.0, q.margin);
   const double requested = q.predicted_total();
@@ -86,6 +90,7 @@ Result run_hold(Backend& backend, const HoldRequest& q, const RunContext& ctx) {
                 {"part", double(int(part))},    {"users", users},
                 {"margin", margin},             {"scale", q.scale},
                 {"cap", q.cap_bytes},           {"shared_memory", double(shared)},
+                {"reading_measured", measured_reading ? 1.0 : 0.0},
                 {"before_free", before.free_bytes}, {"before_total", before.total_bytes},
                 {"now_free", now.free_bytes},   {"now_total", now.total_bytes},
                 {"step", double(step)},         {"steps", double(steps)}};
@@ -225,6 +230,7 @@ std::optional<MemoryHoldStep> as_memory_hold(const Result& r) {
   s.scale = r.param("scale", 1);
   s.cap = r.param("cap");
   s.shared_memory = static_cast<int>(std::lround(r.param("shared_memory", -1)));
+  s.reading_measured = r.param("reading_measured", 1) != 0;
   return s;
 }
 

@@ -132,6 +132,8 @@ struct MemoryHoldStep {
   double scale = 1;       // the estimate was held at this fraction (a capped run on a CPU-type device)
   double cap = 0;         // the most this run would hold (0: no cap)
   int shared_memory = -1;  // 1: the memory is the system's RAM (iGPU, CPU-type device); 0: the card's own; -1 unknown
+  // false: the "reading" is only the heap's size less what gpulab holds (no VK_EXT_memory_budget), not a measurement
+  bool reading_measured = true;
   // What the device reads as taken since the run began (free before − free now): the measured side of a bar.
   double measured() const { return before_free - now_free; }
 };
