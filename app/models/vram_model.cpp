@@ -18,8 +18,8 @@ std::optional<LiveStep> liveStep(const gpulab::Result& r) {
   const bool refused = h->stage == gpulab::HoldStage::refused || h->stage == gpulab::HoldStage::out_of_memory;
   if (!refused && !h->head.ok) return std::nullopt;
   LiveStep s;
-  s.stage = refused ? LiveStep::Stage::refused
-            : h->stage == gpulab::HoldStage::out_of_memory ? LiveStep::Stage::outOfMemory
+  s.stage = h->stage == gpulab::HoldStage::out_of_memory ? LiveStep::Stage::outOfMemory
+            : refused                                      ? LiveStep::Stage::refused
             : h->stage == gpulab::HoldStage::released      ? LiveStep::Stage::released
                                                            : LiveStep::Stage::holding;
   s.beforeTotal = h->before_total;

@@ -8,6 +8,7 @@
 #include "pages/stack_page.h"
 #include "pages/stadium_page.h"
 #include "pages/vram_page.h"
+#include "widgets/vram_bars.h"
 #include "widgets/run_bar.h"
 #include "widgets/stack_diagram.h"
 
