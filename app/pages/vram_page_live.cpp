@@ -7,6 +7,7 @@
 #include "pages/chosen_device.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/stacked_or_tabbed.h"
 #include "widgets/vram_bars.h"
 
 #include <QLabel>
@@ -31,6 +32,7 @@ void VramPage::run() {
   m_liveError.clear();
   m_haveLive = false;
   m_run = {};
+  m_visual->showBottom(true);  // taking turns (a narrow window): the live bars are what the class watches now
   startPlan(tr("Holding %1 on %2").arg(gb(budget().total), chosen_device::name(m_ctx)), plan());
 }
 
@@ -80,7 +82,7 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
   const auto pairs = vram_model::barPairs(run, 4);
   for (const auto& p : pairs) {
     VramBar pred;
-    pred.label = tr("%1 pred.").arg(p.step);
+    pred.label = tr("#%1").arg(p.step);  // short: ten bars share the panel; the legend and tooltip say which is which
     for (const auto& s : run.steps) {
       if (s.step > p.step) break;
       const QString name = partLabel(s.part, s.users);
@@ -90,7 +92,7 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
     bars.push_back(pred);
     VramBar dev;
     // Without a budget reading the "device" side is only counted: labelled so, never as a measurement.
-    dev.label = latest->readingMeasured ? tr("%1 device").arg(p.step) : tr("%1 counted").arg(p.step);
+    dev.label = latest->readingMeasured ? tr("dev.") : tr("cnt.");
     dev.segments = {{latest->readingMeasured ? tr("Device reading") : tr("Heap less held (no budget to read)"),
                      std::max(0.0, p.measured), th.gpu}};
     const double diff = p.difference();
@@ -121,7 +123,10 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
     text = QStringLiteral("<span style='color:%1'><b>%2</b></span>")
                .arg(c.name(), run.stop->stage == Stage::outOfMemory ? tr("The out-of-memory moment:")
                                                                     : tr("This is where it would not fit:"));
-    text += QLatin1Char(' ') + QString::fromStdString(run.stop->error).toHtmlEscaped();
+    QString why = QString::fromStdString(run.stop->error);
+    for (const QString& said : {QStringLiteral("This is where it would not fit: "), QStringLiteral("Out of memory: ")})
+      if (why.startsWith(said)) why = why.mid(said.size());  // the heading above already says it
+    text += QLatin1Char(' ') + why.toHtmlEscaped();
   } else if (!run.steps.empty()) {
     const auto& s = run.steps.back();
     const double diff = s.difference();

@@ -179,8 +179,8 @@ TEST(VramPage, RecordedHoldIsReplayedAndAnUnrunNoteIsNot) {
   QCoreApplication::processEvents();
   // A recording from before the parts: its one step as the prediction (what was held) and the reading.
   ASSERT_EQ(page.liveBars()->bars().size(), 2);
-  EXPECT_EQ(page.liveBars()->bars()[0].label, QStringLiteral("8 pred."));
-  EXPECT_EQ(page.liveBars()->bars()[1].label, QStringLiteral("8 device"));
+  EXPECT_EQ(page.liveBars()->bars()[0].label, QStringLiteral("#8"));
+  EXPECT_EQ(page.liveBars()->bars()[1].label, QStringLiteral("dev."));
   EXPECT_NEAR(page.liveBars()->bars()[1].total(), 17.4e9, 1e6);
 }
 
@@ -231,7 +231,7 @@ TEST(VramPage, ARecordedVulkanHoldReplaysTheSameBarsAndSaysTheMemoryIsShared) {
   QCoreApplication::processEvents();
   const auto& bars = page.liveBars()->bars();
   ASSERT_EQ(bars.size(), 4 * 2 + 1);  // four steps as prediction + reading, then the step that would not fit
-  EXPECT_EQ(bars[0].label, QStringLiteral("1 pred."));
+  EXPECT_EQ(bars[0].label, QStringLiteral("#1"));
   EXPECT_NEAR(bars[0].total(), 2e9, 1);
   EXPECT_NEAR(bars[1].total(), 2.05e9, 1);            // the device's reading
   EXPECT_EQ(bars[1].caption, QStringLiteral("+") + fmtBytes(0.05e9, 3));  // the difference, stated
