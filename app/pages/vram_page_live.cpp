@@ -126,7 +126,10 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
     QString why = QString::fromStdString(run.stop->error);
     for (const QString& said : {QStringLiteral("This is where it would not fit: "), QStringLiteral("Out of memory: ")})
       if (why.startsWith(said)) why = why.mid(said.size());  // the heading above already says it
-    text += QLatin1Char(' ') + why.toHtmlEscaped();
+    // On screen the first sentence (a projector has room for little more); the whole reason in the tooltip.
+    const int cut = why.indexOf(QStringLiteral(". "));
+    text += QLatin1Char(' ') + (cut > 0 ? why.left(cut + 1) : why).toHtmlEscaped();
+    m_liveStatus->setToolTip(why);
   } else if (!run.steps.empty()) {
     const auto& s = run.steps.back();
     const double diff = s.difference();
@@ -155,7 +158,8 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
   // An integrated GPU or a CPU-type device holds the computer's own RAM: never called dedicated VRAM.
   const bool shared = latest->sharedMemory == 1;
   m_sharedNote->setVisible(shared);
-  m_sharedNote->setText(shared ? sharedMemoryText() : QString());
+  m_sharedNote->setText(shared ? tr("Shares the computer's RAM: not dedicated VRAM.") : QString());
+  m_sharedNote->setToolTip(shared ? sharedMemoryText() : QString());
   m_live->setTitle(shared ? tr("Real: %1 — shared system memory, not VRAM")
                                 .arg(QString::fromStdString(latest->device.empty() ? "the device" : latest->device))
                           : tr("Real: this GPU's memory"));

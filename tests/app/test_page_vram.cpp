@@ -242,6 +242,7 @@ TEST(VramPage, ARecordedVulkanHoldReplaysTheSameBarsAndSaysTheMemoryIsShared) {
   ASSERT_TRUE(note);
   EXPECT_FALSE(note->isHidden()) << "an integrated GPU is never shown as dedicated VRAM";
   EXPECT_TRUE(note->text().contains(QStringLiteral("not dedicated VRAM")));
+  EXPECT_TRUE(note->toolTip().contains(QStringLiteral("computer's RAM")));
   const QString csv = page.plots()[1].csv();
   EXPECT_EQ(csv.count(QLatin1Char('\n')), 1 + 4 + 1 + 1) << csv.toStdString();  // header, steps, stop, freed
   EXPECT_TRUE(csv.contains(QStringLiteral("would_not_fit")));

@@ -73,7 +73,7 @@ TEST(PagesOnLavapipe, MemoryPageHoldsUnderTheCapSaysItIsSharedRamAndFreesIt) {
   // The 7B estimate scaled under the 256 MiB cap: every part held, more users until the cap, then freed.
   const QString text = page.liveText();
   EXPECT_TRUE(text.contains(QStringLiteral("This is where it would not fit"))) << text.toStdString();
-  EXPECT_TRUE(text.contains(QStringLiteral("cap"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("cap"))) << text.toStdString();  // the first sentence names the cap
   EXPECT_TRUE(text.contains(QStringLiteral("Freed"))) << text.toStdString();
   EXPECT_GE(page.liveBars()->bars().size(), 2 * 3 + 1) << "prediction and reading per step, and the stop";
   // The reading beside each prediction: the device's budget, or (lavapipe 22: no VK_EXT_memory_budget) labelled
@@ -85,6 +85,7 @@ TEST(PagesOnLavapipe, MemoryPageHoldsUnderTheCapSaysItIsSharedRamAndFreesIt) {
   ASSERT_TRUE(note);
   EXPECT_FALSE(note->isHidden());
   EXPECT_TRUE(note->text().contains(QStringLiteral("computer's RAM")));
+  EXPECT_TRUE(note->text().contains(QStringLiteral("not dedicated VRAM")));
   // Everything freed: the reading is back where it began (within what other programs move it by).
   EXPECT_NEAR(ctx->cuda()->hold_reading().free_bytes, freeBefore, 128.0 * 1024 * 1024);
 }
