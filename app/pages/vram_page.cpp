@@ -64,13 +64,20 @@ VramPage::VramPage(AppContext& ctx) : Page(ctx) {
     m_haveLive = false;
     recordingsChanged();
   });
-  m_live->setToolTip(tr("Run (Space) holds the selected estimate's bytes on the GPU, in steps, and reads "
-                        "cudaMemGetInfo before and after. A request that cannot fit is refused with the numbers."));
+  m_live->setToolTip(tr("Run (Space) holds the selected estimate on the chosen device, one part a step (weights, KV "
+                        "cache, activations), then one more user at a time. After each step the device's own reading "
+                        "(CUDA: cudaMemGetInfo; Vulkan: the heap's budget) stands beside the calculator's prediction. "
+                        "The run stops before the step that would not fit."));
   liveCol->addWidget(m_live, 1);
   m_liveStatus = new QLabel(m_liveBox);
   m_liveStatus->setWordWrap(true);
   m_liveStatus->setObjectName(QStringLiteral("vramLiveStatus"));
   liveCol->addWidget(m_liveStatus);
+  m_sharedNote = new QLabel(m_liveBox);
+  m_sharedNote->setWordWrap(true);
+  m_sharedNote->setObjectName(QStringLiteral("vramSharedNote"));
+  m_sharedNote->hide();
+  liveCol->addWidget(m_sharedNote);
   // Side by side when the page is wide enough at the theme's fonts, else taking turns (a projector at 1366×768).
   m_visual = new StackedOrTabbed(m_bars, m_liveBox, tr("Estimate"), tr("Real memory"), 2, 1);
   m_visual->setOrientation(Qt::Horizontal);
@@ -87,10 +94,10 @@ VramPage::VramPage(AppContext& ctx) : Page(ctx) {
   m_usersLabel = addResultLabel();
 
   buildControls();
-  runBar()->setRunText(tr("Hold on GPU"));
+  runBar()->setRunText(tr("Hold on device"));
   runBar()->runButton()->setToolTip(
-      tr("Allocate the selected estimate's bytes on the GPU (up to a safety margin of free memory), show "
-         "cudaMemGetInfo before and after, then free it again"));
+      tr("Allocate the selected estimate on the chosen device, part by part, up to a safety margin of its free "
+         "memory (or, with \"until the device says no\", past it), read the device after each step, then free it"));
   recompute();
   recordingsChanged();
 }
@@ -223,6 +230,12 @@ void VramPage::buildControls() {
   m_card->setToolTip(tr("The card the bars are compared with: the lesson's 24 GB shop card, a datasheet GPU, or "
                         "the GPU in this computer"));
   cform->addWidget(m_card);
+  m_untilRefused = new QCheckBox(tr("Until the device says no"));
+  m_untilRefused->setObjectName(QStringLiteral("vramUntilRefused"));
+  m_untilRefused->setToolTip(tr("Hold on device: do not stop before the step that would not fit; go on, one more user "
+                                "at a time, until the device refuses an allocation (out of memory), then free "
+                                "everything. Vulkan only. Other programs on the device may feel it for a moment."));
+  cform->addWidget(m_untilRefused);
   controls()->addWidget(cardBox);
 
   for (auto* s : {m_layers, m_kvHeads, m_headDim, m_context, m_users})
@@ -392,138 +405,14 @@ void VramPage::recompute() {
 gpulab::VramControls VramPage::runControls() const {
   gpulab::VramControls c;
   c.request_bytes = budget().total;
+  c.inputs = inputs();
+  c.until_refused = m_untilRefused->isChecked();
   return c;
 }
 
+void VramPage::setUntilRefused(bool on) { m_untilRefused->setChecked(on); }
+
 gpulab::Plan VramPage::plan() { return gpulab::vram_plan(planBackends(), runControls()); }
-
-QString VramPage::holdUnavailable() const {
-  gpulab::Backend* gpu = const_cast<AppContext&>(m_ctx).cuda();
-  return gpu ? QString::fromStdString(gpulab::vram_hold_unavailable(*gpu)) : QString();
-}
-
-void VramPage::run() {
-  if (!m_ctx.hasGpu() || !holdUnavailable().isEmpty()) {
-    showLiveAbsent();
-    runBar()->showStatus(liveText());
-    return;
-  }
-  m_liveError.clear();
-  m_haveLive = false;
-  startPlan(tr("Holding %1 on %2").arg(gb(budget().total), chosen_device::name(m_ctx)), plan());
-}
-
-void VramPage::onResult(const gpulab::Result& r) {
-  if (const auto why = vram_model::unavailableReason(r)) {
-    m_liveError = QString::fromStdString(*why);
-    return;
-  }
-  const auto step = vram_model::liveStep(r);
-  if (!step) return;
-  m_haveLive = true;
-  m_liveError = QString::fromStdString(step->error);
-  showLive(*step, tr("measured here"));
-}
-
-void VramPage::onRunFinished(bool) {
-  if (!m_liveError.isEmpty()) runBar()->showError(m_liveError);
-}
-
-void VramPage::showLive(const vram_model::LiveStep& r, const QString& source) {
-  using Stage = vram_model::LiveStep::Stage;
-  const double total = r.beforeTotal;
-  const QColor others = m_ctx.theme().model;
-  QVector<VramBar> bars;
-  VramBar before;
-  before.label = tr("before");
-  before.segments = {{tr("In use already"), r.usedBefore(), others}, {tr("Free"), r.beforeFree, {}, true}};
-  before.caption = tr("%1 free").arg(gb(r.beforeFree));
-  bars.push_back(before);
-  if (r.stage == Stage::refused) {
-    VramBar asked;
-    asked.label = tr("asked");
-    asked.good = false;
-    asked.segments = {{tr("In use already"), r.usedBefore(), others}, {tr("Requested"), r.requested, m_ctx.theme().bad}};
-    asked.caption = tr("refused, never tried");
-    bars.push_back(asked);
-    m_liveStatus->setText(QStringLiteral("<span style='color:%1'>%2</span>")
-                              .arg(m_ctx.theme().bad.name(), QString::fromStdString(r.error).toHtmlEscaped()));
-  } else {
-    VramBar after;
-    after.label = r.stage == Stage::released ? tr("freed") : tr("holding");
-    after.segments = {{tr("In use already"), r.usedNow(), others},
-                      {tr("Held by gpulab"), r.held, m_ctx.theme().gpu},
-                      {tr("Free"), r.nowFree, {}, true}};
-    after.caption = tr("%1 free").arg(gb(r.nowFree));
-    bars.push_back(after);
-    m_liveStatus->setText(
-        r.stage == Stage::released
-            ? tr("Freed again: %1 free (was %2 before). Source: %3.").arg(gb(r.nowFree), gb(r.beforeFree), source)
-            : tr("Holding %1 of %2 (step %3 of %4): free memory fell by %5. Margin kept free: %6. Source: %7.")
-                  .arg(gb(r.held), gb(r.requested))
-                  .arg(r.step)
-                  .arg(r.steps)
-                  .arg(gb(r.drop()), gb(r.margin), source));
-  }
-  m_live->setCapacity(total, tr("total %1").arg(gb(total)));
-  m_live->setBars(bars);
-  m_live->setEmptyText({});
-}
-
-void VramPage::showLiveAbsent() {
-  m_live->setBars({});
-  m_live->setCapacity(0, {});
-  const QString notOffered = holdUnavailable();
-  if (m_ctx.hasGpu() && !notOffered.isEmpty()) {
-    // A Vulkan device: the estimate works, the live bars do not (no true "free memory" figure).
-    m_live->setEmptyText(tr("Holding memory is not offered on %1.\n\nThe estimate on the left needs no GPU. The "
-                            "live bars need CUDA, which reports how much memory is free; Vulkan reports only a "
-                            "heap's size.")
-                             .arg(chosen_device::name(m_ctx)));
-    m_live->setToolTip(notOffered);
-    m_liveStatus->setText(tr("Not offered on Vulkan: it reports no free-memory figure, so the bars would not be real."));
-    m_liveStatus->setToolTip(notOffered);
-    m_liveBadge->set(SourceBadge::Kind::Unavailable, tr("Vulkan: live bars not offered"));
-    return;
-  }
-  const QString why = m_ctx.gpuReason().isEmpty() ? tr("no CUDA device was found") : m_ctx.gpuReason();
-  m_live->setEmptyText(tr("No GPU here, so nothing real to fill.\n\nThe estimate on the left needs no GPU. Open a "
-                          "recording made on a GPU (File → Open) to see its real memory bars."));
-  m_live->setToolTip(why);
-  // The short reason on screen (the loader's search paths are for the tooltip, not for the class).
-  const QString shortWhy = why.section(QStringLiteral(" ("), 0, 0);
-  m_liveStatus->setText(tr("No GPU here: %1").arg(shortWhy.toHtmlEscaped()));
-  m_liveStatus->setToolTip(why);
-  m_liveBadge->set(SourceBadge::Kind::Unavailable, tr("no GPU: live bars absent"));
-}
-
-void VramPage::recordingsChanged() {
-  // A CPU-type Vulkan device is no GPU: the panel names it for what it is.
-  m_live->setTitle(chosen_device::kind(m_ctx) == gpulab::DeviceClass::vulkan_on_cpu
-                       ? tr("Real: the chosen device's memory (not a GPU)")
-                       : tr("Real: this GPU's memory"));
-  if (m_ctx.hasGpu() && holdUnavailable().isEmpty()) {
-    if (!m_haveLive) {
-      m_live->setBars({});
-      m_live->setEmptyText(tr("Press Run (Space) to hold the selected estimate on %1 and watch its free memory fall.")
-                               .arg(chosen_device::name(m_ctx)));
-      m_liveStatus->setText(tr("Nothing held yet."));
-    }
-    m_liveBadge->set(SourceBadge::Kind::MeasuredHere, tr("live bars"));
-    return;
-  }
-  // No live bars here: the newest recorded hold, if a recording has one.
-  // A refusal is worth showing (with its numbers); a result that never ran (no GPU there either) is not.
-  std::vector<vram_model::Recorded> all;
-  for (const StoredResult& s : m_ctx.results().all()) all.push_back({&s.result, s.source});
-  if (const auto rec = vram_model::newestRecorded(all)) {
-    const QString label = m_ctx.results().sourceLabel(rec->source);
-    showLive(rec->step, label);
-    m_liveBadge->set(SourceBadge::Kind::Recorded, label);
-    return;
-  }
-  showLiveAbsent();
-}
 
 QString VramPage::verdictText() const { return m_verdictLabel->text(); }
 QString VramPage::weightsText() const { return m_weightsLabel->text(); }
@@ -549,6 +438,7 @@ void VramPage::applyTheme(const Theme& theme) {
   m_live->setTheme(theme);
   const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);
   for (QLabel* l : {m_weightsLabel, m_verdictLabel, m_contextLabel, m_usersLabel, m_liveStatus}) l->setStyleSheet(css);
+  m_sharedNote->setStyleSheet(css + QStringLiteral("color:%1;").arg(theme.model.name()));
   recompute();
 }
 
@@ -567,18 +457,11 @@ QString VramPage::csvCalculator() const {
   return out;
 }
 
-QString VramPage::csvLive() const {
-  QString out = QStringLiteral("bar,part,bytes\n");
-  for (const VramBar& b : m_live->bars())
-    for (const VramSegment& s : b.segments) out += QStringLiteral("%1,%2,%3\n").arg(b.label, s.name).arg(s.bytes, 0, 'f', 0);
-  return out;
-}
-
 QList<PlotExport> VramPage::plots() {
   QList<PlotExport> list;
   list.push_back({QStringLiteral("vram-estimate"), tr("VRAM needed in each number format"), nullptr, m_bars,
                   [this] { return csvCalculator(); }});
-  list.push_back({QStringLiteral("vram-live"), tr("GPU memory before and after holding"), nullptr, m_live,
+  list.push_back({QStringLiteral("vram-live"), tr("Device memory held step by step: prediction and reading"), nullptr, m_live,
                   [this] { return csvLive(); }});
   return list;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Page 6, "Memory (VRAM)": what has to fit on the card (weights, KV cache, activations, training state) as
-// animated stacked bars against a chosen card, and beside it the real thing: memory held on the GPU, read
-// back with cudaMemGetInfo before and after.
+// animated stacked bars against a chosen card, and beside it the real thing: the estimate's parts held on the
+// chosen device step by step (CUDA: cudaMemGetInfo; Vulkan: the heap's budget), the prediction and the device's
+// reading side by side per step, up to the step that would not fit — or, when asked, until the device refuses.
 #include "gpulab/models/vram_model.hpp"
 #include "gpulab/page_plans.hpp"
 #include "models/vram_model.h"
@@ -58,6 +59,8 @@ class VramPage : public Page {
   QString verdictText() const;   // the results strip's "fits / short by" line
   QString weightsText() const;   // "weights alone: 14.0 GB, leaving 10.0 GB"
   QString liveText() const;      // the live panel's status line
+  QString sharedMemoryText() const;  // the iGPU / CPU-type device note ("" for a card with its own memory)
+  void setUntilRefused(bool on);
   VramBars* calculatorBars() const { return m_bars; }
   VramBars* liveBars() const { return m_live; }
   bool kvInOwnTab() const;  // on a projector the KV-cache group has its own side tab
@@ -73,7 +76,8 @@ class VramPage : public Page {
   void buildControls();
   void recompute();
   void scheduleRecompute();
-  void showLive(const vram_model::LiveStep& step, const QString& source);
+  void showRun(const vram_model::HoldRun& run, const QString& source);
+  QString partLabel(gpulab::HoldPartKind part, double users) const;
   QString holdUnavailable() const;  // why the chosen GPU cannot hold memory (Vulkan); empty when it can
   void showLiveAbsent();
   QString csvCalculator() const;
@@ -87,6 +91,8 @@ class VramPage : public Page {
   std::unique_ptr<ProjectorSideTab> m_kvTab;
   StackedOrTabbed* m_visual = nullptr;   // estimate and live side by side, or in turns when narrow
   QLabel* m_liveStatus = nullptr;
+  QLabel* m_sharedNote = nullptr;        // an iGPU / CPU-type device: its memory is the system's RAM
+  QCheckBox* m_untilRefused = nullptr;   // go on past the budget until the device refuses
   QLabel* m_weightsLabel = nullptr;
   QLabel* m_verdictLabel = nullptr;
   QLabel* m_contextLabel = nullptr;
@@ -112,5 +118,7 @@ class VramPage : public Page {
   gpulab::models::ModelShape m_shape;  // the preset last chosen (hidden width etc. for activations)
   QString m_lastLive;                  // the last live reading, as CSV rows
   bool m_haveLive = false;  // a step of this page's own run is on the live bars
+  vram_model::HoldRun m_run;        // this page's own run, as its results come
+  vram_model::HoldRun m_shownRun;   // what the live bars show (own run or a recording's)
   QString m_liveError;      // the last step's error (a refusal's numbers, or why nothing could be held)
 };

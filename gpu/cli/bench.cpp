@@ -42,6 +42,9 @@ constexpr const char* bench_usage =
     "  --device KIND       the GPU to measure beside the CPU: cuda (default), vulkan, or cpu (same as --no-gpu)\n"
     "  --allow-cpu-vulkan  with --device vulkan, accept a CPU-type Vulkan device (lavapipe: not a GPU) when\n"
     "                      there is no GPU; its results are labelled with that name\n"
+    "  --until-refused     vram suite: go on past the budget until the device refuses an allocation (Vulkan)\n"
+    "  --hold-cap BYTES    vram suite: hold at most this much (0: no cap; default none on a GPU, 256 MiB on a\n"
+    "                      CPU-type Vulkan device, with the estimate scaled to fit under it)\n"
     "  --gpu-only          run only the suite's jobs on the GPU (the CUDA or Vulkan device), not the CPU's\n"
     "  --quiet             no progress on stderr\n"
     "  --check FILE.json   load a recording with the validating loader the app uses, list its results and\n"
@@ -64,6 +67,8 @@ struct BenchOptions {
   std::string device = "cuda";  // --device: which backend fills the GPU slot
   bool allow_cpu_vulkan = false;
   bool gpu_only = false;
+  bool until_refused = false;
+  double hold_cap = -1;  // --hold-cap: -1 the suite's default
   std::optional<double> budget_s;
   std::optional<long long> max_samples;
 };
@@ -140,6 +145,11 @@ BenchOptions parse_args(const Args& args) {
     } else if (flag == "--allow-cpu-vulkan") {
       no_value();
       o.allow_cpu_vulkan = true;
+    } else if (flag == "--until-refused") {
+      no_value();
+      o.until_refused = true;
+    } else if (flag == "--hold-cap") {
+      o.hold_cap = parse_number(flag, take_value(), 0, 1e15);
     } else if (flag == "--gpu-only") {
       no_value();
       o.gpu_only = true;
@@ -632,7 +642,10 @@ int run_bench(const BenchOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   Recording rec;
   try {
-    rec = run_suite(o.suite, backends, ctx, save_partial, o.gpu_only);
+    SuiteOptions options;
+    options.vram.until_refused = o.until_refused;
+    options.vram.cap_bytes = o.hold_cap;
+    rec = run_suite(o.suite, backends, ctx, save_partial, o.gpu_only, options);
   } catch (...) {
     progress.finish();
     throw;

@@ -4,6 +4,7 @@
 
 #include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/decode_experiments.hpp"
+#include "gpulab/device_words.hpp"
 #include "gpulab/matmul_suite.hpp"
 #include "gpulab/memory_hold.hpp"
 #include "gpulab/models/vram_model.hpp"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <thread>
 
@@ -185,17 +187,46 @@ double vram_default_request_bytes() {
 }
 
 std::string vram_hold_unavailable(const Backend& gpu) {
-  // Holding needs a device allocator and a true "free" figure; the CUDA module has both. Vulkan reports only the
-  // heap's size (free memory needs VK_EXT_memory_budget, not used), so the bars would not be real.
-  if (gpu.kind() == "cuda") return {};
-  if (gpu.kind() == "vulkan")
-    return "holding memory is not offered on Vulkan: it reports a memory heap's size, not how much of it is free, "
-           "so the live bars would show nothing real (CUDA only)";
+  // Holding needs a device allocator and a reading of the memory: CUDA (cudaMemGetInfo) and Vulkan (the heap's
+  // budget, or its size less what is held) both have them.
+  if (gpu.kind() == "cuda" || gpu.kind() == "vulkan") return {};
   return "holding memory is not offered on " + gpu.kind();
 }
 
-// The page's estimate held on the GPU in steps and released, with the free memory read at every step. A GPU only:
-// the page is about the card's memory, not the host's.
+HoldRequest vram_hold_request(const models::VramInputs& in) {
+  using models::VramMode;
+  const models::VramBudget b = models::vram_budget(in, 0);
+  HoldRequest q;
+  auto add = [&q](HoldPartKind k, double bytes) {
+    if (bytes > 0) q.parts.push_back({k, bytes});
+  };
+  add(HoldPartKind::weights, b.weights);
+  if (in.mode == VramMode::train) {
+    add(HoldPartKind::gradients, b.gradients);
+    add(HoldPartKind::master_weights, b.master_weights);
+    add(HoldPartKind::adam_m, b.optimizer / 2);
+    add(HoldPartKind::adam_v, b.optimizer / 2);
+  }
+  if (in.mode == VramMode::lora) add(HoldPartKind::adapters, b.adapter);
+  add(HoldPartKind::kv_cache, b.kv_cache);
+  add(HoldPartKind::activations, b.activations);
+  // The overhead allowance is not held: it stands for what the driver and framework take, which the device's
+  // reading shows beside the prediction. After the parts: one more user (their KV cache) per step.
+  if (in.mode == VramMode::inference && in.users > 0) q.more_user_bytes = b.kv_cache / in.users;
+  return q;
+}
+
+namespace {
+models::VramInputs vram_default_inputs() {
+  models::VramInputs in;
+  in.shape = *models::find_preset("lesson-7b");
+  in.context = 4096;
+  return in;
+}
+}  // namespace
+
+// The page's estimate held on the GPU slot's device, step by step, and released, with the memory read at every
+// step. A device only: the page is about the card's memory, not the host's.
 Plan vram_plan(const Backends& backends, const VramControls& c) {
   PlanBuilder plan(plan_name::vram);
   if (!backends.cuda) {
@@ -209,14 +240,40 @@ Plan vram_plan(const Backends& backends, const VramControls& c) {
     return plan.take();
   }
   Backend* gpu = backends.cuda;
-  const double request = c.request_bytes > 0 ? c.request_bytes : vram_default_request_bytes();
-  const int steps = c.steps;
-  const double hold_s = c.hold_s;
-  plan.add({{}, "GPU memory: hold " + format_bytes(request) + " in " + std::to_string(steps) + " steps, then free it",
-            1.0, gpu, experiment_name::hold_memory, "held", Precision::fp32, {{"requested", request}},
-            [gpu, request, steps, hold_s](const RunContext& ctx) {
-              return one(run_hold_memory(*gpu, request, default_hold_margin(gpu->memory_info()), steps, hold_s, ctx));
-            }});
+  HoldRequest q;
+  if (c.inputs || !(c.request_bytes > 0)) {
+    q = vram_hold_request(c.inputs ? *c.inputs : vram_default_inputs());
+  } else {
+    const int steps = std::max(1, c.steps);
+    for (int i = 0; i < steps; ++i) q.parts.push_back({HoldPartKind::chunk, c.request_bytes / steps});
+  }
+  q.hold_s = c.hold_s;
+  q.until_refused = c.until_refused;
+  // A CPU-type device's "device memory" is this computer's RAM (and on CI a shared runner's): a cap by default,
+  // and the estimate scaled to fit under it, so every step is still held and read.
+  const bool cpu_type = device_words(gpu->device_info()).device_class == DeviceClass::vulkan_on_cpu;
+  q.cap_bytes = c.cap_bytes >= 0 ? c.cap_bytes : cpu_type ? vram_cpu_device_cap : 0;
+  const double total = q.predicted_total();
+  if (q.cap_bytes > 0 && total > 0.6 * q.cap_bytes) {
+    q.scale = 0.6 * q.cap_bytes / total;
+    for (auto& p : q.parts) p.bytes *= q.scale;
+    q.more_user_bytes *= q.scale;
+  }
+  const MemoryInfo now = gpu->hold_reading();
+  q.margin = default_hold_margin(now);
+  // One more user per step, unless a user is a tiny share of the room: then enough users per step that the
+  // extra steps number about 32.
+  if (q.more_user_bytes > 0) {
+    double room = now.free_bytes - q.margin - q.predicted_total();
+    if (q.cap_bytes > 0) room = std::min(room, q.cap_bytes - q.predicted_total());
+    if (room > 32 * q.more_user_bytes) q.users_per_step = std::ceil(room / q.more_user_bytes / 32);
+  }
+  const std::string what = c.inputs || !(c.request_bytes > 0) ? "the estimate's parts" : "in " + std::to_string(q.parts.size()) + " steps";
+  plan.add({{}, "device memory: hold " + format_bytes(q.predicted_total()) + " (" + what + ")" +
+                    (q.until_refused ? ", then more until the device refuses" : ", then more users until one would not fit") +
+                    ", then free it",
+            1.0, gpu, experiment_name::hold_memory, "held", Precision::fp32, {{"requested", q.predicted_total()}},
+            [gpu, q](const RunContext& ctx) { return one(run_hold(*gpu, q, ctx)); }});
   return plan.take();
 }
 
@@ -594,7 +651,7 @@ Plan roofline_plan(const Backends& backends, const RooflineControls& c) {
 }
 // ==== end of the roofline page ===================================================================================
 
-Plan suite_plan(const std::string& name, const Backends& b) {
+Plan suite_plan(const std::string& name, const Backends& b, const SuiteOptions& options) {
   if (!b.cpu) throw std::invalid_argument("a plan needs the CPU backend");
   if (name == plan_name::quick) return quick_plan(b);
   if (name == plan_name::estimate) return estimate_plan(b);
@@ -619,7 +676,7 @@ Plan suite_plan(const std::string& name, const Backends& b) {
   take(plan_name::precision, [&] { return precision_plan(b); });
   take(plan_name::decode, [&] { return decode_plan(b); });
   take(plan_name::amdahl, [&] { return amdahl_plan(b); });
-  take(plan_name::vram, [&] { return vram_plan(b); });
+  take(plan_name::vram, [&] { return vram_plan(b, options.vram); });
   take(plan_name::stadium, [&] { return stadium_plan(b); });
   take(plan_name::multigpu, [&] { return multigpu_plan(b); });
   take(plan_name::roofs, [&] { return roofs_plan(b); });

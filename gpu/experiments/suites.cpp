@@ -26,7 +26,7 @@ const std::vector<SuiteInfo> suite_table{
     {"precision", "the precision page's default: GEMM in every format on the GPU (8192³; the CPU at 1024³ without one), the formats it lacks recorded with the reason; each format's emulated error; the FP16 underflow demo"},
     {"decode", "the decode page's run: the triad, then a 7B-shaped decode step (GEMV chain) at 1…64 users on the GPU in FP16 (the CPU in FP32 without one), against the bandwidth ceiling"},
     {"amdahl", "the Amdahl page's run: a job with a 5 % serial part on 1…all CPU threads, timed side by side; GPU kernel-launch cost"},
-    {"vram", "on a GPU: a 7B FP16 model's memory held in 8 steps and freed, free memory read at each step"},
+    {"vram", "on a GPU (CUDA or Vulkan): a 7B FP16 model's weights, KV cache and activations held one step each, then one more user at a time until the next would not fit (--until-refused: until the device refuses), the device's reading beside the prediction at each step, then freed"},
     {"stadium", "the stadium's pace: the naive loop and BLAS on all cores at 512³, and the GPU's best GEMM (cuBLAS, or the top Vulkan shader)"},
     {"roofs", "every device's three regimes: its FMA peak (FP32, FP64 and FP16 where it runs them), the overhead floor (an empty launch + wait; a CUDA graph's), an elementwise op from 1 element to 16 Mi, and the triad past the caches (under 30 s)"},
     {"multigpu", "GPU→GPU copies at 64 MiB to 1 GiB when a second GPU is there (else a note saying why)"},
@@ -70,7 +70,8 @@ bool is_suite(const std::string& name) {
 }
 
 Recording run_suite(const std::string& name, const Backends& backends, const RunContext& ctx,
-                    const std::function<void(const Recording&)>& on_update, bool gpu_only) {
+                    const std::function<void(const Recording&)>& on_update, bool gpu_only,
+                    const SuiteOptions& options) {
   if (!is_suite(name)) throw std::invalid_argument("unknown suite \"" + name + "\"");
   if (!backends.cpu) throw std::invalid_argument("run_suite needs the CPU backend");
 
@@ -100,7 +101,7 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
          << ctx.policy.target_rel_spread << " or after " << ctx.policy.time_budget_s << " s of timed work";
   rec.context["policy"] = policy.str();
 
-  Plan plan = suite_plan(name, backends);
+  Plan plan = suite_plan(name, backends, options);
   if (gpu_only && backends.cuda) {
     std::erase_if(plan.jobs, [&](const PlanJob& j) { return j.backend != backends.cuda; });
     rec.context["gpu_only"] = "yes: the CPU's jobs of this suite were left out (--gpu-only)";

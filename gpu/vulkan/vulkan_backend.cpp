@@ -4,6 +4,9 @@
 
 #include "backend_internal.hpp"
 #include "device_choices.hpp"
+#include "gpulab/memory_hold.hpp"
+#include "heap_reading.hpp"
+#include "held_memory.hpp"
 #include "gpulab/harness.hpp"
 
 #include <cstdlib>
@@ -149,14 +152,30 @@ class VulkanBackend final : public Backend {
     return Support::no("the launch-overhead run (many tiny kernels) is measured through CUDA only: on Vulkan the "
                        "dispatches are recorded into one command buffer first, so it would measure something else");
   }
-  // The memory page's live bars hold device memory in steps and read what is free at each: CUDA only.
-  std::unique_ptr<HeldMemory> hold_memory(double, double) override {
-    throw std::invalid_argument("holding memory for the memory page's live bars is measured through CUDA only "
-                                "(the Vulkan backend does not allocate memory to hold)");
+  // The memory page's hold: device-local memory in steps, read back from the heap's budget after each (or, without
+  // VK_EXT_memory_budget, the heap's size less what is held). The same refusal rule as CUDA (memory_hold.hpp).
+  MemoryInfo hold_reading() const override {
+    const HeapReading r = heap_reading(read_heaps_now(m_ctx.facts().handle, m_ctx.facts().memory_budget),
+                                       m_ledger->bytes.load());
+    return {r.total_bytes, r.free_bytes};
+  }
+  std::string hold_reading_source() const override { return heap_reading_source(m_ctx.facts().memory_budget); }
+  std::unique_ptr<HeldMemory> hold_memory(double bytes, double safety_margin_bytes) override {
+    const MemoryInfo before = hold_reading();
+    const HoldDecision d = check_hold(bytes, safety_margin_bytes, before,
+                                      m_ctx.facts().shared_memory ? "the device (this computer's RAM)" : "the GPU");
+    if (!d.ok) throw std::invalid_argument(d.reason);
+    return make_held_memory(m_ctx, m_ledger, bytes, before, [this] { return hold_reading(); });
+  }
+  // Asked for on purpose (the page's "until the device says no"): tried without the check; the driver's
+  // VK_ERROR_OUT_OF_DEVICE_MEMORY becomes DeviceOutOfMemory with the step's chunks freed.
+  std::unique_ptr<HeldMemory> hold_memory_past_budget(double bytes) override {
+    return make_held_memory(m_ctx, m_ledger, bytes, hold_reading(), [this] { return hold_reading(); });
   }
 
  private:
   Ctx m_ctx;
+  std::shared_ptr<HoldLedger> m_ledger = std::make_shared<HoldLedger>();
   DeviceInfo m_info;
   Provenance m_prov;
 };

@@ -1,12 +1,14 @@
 // The VRAM page: presets move the bars, the lesson's 24 GB card verdicts come out, and without a GPU the live
 // panel says why it is empty.
 #include "app_test_support.h"
+#include "format.h"
 #include "pages/vram_page.h"
 #include "widgets/vram_bars.h"
 
 #include "gpulab/page_plans.hpp"
 
 #include <QApplication>
+#include <QLabel>
 #include <QSpinBox>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -175,8 +177,85 @@ TEST(VramPage, RecordedHoldIsReplayedAndAnUnrunNoteIsNot) {
   gpu.results.push_back(held);
   ctx.results().addRecording(QStringLiteral("/tmp/h200.json"), gpu);
   QCoreApplication::processEvents();
-  ASSERT_EQ(page.liveBars()->bars().size(), 2);  // before, holding
-  EXPECT_EQ(page.liveBars()->bars()[1].label, QStringLiteral("holding"));
+  // A recording from before the parts: its one step as the prediction (what was held) and the reading.
+  ASSERT_EQ(page.liveBars()->bars().size(), 2);
+  EXPECT_EQ(page.liveBars()->bars()[0].label, QStringLiteral("#8"));
+  EXPECT_EQ(page.liveBars()->bars()[1].label, QStringLiteral("dev."));
+  EXPECT_NEAR(page.liveBars()->bars()[1].total(), 17.4e9, 1e6);
+}
+
+namespace {
+// A Vulkan recording of the hold on an integrated GPU: weights, KV cache, activations, one more user, then the
+// stop (`stop`: "refused" or "out_of_memory") and the release.
+gpulab::Recording igpuHold(const std::string& stop) {
+  gpulab::Recording rec;
+  rec.context = {{"gpu", "Intel Iris Xe"}, {"date", "2026-12-02T10:00:00Z"}};
+  const double total = 16e9, free0 = 9e9;
+  double held = 0;
+  auto result = [&](const std::string& variant, int step, gpulab::HoldPartKind part, double bytes, double extra) {
+    gpulab::Result r;
+    r.experiment = "hold_memory";
+    r.plan = "vram";
+    r.backend = "vulkan";
+    r.variant = variant;
+    r.check.passed = variant == "holding" || variant == "released";
+    r.error = variant == "holding" || variant == "released" ? "" : variant == "refused" ? "would not fit: short by 1 GB" : "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    r.provenance = {{"device", "Intel Iris Xe"}, {"device_type", "integrated GPU"}, {"memory", "shared with the CPU"}};
+    r.params = {{"requested", 3.3e9}, {"held", held}, {"predicted", held}, {"step_bytes", bytes},
+                {"part", double(int(part))}, {"margin", 0.8e9}, {"scale", 1}, {"cap", 0}, {"shared_memory", 1},
+                {"before_free", free0}, {"before_total", total}, {"now_free", free0 - held - extra},
+                {"now_total", total}, {"step", double(step)}, {"steps", 3}};
+    rec.results.push_back(r);
+  };
+  using K = gpulab::HoldPartKind;
+  held = 2e9;
+  result("holding", 1, K::weights, 2e9, 0.05e9);
+  held = 2.5e9;
+  result("holding", 2, K::kv_cache, 0.5e9, 0.06e9);
+  held = 2.8e9;
+  result("holding", 3, K::activations, 0.3e9, 0.06e9);
+  held = 3.3e9;
+  result("holding", 4, K::more_users, 0.5e9, 0.07e9);
+  result(stop, 5, K::more_users, 5e9, 0.07e9);
+  held = 0;
+  result("released", 4, K::chunk, 0, 0);
+  return rec;
+}
+}  // namespace
+
+TEST(VramPage, ARecordedVulkanHoldReplaysTheSameBarsAndSaysTheMemoryIsShared) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  ctx.results().addRecording(QStringLiteral("/tmp/igpu.json"), igpuHold("refused"));
+  QCoreApplication::processEvents();
+  const auto& bars = page.liveBars()->bars();
+  ASSERT_EQ(bars.size(), 4 * 2 + 1);  // four steps as prediction + reading, then the step that would not fit
+  EXPECT_EQ(bars[0].label, QStringLiteral("#1"));
+  EXPECT_NEAR(bars[0].total(), 2e9, 1);
+  EXPECT_NEAR(bars[1].total(), 2.05e9, 1);            // the device's reading
+  EXPECT_EQ(bars[1].caption, QStringLiteral("+") + fmtBytes(0.05e9, 3));  // the difference, stated
+  EXPECT_EQ(bars[6].segments.size(), 4);              // the prediction stacked by part
+  EXPECT_EQ(bars.back().caption, QStringLiteral("would not fit"));
+  EXPECT_TRUE(page.liveText().contains(QStringLiteral("This is where it would not fit"))) << page.liveText().toStdString();
+  auto* note = page.findChild<QLabel*>(QStringLiteral("vramSharedNote"));
+  ASSERT_TRUE(note);
+  EXPECT_FALSE(note->isHidden()) << "an integrated GPU is never shown as dedicated VRAM";
+  EXPECT_TRUE(note->text().contains(QStringLiteral("not dedicated VRAM")));
+  EXPECT_TRUE(note->toolTip().contains(QStringLiteral("computer's RAM")));
+  const QString csv = page.plots()[1].csv();
+  EXPECT_EQ(csv.count(QLatin1Char('\n')), 1 + 4 + 1 + 1) << csv.toStdString();  // header, steps, stop, freed
+  EXPECT_TRUE(csv.contains(QStringLiteral("would_not_fit")));
+}
+
+TEST(VramPage, TheOutOfMemoryMomentIsShownNotACrash) {
+  AppContext ctx(noGpu());
+  VramPage page(ctx);
+  page.initialize();
+  ctx.results().addRecording(QStringLiteral("/tmp/igpu-oom.json"), igpuHold("out_of_memory"));
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(page.liveText().contains(QStringLiteral("out-of-memory moment"))) << page.liveText().toStdString();
+  EXPECT_EQ(page.liveBars()->bars().back().caption, QStringLiteral("out of memory"));
 }
 
 TEST(VramPage, LessonAndExports) {

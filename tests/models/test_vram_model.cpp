@@ -69,3 +69,35 @@ TEST(VramModel, TheNewestRecordedStepSkipsFreedAndMeasuredHere) {
   EXPECT_DOUBLE_EQ(rec->step.held, 6e9);
   EXPECT_FALSE(newestRecorded({{&here, -1}}));
 }
+
+TEST(VramModel, StepsGatherIntoRunsAndANewFirstStepBeginsAnother) {
+  auto step = [](int n, double held) {
+    auto r = hold("holding", held);
+    r.params["step"] = n;
+    r.params["predicted"] = held;
+    r.params["step_bytes"] = 1e9;
+    return *liveStep(r);
+  };
+  HoldRun run;
+  add(run, step(1, 1e9));
+  add(run, step(2, 2e9));
+  auto stop = hold("out_of_memory", 2e9);
+  stop.error = "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+  add(run, *liveStep(stop));
+  add(run, *liveStep(hold("released", 0)));
+  ASSERT_EQ(run.steps.size(), 2u);
+  ASSERT_TRUE(run.stop);
+  EXPECT_EQ(run.stop->stage, LiveStep::Stage::outOfMemory);
+  ASSERT_TRUE(run.released);
+  // Each step: the prediction and the reading (20 GB free before; the reading took 0.2 GB more than held).
+  const auto pairs = barPairs(run, 1);
+  ASSERT_EQ(pairs.size(), 1u);  // the newest only, when one is asked for
+  EXPECT_EQ(pairs[0].step, 2);
+  EXPECT_DOUBLE_EQ(pairs[0].predicted, 2e9);
+  EXPECT_NEAR(pairs[0].difference(), 0.2e9, 1);
+  EXPECT_DOUBLE_EQ(fitLimit(run.steps[0]), 19e9);  // free before less the margin
+  // The next run's first step starts afresh.
+  add(run, step(1, 1e9));
+  EXPECT_EQ(run.steps.size(), 1u);
+  EXPECT_FALSE(run.stop);
+}

@@ -103,7 +103,14 @@ struct OverheadSpec {
 };
 
 // Memory held on the device until the object is destroyed (VRAM page). Reports what cudaMemGetInfo said
-// before and after.
+// before and after (Vulkan: the heap's budget reading, see Backend::hold_reading).
+// The device itself refused an allocation (it was tried: the teacher asked to go on past the budget). Not a
+// crash: the memory page shows it as the out-of-memory moment.
+class DeviceOutOfMemory : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class HeldMemory {
  public:
   virtual ~HeldMemory() = default;
@@ -161,6 +168,18 @@ class Backend {
   virtual std::unique_ptr<HeldMemory> hold_memory(double bytes, double safety_margin_bytes) {
     throw std::invalid_argument("this backend has no device memory to allocate (no GPU)");
   }
+  // The same, without asking first: only for a run the teacher asked to go on until the device says no. The
+  // device's own refusal (VK_ERROR_OUT_OF_DEVICE_MEMORY) throws DeviceOutOfMemory, with everything this call had
+  // allocated already freed. Backends that do not offer it throw std::invalid_argument with the reason.
+  virtual std::unique_ptr<HeldMemory> hold_memory_past_budget(double bytes) {
+    (void)bytes;
+    throw std::invalid_argument("going on until the device refuses an allocation is offered on Vulkan only");
+  }
+  // The reading the memory page's hold shows: {total, free} of the memory a hold fills. By default what
+  // memory_info() says (cudaMemGetInfo, /proc/meminfo); Vulkan reads the heap's budget, or without
+  // VK_EXT_memory_budget the heap's size less what this process holds (hold_reading_source says which).
+  virtual MemoryInfo hold_reading() const { return memory_info(); }
+  virtual std::string hold_reading_source() const { return kind() == "cuda" ? "cudaMemGetInfo" : "/proc/meminfo MemAvailable"; }
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

@@ -4,10 +4,12 @@
 // (which links only the harness) applies exactly the same rule as the CPU backend and the page.
 #include "gpulab/backend.hpp"
 #include "gpulab/experiments.hpp"
+#include "gpulab/result_views.hpp"
 #include "gpulab/units.hpp"
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace gpulab {
 
@@ -48,11 +50,39 @@ inline double default_hold_margin(const MemoryInfo& mem) {
   return pct > floor_bytes ? pct : floor_bytes;
 }
 
-// Fills the backend's memory with `bytes` in `steps` equal chunks (backend.hold_memory each), reporting a
-// Result after every chunk (experiment "hold_memory", variant "holding"), keeps it all for `hold_s` seconds
-// (cancel ends the wait early), then frees it and reports variant "released". Params on every result:
-// requested, held, margin, before_free, before_total, now_free, now_total, step, steps. A refused request
-// returns one Result with variant "refused" and `error` holding the numbers; nothing is allocated.
+// One step of a hold: a part of the calculator's estimate (weights, KV cache, …), its bytes.
+struct HoldPart {
+  HoldPartKind kind = HoldPartKind::chunk;
+  double bytes = 0;
+};
+
+// What the memory page's Run holds, in order: each part is one step; then, when `more_user_bytes` > 0, one more
+// user's KV cache per step (`users_per_step` users) until the next step would not fit. The run stops *before* the
+// step that would not fit (free − margin, or the cap) and says so; with `until_refused` it goes on past that,
+// allocating without asking, until the device refuses (DeviceOutOfMemory) or the cap is reached. Everything is
+// freed at the end, on cancel and on a refusal.
+struct HoldRequest {
+  std::vector<HoldPart> parts;
+  double more_user_bytes = 0;   // one user's KV cache (× scale); 0: no steps after the parts
+  double users_per_step = 1;    // users added per extra step (more when one user is a tiny share of the memory)
+  int max_more_steps = 64;      // a bound on the extra steps, whatever the device says
+  double margin = 0;            // kept free: a step that would eat into it would not fit
+  double hold_s = 2;            // the whole hold is kept this long before it is freed (cancel ends it early)
+  double step_pause_s = 0.12;   // between steps, so the bars visibly fill: a demonstration, not a benchmark
+  bool until_refused = false;   // go past the budget until the device refuses (Backend::hold_memory_past_budget)
+  double cap_bytes = 0;         // never hold more than this; 0: no cap (a CPU-type device gets one: it is RAM)
+  double scale = 1;             // the parts are the estimate × scale (recorded, so the page can say so)
+  double predicted_total() const;
+};
+
+// Runs a hold, reporting a Result after every step (experiment "hold_memory", variant "holding"), then the stop
+// ("refused": the next step would not fit, never tried; "out_of_memory": the device refused), then "released"
+// after freeing. Params on every result: requested (the parts' total), held, predicted, step_bytes, part, users,
+// margin, scale, cap, shared_memory, before_free, before_total, now_free, now_total, step, steps. Returns the
+// last step held (variant "held"), or the stop when nothing could be held.
+Result run_hold(Backend& backend, const HoldRequest& request, const RunContext& ctx);
+
+// A bare byte count in `steps` equal chunks, stopping before the chunk that would not fit (run_hold).
 Result run_hold_memory(Backend& backend, double bytes, double safety_margin_bytes, int steps, double hold_s,
                        const RunContext& ctx);
 

@@ -112,7 +112,14 @@ struct UnderflowTotals {
 };
 std::optional<UnderflowTotals> as_underflow(const Result& r);
 
-enum class HoldStage { holding, held, released, refused };
+// refused: the next step would not fit (never tried: "this is where it would not fit"); out_of_memory: the device
+// itself refused an allocation (the run was asked to go on past the budget).
+enum class HoldStage { holding, held, released, refused, out_of_memory };
+// What a step of a hold holds: the calculator's parts of the estimate, "more users" (each one more KV cache)
+// after them, or one of N equal chunks (a hold of a bare byte count).
+enum class HoldPartKind { chunk = 0, weights, kv_cache, activations, gradients, master_weights, adam_m, adam_v, adapters,
+                          more_users };
+const char* hold_part_name(HoldPartKind k);  // "weights", "KV cache", …, "more users"
 // hold_memory: one step of holding memory on a device.
 struct MemoryHoldStep {
   ResultHeader head;
@@ -120,6 +127,17 @@ struct MemoryHoldStep {
   double requested = 0, held = 0, margin = 0;
   double before_free = 0, before_total = 0, now_free = 0, now_total = 0;
   int step = 0, steps = 0;
+  HoldPartKind part = HoldPartKind::chunk;
+  double predicted = 0;  // the calculator's bytes for everything held up to this step (× scale)
+  double step_bytes = 0;  // what this step asked for (a refusal: what would not fit)
+  double users = 0;       // more_users: how many more users this step adds
+  double scale = 1;       // the estimate was held at this fraction (a capped run on a CPU-type device)
+  double cap = 0;         // the most this run would hold (0: no cap)
+  int shared_memory = -1;  // 1: the memory is the system's RAM (iGPU, CPU-type device); 0: the card's own; -1 unknown
+  // false: the "reading" is only the heap's size less what gpulab holds (no VK_EXT_memory_budget), not a measurement
+  bool reading_measured = true;
+  // What the device reads as taken since the run began (free before − free now): the measured side of a bar.
+  double measured() const { return before_free - now_free; }
 };
 std::optional<MemoryHoldStep> as_memory_hold(const Result& r);
 

@@ -3,6 +3,7 @@
 // plan its page builds for the default controls (page_plans.hpp: suite_plan).
 #include "gpulab/backend.hpp"
 #include "gpulab/experiments.hpp"
+#include "gpulab/page_plans.hpp"
 #include "gpulab/plan.hpp"
 #include "gpulab/recording.hpp"
 
@@ -26,6 +27,7 @@ bool is_suite(const std::string& name);
 // `gpu_only`: only the jobs on the GPU slot's device run (none are left out without one); the device check's
 // Vulkan parts use it, since the CUDA parts of the same run already measured the CPU.
 Recording run_suite(const std::string& name, const Backends& backends, const RunContext& ctx,
-                    const std::function<void(const Recording&)>& on_update = {}, bool gpu_only = false);
+                    const std::function<void(const Recording&)>& on_update = {}, bool gpu_only = false,
+                    const SuiteOptions& options = {});
 
 }  // namespace gpulab

@@ -1,0 +1,27 @@
+#pragma once
+// What the memory page's hold reads on a Vulkan device after each step: the device-local heaps' size and what is
+// still free in them. With VK_EXT_memory_budget that is the driver's budget less its usage (other programs'
+// allocations included); without it, only the heap's size less what this process holds is known, and the reading
+// says so. The pure part is a function of the heaps alone, so it is tested on real devices' property sets.
+#include "device_properties.hpp"
+
+#include <string>
+#include <vector>
+
+namespace gpulab::vk {
+
+struct HeapReading {
+  double total_bytes = 0;  // the device-local heaps' sizes
+  double free_bytes = 0;   // budget − usage (from_budget), else size − held_here
+  bool from_budget = false;
+};
+
+// Device-local heaps only. from_budget when every device-local heap reports a budget (one without would make the
+// sum half guessed); `held_here` is what this process holds through the hold (used without a budget).
+HeapReading heap_reading(const std::vector<MemoryHeapInfo>& heaps, double held_here);
+// The heaps as the driver reports them now (budget and usage re-read where VK_EXT_memory_budget is offered).
+std::vector<MemoryHeapInfo> read_heaps_now(VkPhysicalDevice device, bool has_budget);
+// In words, for the results' provenance.
+std::string heap_reading_source(bool from_budget);
+
+}  // namespace gpulab::vk
