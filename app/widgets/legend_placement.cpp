@@ -107,7 +107,10 @@ QString legendFitInputs(QCustomPlot* plot) {
   for (int i = 0; i < legend->elementCount(); ++i) {  // in cell order, holes included: a key in a stray cell refits
     QCPLayoutElement* cell = legend->elementAt(i);
     in += QLatin1Char('|') + QString::number(quintptr(cell), 16);
-    if (auto* key = qobject_cast<QCPPlottableLegendItem*>(cell)) in += QLatin1Char(':') + key->plottable()->name();
+    // A key's own font too: a theme sets the keys' fonts, and a key grown under an unchanged legend font and width
+    // was squeezed into the old columns ("FP32 · recorded on Second Lab Machine, 2…" on a 768-line projector).
+    if (auto* key = qobject_cast<QCPPlottableLegendItem*>(cell))
+      in += QLatin1Char(':') + key->plottable()->name() + QLatin1Char('@') + key->font().toString();
   }
   return in;
 }
