@@ -96,7 +96,10 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
     dev.segments = {{latest->readingMeasured ? tr("Device reading") : tr("Heap less held (no budget to read)"),
                      std::max(0.0, p.measured), th.gpu}};
     const double diff = p.difference();
-    dev.caption = (diff >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + gb(std::abs(diff));
+    // A difference under 1 MiB is rounding (a scaled run's parts are whole bytes), not driver overhead: "≈ 0".
+    dev.caption = std::abs(diff) < 1024.0 * 1024.0
+                      ? QStringLiteral("\u2248 0")
+                      : (diff >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + gb(std::abs(diff));
     dev.good = std::abs(diff) <= 0.05 * std::max(p.predicted, 1.0);
     bars.push_back(dev);
   }

@@ -330,13 +330,18 @@ void VramBars::paintEvent(QPaintEvent*) {
     // Total above the bar; in the smaller font when the bold one would touch the neighbour's total.
     const QString totalText = fmtBytes(solid, 3);
     const bool fitsBold = fmb.horizontalAdvance(totalText) <= slot - 10;
-    p.setFont(fitsBold ? bold : small);
-    p.setPen(t.text);
-    const int totalH = fitsBold ? fmb.height() : fms.height();
-    const QRectF totalBox(cx - slot / 2, yOf(acc) - totalH - 2, slot, totalH);
-    p.drawText(totalBox, Qt::AlignCenter, totalText);
-    const double totalW = p.fontMetrics().horizontalAdvance(totalText);
-    totalBoxes.push_back(QRectF(cx - totalW / 2, totalBox.top(), totalW, totalBox.height()));
+    // Ten bars or more on a narrow panel: a total that fits in neither font is left out rather than written over
+    // its neighbour's ("203 MB203 MB"); the caption under the bar and the tooltip still give it.
+    const bool fitsSmall = fms.horizontalAdvance(totalText) <= slot - 4;
+    if (fitsBold || fitsSmall) {
+      p.setFont(fitsBold ? bold : small);
+      p.setPen(t.text);
+      const int totalH = fitsBold ? fmb.height() : fms.height();
+      const QRectF totalBox(cx - slot / 2, yOf(acc) - totalH - 2, slot, totalH);
+      p.drawText(totalBox, Qt::AlignCenter, totalText);
+      const double totalW = p.fontMetrics().horizontalAdvance(totalText);
+      totalBoxes.push_back(QRectF(cx - totalW / 2, totalBox.top(), totalW, totalBox.height()));
+    }
     p.setFont(bold);
     // Label and caption under it.
     // A gap between neighbours' texts: narrow bars wrap their caption ("fits," / "14 GB left") rather than
