@@ -119,6 +119,7 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
   m_live->setEmptyText({});
 
   QString text;
+  QString whole;  // the stop's whole reason, for the tooltip
   if (run.released && !run.stop && run.steps.empty()) {
     text = tr("Nothing was held.");
   } else if (run.stop) {
@@ -132,7 +133,7 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
     // On screen the first sentence (a projector has room for little more); the whole reason in the tooltip.
     const int cut = why.indexOf(QStringLiteral(". "));
     text += QLatin1Char(' ') + (cut > 0 ? why.left(cut + 1) : why).toHtmlEscaped();
-    m_liveStatus->setToolTip(why);
+    whole = why;
   } else if (!run.steps.empty()) {
     const auto& s = run.steps.back();
     const double diff = s.difference();
@@ -147,6 +148,9 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
                      .arg(s.step)
                      .arg(partLabel(s.part, s.users), gb(s.predicted));
   }
+  // On a projector the first sentence alone: the rest of the paragraph squeezed the bars to nothing at 1024x768.
+  // The whole paragraph is the tooltip, in both modes.
+  const QString headline = text;
   if (run.stop && !latest->readingMeasured)
     text += QLatin1Char(' ') + tr("The right-hand bars are counted (the heap's size less what gpulab holds), not "
                                   "measured: this driver offers no budget reading.");
@@ -157,7 +161,8 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
                                    .arg(fmtFixed(latest->scale * 100, latest->scale < 0.01 ? 2 : 1) + QStringLiteral(" %"),
                                         gb(latest->cap));
   text += QLatin1Char(' ') + tr("Source: %1.").arg(source.toHtmlEscaped());
-  m_liveStatus->setText(text);
+  m_liveStatus->setText(th.isProjector() ? headline : text);
+  m_liveStatus->setToolTip(whole.isEmpty() ? text : whole.toHtmlEscaped() + QStringLiteral("<br><br>") + text);
   // An integrated GPU or a CPU-type device holds the computer's own RAM: never called dedicated VRAM.
   const bool shared = latest->sharedMemory == 1;
   m_sharedNote->setVisible(shared);
