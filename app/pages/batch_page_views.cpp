@@ -137,8 +137,12 @@ void BatchPage::replot() {
     QCPGraph* g = graphs.next();
     // The device once: the recording's label names it already unless the sweep ran on another of its devices.
     const QString device = recordedDeviceName(rs);
-    g->setName(source.contains(device) ? tr("%1 · %2").arg(precName(rs.precision), source)
-                                       : tr("%1 %2 · %3").arg(device, precName(rs.precision), source));
+    // On the key without the badge's "recorded on " (the hollow marks say it; the CSV keeps the whole label): with
+    // two recordings the one-column key was wider than the plot on a 1366x768 projector and cut the second name.
+    QString shown = source;
+    if (shown.startsWith(tr("recorded on "))) shown = shown.mid(tr("recorded on ").size());
+    g->setName(source.contains(device) ? tr("%1 · %2").arg(precName(rs.precision), shown)
+                                       : tr("%1 %2 · %3").arg(device, precName(rs.precision), shown));
     g->setData(QVector<double>(rs.batches.begin(), rs.batches.end()),
                QVector<double>(rs.flopsPerS.begin(), rs.flopsPerS.end()));
     styleRecordedGraph(g, theme, rs.device.is_gpu ? theme.gpu : theme.cpu, rs.source);

@@ -131,7 +131,7 @@ TEST(BatchPage, TheBundledRecordingDrawsOnlyItsBatchSweep) {
   for (int i = 0; i < 10; ++i) QCoreApplication::processEvents();
   QCPGraph* recorded = nullptr;
   for (int i = 0; i < page.sweepPlot()->graphCount(); ++i)
-    if (page.sweepPlot()->graph(i)->name().contains(QStringLiteral("recorded on"))) recorded = page.sweepPlot()->graph(i);
+    if (page.sweepPlot()->graph(i)->name().contains(QStringLiteral("AMD EPYC, 2026-12-01"))) recorded = page.sweepPlot()->graph(i);
   ASSERT_NE(recorded, nullptr);
   ASSERT_EQ(recorded->dataCount(), 11);  // B = 1 … 1024, one point each
   double slowest = 1e30;
