@@ -120,7 +120,8 @@ assert ctx["device_check_cut"] == "none" and ctx["device_check_failed"] == "none
 assert ctx.get("device_check_budget"), "the budget is stated"
 assert ctx.get("device_check_host"), "the host is named"
 vk = [r for r in results if r["backend"] == "vulkan"]
-assert vk and all(r["plan"] == "matmul" for r in vk), "the Vulkan part measured the matmul suite"
+assert vk and all(r["plan"] in ("matmul", "roofs") for r in vk), "the Vulkan part measured the matmul and roofs suites"
+assert any(r["plan"] == "matmul" for r in vk) and any(r["plan"] == "roofs" for r in vk), "both Vulkan suites are in"
 assert [r for r in vk if r["error"] == "" and r["gflops"] > 0], "lavapipe's GEMM ladder was measured"
 assert all(r["backend"] == "vulkan" for r in results if r["plan"] == "matmul"), "--gpu-only: no CPU jobs in it"
 # lavapipe is not a GPU: the suite keeps the page's 60³ there (real sizes are for real GPUs)
