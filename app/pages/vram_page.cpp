@@ -432,7 +432,8 @@ void VramPage::applyTheme(const Theme& theme) {
   // Room for five bars' labels and captions, and for the live panel's three bars, at the theme's fonts.
   m_bars->setMinimumWidth(theme.isProjector() ? 660 : 360);
   m_liveBox->setMinimumWidth(theme.isProjector() ? 330 : 220);
-  m_live->setMinimumHeight(theme.isProjector() ? 240 : 180);  // the bars stay readable whatever the texts under them
+  // Title, key and bars: the bars keep ~150 px whatever the texts under them.
+  m_live->setMinimumHeight(theme.isProjector() ? 330 : 280);
   m_visual->updateGeometry();
   m_visual->relayout();
   m_bars->setTheme(theme);

@@ -148,20 +148,22 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
                      .arg(s.step)
                      .arg(partLabel(s.part, s.users), gb(s.predicted));
   }
-  // On a projector the first sentence alone: the rest of the paragraph squeezed the bars to nothing at 1024x768.
-  // The whole paragraph is the tooltip, in both modes.
+  // On screen the first sentence and what was freed: the whole paragraph squeezed the bars to nothing beside it
+  // (1366x768 windowed, 1024x768 projector). The whole paragraph is the tooltip.
   const QString headline = text;
   if (run.stop && !latest->readingMeasured)
     text += QLatin1Char(' ') + tr("The right-hand bars are counted (the heap's size less what gpulab holds), not "
                                   "measured: this driver offers no budget reading.");
+  QString freed;
   if (run.released)
-    text += QLatin1Char(' ') + tr("Freed: %1 free again (%2 at the start).").arg(gb(run.released->nowFree), gb(run.released->beforeFree));
+    freed = QLatin1Char(' ') + tr("Freed: %1 free again (%2 at the start).").arg(gb(run.released->nowFree), gb(run.released->beforeFree));
+  text += freed;
   if (latest->scale < 0.999)
     text += QLatin1Char(' ') + tr("Held at %1 of the estimate's size (the run's cap is %2).")
                                    .arg(fmtFixed(latest->scale * 100, latest->scale < 0.01 ? 2 : 1) + QStringLiteral(" %"),
                                         gb(latest->cap));
   text += QLatin1Char(' ') + tr("Source: %1.").arg(source.toHtmlEscaped());
-  m_liveStatus->setText(th.isProjector() ? headline : text);
+  m_liveStatus->setText(headline + freed);
   m_liveStatus->setToolTip(whole.isEmpty() ? text : whole.toHtmlEscaped() + QStringLiteral("<br><br>") + text);
   // An integrated GPU or a CPU-type device holds the computer's own RAM: never called dedicated VRAM.
   const bool shared = latest->sharedMemory == 1;
