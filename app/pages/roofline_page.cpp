@@ -220,7 +220,12 @@ void RooflinePage::refresh() {
       const QString device = deviceName(d);
       const QString who = recorded && src.contains(device) ? QString() : device + QLatin1Char(' ');
       if (!recorded && d.words.device_class == gpulab::DeviceClass::cpu && !d.fmaPeak.empty()) cpuFmaMeasured = true;
-      measuredRoofs(d, who, recorded ? src : tr("measured here"), theme, roofs, ridges);
+      // A device the recording's label does not name (the CPU in a recording made for Vulkan) is named in front;
+      // its provenance then says "recorded" and the date, never the label of another device.
+      const QString how = !recorded       ? tr("measured here")
+                          : who.isEmpty() ? src
+                                          : tr("recorded, %1").arg(src.section(QStringLiteral(", "), -1));
+      measuredRoofs(d, who, how, theme, roofs, ridges);
     }
     // The CPU's FMA peak as the app took it at start-up, until the roofs are measured as results: what the
     // cores could do if memory never held them up. Dotted: an upper bound the GEMM can approach.
