@@ -21,37 +21,13 @@ namespace {
 using namespace gpulab;
 constexpr double MiB = 1024.0 * 1024.0;
 
-class VulkanHold : public ::testing::Test {
+class VulkanHold : public VulkanBackendTest {
  protected:
-  static void SetUpTestSuite() {
-    vk::BackendOptions options;
-    options.allow_cpu = true;
-    options.validation = true;
-    s_created = new vk::Created(vk::create_backend(options));
-  }
-  static void TearDownTestSuite() {
-    delete s_created;
-    s_created = nullptr;
-  }
-  void SetUp() override {
-    if (!s_created->backend) GTEST_SKIP() << "no Vulkan device here: " << s_created->reason;
-    m_errors_before = s_created->instance->validation_errors();
-  }
-  void TearDown() override {
-    if (!s_created->backend) return;
-    EXPECT_EQ(s_created->instance->validation_errors(), m_errors_before)
-        << "the validation layer reported errors; the last: " << s_created->instance->last_validation_error();
-  }
-  Backend& backend() { return *s_created->backend; }
   bool from_budget() { return backend().hold_reading_source().rfind("VK_EXT_memory_budget", 0) == 0; }
   // How far a reading may move for reasons of its own: with a budget the driver's view of the machine (other
   // programs build and run beside the tests); without one the reading is exact.
   double noise() { return from_budget() ? 96 * MiB : 0; }
-
-  static vk::Created* s_created;
-  long m_errors_before = 0;
 };
-vk::Created* VulkanHold::s_created = nullptr;
 
 HoldRequest small_model() {
   HoldRequest q;

@@ -16,34 +16,7 @@ namespace {
 
 using namespace gpulab;
 
-class VulkanKernels : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    vk::BackendOptions options;
-    options.allow_cpu = true;
-    options.validation = true;
-    s_created = new vk::Created(vk::create_backend(options));
-  }
-  static void TearDownTestSuite() {
-    delete s_created;
-    s_created = nullptr;
-  }
-  void SetUp() override {
-    if (!s_created->backend) GTEST_SKIP() << "no Vulkan device here: " << s_created->reason;
-    m_errors_before = s_created->instance->validation_errors();
-  }
-  void TearDown() override {
-    if (!s_created->backend) return;
-    // Zero validation errors in each test (loader messages are not counted: see vk_instance.cpp).
-    EXPECT_EQ(s_created->instance->validation_errors(), m_errors_before)
-        << "the validation layer reported errors; the last: " << s_created->instance->last_validation_error();
-  }
-  Backend& backend() { return *s_created->backend; }
-
-  static vk::Created* s_created;
-  long m_errors_before = 0;
-};
-vk::Created* VulkanKernels::s_created = nullptr;
+class VulkanKernels : public VulkanBackendTest {};
 
 TEST_F(VulkanKernels, ValidationLayerIsOn) {
   EXPECT_TRUE(s_created->instance->validation_on());

@@ -10,28 +10,8 @@
 namespace {
 using namespace gpulab;
 
-class VulkanRoofs : public ::testing::Test {
+class VulkanRoofs : public VulkanBackendTest {
  protected:
-  static void SetUpTestSuite() {
-    vk::BackendOptions options;
-    options.allow_cpu = true;
-    options.validation = true;
-    s_created = new vk::Created(vk::create_backend(options));
-  }
-  static void TearDownTestSuite() {
-    delete s_created;
-    s_created = nullptr;
-  }
-  void SetUp() override {
-    if (!s_created->backend) GTEST_SKIP() << "no Vulkan device here: " << s_created->reason;
-    m_errors_before = s_created->instance->validation_errors();
-  }
-  void TearDown() override {
-    if (!s_created->backend) return;
-    EXPECT_EQ(s_created->instance->validation_errors(), m_errors_before)
-        << "the validation layer reported errors; the last: " << s_created->instance->last_validation_error();
-  }
-  Backend& backend() { return *s_created->backend; }
   static RunContext quick() {
     RunContext ctx;
     ctx.policy.min_samples = 2;
@@ -39,10 +19,7 @@ class VulkanRoofs : public ::testing::Test {
     ctx.policy.time_budget_s = 0.05;
     return ctx;
   }
-  static vk::Created* s_created;
-  long m_errors_before = 0;
 };
-vk::Created* VulkanRoofs::s_created = nullptr;
 
 TEST_F(VulkanRoofs, Fp32PeakIsCheckedEveryInvocation) {
   const Result r = run_peak(backend(), PeakSpec{Precision::fp32, 0.01}, quick());
