@@ -7,15 +7,7 @@
 set -u
 BIN="$1"
 SCRATCH="$2"
-rm -rf "$SCRATCH" && mkdir -p "$SCRATCH"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*"; exit 0; }
-
-[ -f "$BIN/libgpulab_vulkan.so" ] || skip "this build has no Vulkan module"
-export GPULAB_VULKAN_ALLOW_CPU=1
-devices=$("$BIN/gpulab" devices 2>&1) || fail "gpulab devices failed: $devices"
-grep -q "Vulkan on the CPU" <<<"$devices" || skip "no CPU-type Vulkan device (lavapipe) here: $devices"
-unset GPULAB_VULKAN_ALLOW_CPU
+source "$(dirname "$0")/lavapipe_or_skip.sh"
 
 for mode in stop until; do
   extra=()
