@@ -6,6 +6,7 @@
 #include "pages/roofline_page.h"
 
 #include "format.h"
+#include "runner/result_store.h"
 #include "gpulab/models/roofline_model.hpp"
 #include "widgets/recorded_look.h"
 
@@ -17,18 +18,46 @@ constexpr double kSmallOpFlops = 1e6;
 QString precName(gpulab::Precision p) { return QString::fromUtf8(gpulab::display_name(p).data()); }
 }  // namespace
 
+RooflinePage::Attribution RooflinePage::attribution(const roofline_model::DeviceCeilings& d) const {
+  Attribution a;
+  a.device = shortDeviceName(d.device, QString::fromStdString(d.words.noun));
+  if (d.source < 0) {
+    a.who = a.device + QLatin1Char(' ');
+    a.how = tr("measured here");
+    return a;
+  }
+  const QString src = resultStore().sourceLabel(d.source);
+  // The device once: a recording's label names it already ("recorded on AMD EPYC, …"). A device the label does not
+  // name (the CPU in a recording made for Vulkan) is named in front, and its provenance says "recorded" and the
+  // date, never the label of another device.
+  if (src.contains(a.device)) {
+    a.how = src;
+  } else {
+    a.who = a.device + QLatin1Char(' ');
+    a.how = tr("recorded, %1").arg(src.section(QStringLiteral(", "), -1));
+  }
+  return a;
+}
+
+RooflinePlot::Roof RooflinePage::deviceRoof(const roofline_model::DeviceCeilings& d, const QString& label,
+                                            double peakFlops, double bandwidth, const QColor& base, const Theme& theme) {
+  const bool recorded = d.source >= 0;
+  RooflinePlot::Roof r;
+  r.label = label;
+  r.peakFlops = peakFlops;
+  r.bandwidth = bandwidth;
+  r.color = recorded ? recordedColor(theme, base, d.source) : base;
+  r.kind = recorded ? SeriesKind::Recorded : SeriesKind::Measured;
+  r.source = d.source;
+  return r;
+}
+
 void RooflinePage::measuredRoofs(const roofline_model::DeviceCeilings& d, const QString& who, const QString& how,
                                  const Theme& theme, QVector<RooflinePlot::Roof>& roofs, QStringList& summary) const {
   const bool recorded = d.source >= 0;
   for (const auto& [p, peak] : d.fmaPeak) {
-    RooflinePlot::Roof r;
-    r.label = tr("%1%2 FMA peak %3 · %4").arg(who, precName(p), fmtSi(peak, "FLOP/s"), how);
-    r.peakFlops = peak;
-    r.bandwidth = d.bandwidth;
-    r.color = recorded ? recordedColor(theme, theme.precision(p), d.source) : theme.precision(p);
-    r.kind = recorded ? SeriesKind::Recorded : SeriesKind::Measured;
-    r.source = d.source;
-    roofs.push_back(r);
+    roofs.push_back(deviceRoof(d, tr("%1%2 FMA peak %3 · %4").arg(who, precName(p), fmtSi(peak, "FLOP/s"), how), peak,
+                               d.bandwidth, theme.precision(p), theme));
     if (d.bandwidth > 0)
       summary << tr("<b>%1%2 FMA peak</b>: %3 ÷ %4 = ridge <b>%5 FLOP/B</b> <i>(%6)</i>")
                      .arg(who, precName(p), fmtSi(peak, "FLOP/s"), fmtSi(d.bandwidth, "B/s"),

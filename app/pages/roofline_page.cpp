@@ -167,10 +167,6 @@ void RooflinePage::refresh() {
   if (m_showPoints->isChecked())
     for (const roofline_model::Point& p : model.points)
       points.push_back(rooflinePointFor(p, store.sourceLabel(p.source), theme));
-  auto deviceName = [](const roofline_model::DeviceCeilings& d) {
-    return shortDeviceName(d.device, QString::fromStdString(d.words.noun));
-  };
-
   QVector<RooflinePlot::Roof> roofs;
   QStringList ridges;
   auto ridgeLine = [](const QString& what, double peak, double bw, const QString& how) {
@@ -182,50 +178,26 @@ void RooflinePage::refresh() {
   // 2. Measured roofs: the memory roof with every measured precision's flat roof.
   if (m_showMeasured->isChecked()) {
     for (const roofline_model::DeviceCeilings& d : model.devices) {
-      const QString device = deviceName(d);
-      const QString bandwidthKind = QString::fromStdString(d.bandwidthKind);
-      const bool recorded = d.source >= 0;
-      const QString src = store.sourceLabel(d.source);
-      const QString how = recorded ? src : tr("measured here");
-      // The device once: a recording's label names it already ("recorded on AMD EPYC, …").
-      const QString who = recorded && src.contains(device) ? QString() : device + QLatin1Char(' ');
-      if (d.peak.empty() && d.bandwidth > 0) {
-        RooflinePlot::Roof r;
-        r.label = tr("%1%2 bandwidth %3 · %4").arg(who, bandwidthKind, fmtSi(d.bandwidth, "B/s"), how);
-        r.bandwidth = d.bandwidth;
-        r.color = recorded ? recordedColor(theme, theme.memory, d.source) : theme.memory;
-        r.kind = recorded ? SeriesKind::Recorded : SeriesKind::Measured;
-        r.source = d.source;
-        roofs.push_back(r);
-      }
+      const Attribution a = attribution(d);
+      if (d.peak.empty() && d.bandwidth > 0)
+        roofs.push_back(deviceRoof(d, tr("%1%2 bandwidth %3 · %4")
+                                          .arg(a.who, QString::fromStdString(d.bandwidthKind),
+                                               fmtSi(d.bandwidth, "B/s"), a.how),
+                                   0, d.bandwidth, theme.memory, theme));
       for (const auto& [p, peak] : d.peak) {
-        RooflinePlot::Roof r;
-        r.label = tr("%1%2 GEMM %3 · %4").arg(who, precName(p), fmtSi(peak, "FLOP/s"), how);
-        r.peakFlops = peak;
-        r.bandwidth = d.bandwidth;
-        r.color = recorded ? recordedColor(theme, theme.precision(p), d.source) : theme.precision(p);
-        r.kind = recorded ? SeriesKind::Recorded : SeriesKind::Measured;
-        r.source = d.source;
-        roofs.push_back(r);
+        roofs.push_back(deviceRoof(d, tr("%1%2 GEMM %3 · %4").arg(a.who, precName(p), fmtSi(peak, "FLOP/s"), a.how),
+                                   peak, d.bandwidth, theme.precision(p), theme));
         if (d.bandwidth > 0)
-          ridges << ridgeLine(tr("%1 %2").arg(device, precName(p)), peak, d.bandwidth, how);
+          ridges << ridgeLine(tr("%1 %2").arg(a.device, precName(p)), peak, d.bandwidth, a.how);
       }
     }
     // Each device's own roofs, measured as such (gpulab bench --suite roofs, or "Measure ceilings"): the FMA
     // peak per precision (solid, with the device's memory roof) and the overhead floor (roofline_floors.cpp).
     bool cpuFmaMeasured = false;
     for (const roofline_model::DeviceCeilings& d : model.devices) {
-      const QString src = store.sourceLabel(d.source);
-      const bool recorded = d.source >= 0;
-      const QString device = deviceName(d);
-      const QString who = recorded && src.contains(device) ? QString() : device + QLatin1Char(' ');
-      if (!recorded && d.words.device_class == gpulab::DeviceClass::cpu && !d.fmaPeak.empty()) cpuFmaMeasured = true;
-      // A device the recording's label does not name (the CPU in a recording made for Vulkan) is named in front;
-      // its provenance then says "recorded" and the date, never the label of another device.
-      const QString how = !recorded       ? tr("measured here")
-                          : who.isEmpty() ? src
-                                          : tr("recorded, %1").arg(src.section(QStringLiteral(", "), -1));
-      measuredRoofs(d, who, how, theme, roofs, ridges);
+      if (d.source < 0 && d.words.device_class == gpulab::DeviceClass::cpu && !d.fmaPeak.empty()) cpuFmaMeasured = true;
+      const Attribution a = attribution(d);
+      measuredRoofs(d, a.who, a.how, theme, roofs, ridges);
     }
     // The CPU's FMA peak as the app took it at start-up, until the roofs are measured as results: what the
     // cores could do if memory never held them up. Dotted: an upper bound the GEMM can approach.

@@ -59,6 +59,15 @@ class RooflinePage : public Page {
   roofline_model::Model model(bool includeRecorded) const;
   // One device's measured FMA peaks and overhead floor as roofs, with their lines for the summary
   // (roofline_floors.cpp).
+  // How a device's roofs are attributed: its short name, the prefix on a roof ("" when the recording's label names
+  // the device already) and where the figures came from.
+  struct Attribution {
+    QString device, who, how;
+  };
+  Attribution attribution(const roofline_model::DeviceCeilings& d) const;
+  // A measured (or recorded) roof of one device, in `base` or the recording's shade of it.
+  static RooflinePlot::Roof deviceRoof(const roofline_model::DeviceCeilings& d, const QString& label, double peakFlops,
+                                       double bandwidth, const QColor& base, const Theme& theme);
   void measuredRoofs(const roofline_model::DeviceCeilings& d, const QString& who, const QString& how,
                      const Theme& theme, QVector<RooflinePlot::Roof>& roofs, QStringList& summary) const;
 
