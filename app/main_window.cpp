@@ -33,7 +33,7 @@
 #include <QPlainTextEdit>
 #include <QScreen>
 #include <QHBoxLayout>
-#include <QStackedWidget>
+#include "widgets/page_stack.h"
 #include <QTabWidget>
 #include <QStatusBar>
 #include <QTextEdit>
@@ -64,7 +64,7 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   left->setMinimumWidth(std::clamp(int(0.2 * (screen0 ? screen0->geometry().width() : 1280)), 200, 250));
   left->setMaximumWidth(330);
 
-  m_stack = new QStackedWidget(this);
+  m_stack = new PageStack(this);
   buildPages();
   connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
     if (row >= 0 && row < m_pages.size()) m_stack->setCurrentIndex(row);

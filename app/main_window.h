@@ -11,7 +11,7 @@ class DevicePanel;
 class Page;
 class PresenterView;
 class QListWidget;
-class QStackedWidget;
+class PageStack;
 class QAction;
 struct Theme;
 
@@ -76,7 +76,7 @@ class MainWindow : public QMainWindow {
 
   AppContext& m_ctx;
   QListWidget* m_nav = nullptr;
-  QStackedWidget* m_stack = nullptr;
+  PageStack* m_stack = nullptr;
   DevicePanel* m_devicePanel = nullptr;
   QVector<Page*> m_pages;
   QAction* m_projectorAction = nullptr;

@@ -87,6 +87,12 @@ void spin(int ms) {
   while (t.elapsed() < ms) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
 }
 
+void reportStalls(const LatencyProbe& probe, const QString& what) {
+  for (const LatencyProbe::Stall& s : probe.stalls())
+    std::fprintf(stderr, "[bench-gui] stall %6.1f ms  %-28s monotonic %.6f .. %.6f s\n", s.toMs - s.fromMs - 10,
+                 what.toUtf8().constData(), s.fromMs / 1e3, s.toMs / 1e3);
+}
+
 }  // namespace
 
 int runGuiBench(int argc, char** argv) {
@@ -94,11 +100,13 @@ int runGuiBench(int argc, char** argv) {
   int runs = 1000;
   QStringList only;  // --page ID: these pages only (a quicker look at one page's handlers)
   bool dragsOnly = false;  // --drags-only: no experiments (a look at the sliders in seconds)
+  bool printStalls = false;  // --stalls: each stall over 12 ms with its place on the monotonic clock, for perf
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--out" && i + 1 < argc) out = QString::fromLocal8Bit(argv[++i]);
     else if (a == "--page" && i + 1 < argc) only << QString::fromLocal8Bit(argv[++i]);
     else if (a == "--drags-only") dragsOnly = true;
+    else if (a == "--stalls") printStalls = true;
     else if (a == "--runs" && i + 1 < argc) {
       char* end = nullptr;
       const long v = std::strtol(argv[++i], &end, 10);
@@ -108,11 +116,13 @@ int runGuiBench(int argc, char** argv) {
       }
       runs = int(v);
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: gpulab bench-gui [--out FILE.json] [--runs N] [--page ID]... [--drags-only]\n"
+      std::printf("usage: gpulab bench-gui [--out FILE.json] [--runs N] [--page ID]... [--drags-only] [--stalls]\n"
                   "Runs every page's experiment and drags every slider, measuring how late the event loop answers\n"
                   "(p50/p99/max per page and per slider) and the work each handler did (replots, layout passes,\n"
                   "widgets and plot objects created, per slider step and per result); then N small runs for the\n"
-                  "memory check. Exits 3 when the p99 target (%.0f ms, one 60 Hz frame) is not met.\n",
+                  "memory check. Exits 3 when the p99 target (%.0f ms, one 60 Hz frame) is not met.\n"
+                  "--stalls prints each stall over 12 ms with its span on the monotonic clock, to cut a profile\n"
+                  "taken with `perf record -k CLOCK_MONOTONIC` down to the stall's own samples.\n",
                   kTargetP99Ms);
       return 0;
     } else {
@@ -165,6 +175,7 @@ int runGuiBench(int argc, char** argv) {
     QObject::disconnect(counting);
     ++pagesRun;
     const std::vector<double> d = probe.stop();
+    if (printStalls) reportStalls(probe, page->pageId());
     perPageRun[page->pageId().toStdString()] = summarize(d);
     perPageRun[page->pageId().toStdString()]["work"] = perEvent(meter.counts(), results);
     allRun.insert(allRun.end(), d.begin(), d.end());
@@ -209,6 +220,7 @@ int runGuiBench(int argc, char** argv) {
       s->setValue(start);
       spin(60);  // the last coalesced replot belongs to this slider
       const std::vector<double> d = probe.stop();
+      if (printStalls) reportStalls(probe, id + QStringLiteral(": ") + key);
       const FrameWorkMeter::Counts c = meter.counts();
       handlers[key.toStdString()] = summarize(d);
       handlers[key.toStdString()]["work"] = perEvent(c, kSteps + 2);

@@ -336,6 +336,8 @@ BlockTimeline block0_timeline(const StepTrace& t, int max_subs_per_phase) {
   std::unordered_map<std::uint32_t, int> ordinal;  // (thread, instruction) -> executions so far in the phase
   std::vector<int> perThreadMax(t.instructions.size(), 0);
   std::vector<std::pair<int, std::size_t>> slots;   // (sub-step, event) for one phase
+  std::vector<int> subOf;                          // each event's sub-step, for one phase
+  std::vector<std::size_t> subStart;               // where each sub-step's events begin in slots
   std::unordered_set<std::uint64_t> seen;  // (array, store, element) inside a frame
   while (i < ev.size()) {
     const std::uint32_t phase = ev[i].phase;
@@ -355,14 +357,28 @@ BlockTimeline block0_timeline(const StepTrace& t, int max_subs_per_phase) {
     int longest = 1;
     for (int m : perThreadMax) longest = std::max(longest, m);
     const int subs = std::min(max_subs_per_phase, longest);
-    slots.clear();
+    // The phase's events in sub-step order, each sub-step's in event order: a counting sort (there are at most
+    // max_subs_per_phase keys). A naive kernel is one phase of millions of events; growing and stable-sorting a
+    // vector of them cost ~50 ms on the GUI thread when a trace arrived.
+    subOf.resize(j - i);
+    std::fill(subStart.begin(), subStart.end(), 0);
+    subStart.resize(std::size_t(subs) + 1, 0);
     for (std::size_t e = i; e < j; ++e) {
       const int count = ev[e].instruction < perThreadMax.size() ? std::max(1, perThreadMax[ev[e].instruction]) : 1;
       const double when = double(ord[e - i] + 1) / count;  // (0, 1]
       const int sub = std::clamp(int(std::ceil(when * subs)) - 1, 0, subs - 1);
-      slots.emplace_back(sub, e);
+      subOf[e - i] = sub;
+      ++subStart[std::size_t(sub) + 1];
     }
-    std::stable_sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (int sub = 0; sub < subs; ++sub) subStart[std::size_t(sub) + 1] += subStart[std::size_t(sub)];
+    slots.resize(j - i);
+    {
+      std::vector<std::size_t> next(subStart.begin(), subStart.end() - 1);
+      for (std::size_t e = i; e < j; ++e) {
+        const int sub = subOf[e - i];
+        slots[next[std::size_t(sub)]++] = {sub, e};
+      }
+    }
     std::size_t s = 0;
     for (int sub = 0; sub < subs; ++sub) {
       TimelineFrame f;

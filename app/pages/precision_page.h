@@ -122,6 +122,7 @@ class PrecisionPage : public Page {
   QCustomPlot* m_plot = nullptr;
   QCustomPlot* m_uplot = nullptr;
   QTableWidget* m_table = nullptr;
+  QStringList m_tableSignature;  // what the table shows now (fillTable skips a fill that changes nothing)
   QLabel* m_ulabel = nullptr;
   QLabel* m_reasons = nullptr;
   QLabel* m_speedLabel = nullptr;

@@ -13,7 +13,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
-#include <QStackedWidget>
+#include "widgets/page_stack.h"
 #include <QStatusBar>
 
 #include <utility>
