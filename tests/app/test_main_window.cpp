@@ -5,6 +5,8 @@
 #include "shell/device_panel.h"
 
 #include <QApplication>
+#include <QLabel>
+#include <QLayout>
 #include <QListWidget>
 #include <QTabWidget>
 #include <QTest>
@@ -86,4 +88,62 @@ TEST(MainWindow, EveryPageHasIdTitleAndTakeaway) {
     EXPECT_FALSE(ids.contains(p->pageId())) << "duplicate page id " << p->pageId().toStdString();
     ids << p->pageId();
   }
+}
+
+namespace {
+// A widget that counts how often a layout asks it for its size.
+class SizeQuestionCounter : public QWidget {
+ public:
+  using QWidget::QWidget;
+  mutable int asked = 0;
+  bool hasHeightForWidth() const override { return true; }
+  int heightForWidth(int width) const override {
+    ++asked;
+    return 4000 / std::max(1, width);
+  }
+  QSize sizeHint() const override {
+    ++asked;
+    return {40, 20};
+  }
+};
+}  // namespace
+
+// The window sizes itself by the page being shown. A stack that asked every page (QStackedWidget does) measured
+// every word-wrapped label on every hidden page at each relayout of the window: 20–55 ms per result during a run.
+TEST(MainWindow, AHiddenPageIsNotAskedItsSizeWhenTheWindowRelaysOut) {
+  AppContext ctx;
+  MainWindow w(ctx);
+  w.resize(1366, 768);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  if (w.pages().size() < 2) GTEST_SKIP() << "fewer than two pages in this build";
+  w.showPageIndex(0);
+  Page* hidden = w.pages()[1];
+  ASSERT_NE(hidden->layout(), nullptr);
+  auto* counter = new SizeQuestionCounter(hidden);
+  hidden->layout()->addWidget(counter);
+  QTest::qWait(50);
+  counter->asked = 0;
+
+  // What a run does to the shown page (a label's text changes, so the window relays out), and a window resized.
+  Page* shown = w.pages()[0];
+  auto labels = shown->findChildren<QLabel*>();
+  ASSERT_FALSE(labels.isEmpty());
+  for (int i = 0; i < 5; ++i) {
+    for (QLabel* l : labels)
+      if (l->isVisible()) l->setText(l->text() + QStringLiteral(" and a few more words to wrap"));
+    QCoreApplication::processEvents();
+  }
+  w.resize(1300, 760);
+  QTest::qWait(50);
+  w.resize(1366, 768);
+  QTest::qWait(50);
+  EXPECT_EQ(counter->asked, 0) << "a hidden page was asked its size " << counter->asked << " times";
+
+  // Shown, it is asked, and the window relays out around it.
+  w.showPageIndex(1);
+  QTest::qWait(50);
+  EXPECT_GT(counter->asked, 0);
+  EXPECT_TRUE(counter->isVisible());
+  EXPECT_GT(counter->width(), 0);
 }
