@@ -389,7 +389,9 @@ void DecodePage::fitPlotSizes(const Theme& t) {
 int DecodePage::ceilingKeyColumns() const {
   const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(m_ctx.theme())));
   int widest = 0;
+  // The keys shown only: bars kept out of the key (a recording's long name) made the key one column at any width.
   for (int i = 0; i < m_ceilingPlot->plottableCount(); ++i)
-    widest = std::max(widest, key.horizontalAdvance(m_ceilingPlot->plottable(i)->name()));
+    if (QCPAbstractPlottable* p = m_ceilingPlot->plottable(i); p->visible() && m_ceilingPlot->legend->hasItemWithPlottable(p))
+      widest = std::max(widest, key.horizontalAdvance(p->name()));
   return m_ceilingPlot->width() > 2 * (widest + 60) ? 2 : 1;
 }

@@ -178,6 +178,10 @@ const ResultStore& Page::resultStore() const { return m_ctx.results(); }
 
 void Page::showEvent(QShowEvent* e) {
   QWidget::showEvent(e);
+  // A hidden page is not resized with the window (the page stack lays out the shown page only): its side column
+  // is fitted again here, at the width and theme it is shown with.
+  fitSideColumn(m_ctx.theme());
+  fitBadges();
   shownAtItsSize();
 }
 
@@ -248,8 +252,11 @@ void Page::fitSideColumn(const Theme& theme) {
   const int spare = pageWidth - m.left() - m.right() - 12 - visualMin;
   const int cap = std::max(floor, std::min(theme.isProjector() ? 640 : 460,
                                            std::max(int(0.28 * pageWidth), std::min(needed, spare))));
-  m_sideTabs->setMaximumWidth(cap);
-  m_sideTabs->setMinimumWidth(std::clamp(needed, floor, cap));
+  // On a projector the column is exactly as wide as its controls need: the pixels it would take beyond that are
+  // the plot's (the room reads the plot; the column's extra width was only ever blank).
+  const int width = std::clamp(needed, floor, cap);
+  m_sideTabs->setMaximumWidth(theme.isProjector() ? width : cap);
+  m_sideTabs->setMinimumWidth(width);
 }
 
 void Page::cancel() {

@@ -17,6 +17,7 @@
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -26,10 +27,13 @@
 #include <QSlider>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QPointer>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <memory>
 #include <cmath>
 
 using gpulab::Precision;
@@ -95,7 +99,7 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
 
   m_frame = new FrameCoalescer([this] { replot(); }, this);
   m_fitTimer = makeRedrawTimer([this] { updateCompact(); }, 0);
-  m_underflowTimer = makeRedrawTimer([this] { recomputeUnderflow(); }, 120);  // the demo takes tens of ms: recompute once a slider rests
+  m_underflowTimer = makeRedrawTimer([this] { recomputeUnderflowInBackground(); }, 120);  // the demo takes tens of ms: recompute once a slider rests
 
   refreshDatasheet();
   refreshSupport();
@@ -348,6 +352,29 @@ bool PrecisionPage::eventFilter(QObject* watched, QEvent* e) {
 }
 
 void PrecisionPage::recomputeUnderflow() {
+  m_underflow = gpulab::run_underflow_demo(underflowSpec());
+  ++m_underflowGeneration;  // an answer still on its way from a pool thread is older than this one
+  replotUnderflow();
+}
+
+void PrecisionPage::recomputeUnderflowInBackground() {
+  // 100,000 gradients through 200 steps in four formats: 40–130 ms, too long for the GUI thread while a teacher
+  // drags the range. The task holds a copy of the spec; its answer comes back through the GUI thread's queue and
+  // is dropped when the page has gone or a newer range was asked for meanwhile.
+  const gpulab::UnderflowSpec spec = underflowSpec();
+  const int generation = ++m_underflowGeneration;
+  QPointer<PrecisionPage> self(this);
+  QThreadPool::globalInstance()->start([self, spec, generation] {
+    auto result = std::make_shared<gpulab::UnderflowResult>(gpulab::run_underflow_demo(spec));
+    QMetaObject::invokeMethod(qApp, [self, result, generation] {
+      if (!self || generation != self->m_underflowGeneration) return;
+      self->m_underflow = std::move(*result);
+      self->replotUnderflow();
+    }, Qt::QueuedConnection);
+  });
+}
+
+gpulab::UnderflowSpec PrecisionPage::underflowSpec() {
   gpulab::UnderflowSpec spec;
   spec.min_grad = std::pow(10.0, m_gmin->value());
   spec.max_grad = std::pow(10.0, m_gmax->value());
@@ -357,8 +384,7 @@ void PrecisionPage::recomputeUnderflow() {
   spec.bins = 30;
   m_gminLabel->setText(QStringLiteral("1e%1").arg(m_gmin->value()));
   m_gmaxLabel->setText(QStringLiteral("1e%1").arg(m_gmax->value()));
-  m_underflow = gpulab::run_underflow_demo(spec);
-  replotUnderflow();
+  return spec;
 }
 
 void PrecisionPage::applyTheme(const Theme& theme) {

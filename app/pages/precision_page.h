@@ -72,7 +72,7 @@ class PrecisionPage : public Page {
   gpulab::Plan plan();
   void setLossScale(double scale);
   void setGradientRange(int minExp10, int maxExp10);
-  void recomputeUnderflow();  // normally debounced from the controls
+  void recomputeUnderflow();  // at once, on this thread (the controls ask for it on a pool thread, debounced)
   const gpulab::UnderflowResult& underflow() const { return m_underflow; }
   QString underflowSummary() const;
   QCustomPlot* summaryPlot() const { return m_plot; }
@@ -94,6 +94,8 @@ class PrecisionPage : public Page {
   bool eventFilter(QObject* watched, QEvent* e) override;  // the chart resized: its value labels are fitted again
 
  private:
+  void recomputeUnderflowInBackground();
+  gpulab::UnderflowSpec underflowSpec();  // the range the controls show (their labels updated)
   void buildControls();
   void buildViews();
   void setCompact(bool compact);
@@ -155,5 +157,6 @@ class PrecisionPage : public Page {
   QStringList m_throughputLabels;
   QVector<QPair<QCPItemText*, int>> m_recordedValueLabels;  // the speed panel's recorded values and their recording
   gpulab::UnderflowResult m_underflow;
+  int m_underflowGeneration = 0;  // the newest range asked for; older answers from the pool are dropped
   bool m_ranOnGpu = false;
 };

@@ -472,15 +472,13 @@ void PrecisionPage::fillTable() {
   const Theme& theme = m_ctx.theme();
   // What the cells would say: a redraw that changes none of it leaves the table alone. Each setItem made the
   // header measure its columns again (42 cells, 7 rows each): 10–15 ms per redraw on the GUI thread.
-  QStringList signature{theme.text.name(), theme.mutedText.name(), datasheetCard()};
+  QStringList signature{theme.text.name(), theme.mutedText.name(), datasheetCard(), m_table->font().toString()};
   for (const Row& r : m_rows)
     signature << QString::number(int(r.precision)) << QString::number(r.supported) << qs(r.variant) << qs(r.reason)
               << QString::number(r.flopsPerS) << QString::number(r.datasheetFlops) << QString::number(r.checkMaxAbs)
               << QString::number(r.emuMaxAbs) << QString::number(r.relFro) << QString::number(int(precision_model::statusOf(r)));
   if (signature == m_tableSignature) return;
   m_tableSignature = signature;
-  // Columns measured once after the fill, not once per cell.
-  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   m_table->setRowCount(int(m_rows.size()));
   for (int i = 0; i < int(m_rows.size()); ++i) {
     const Row& r = m_rows[i];
@@ -514,7 +512,6 @@ void PrecisionPage::fillTable() {
       m_table->setItem(i, c, item);
     }
   }
-  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->resizeRowsToContents();
   m_table->horizontalHeader()->setSectionResizeMode(5, QHeaderView::Stretch);
   if (auto* h = m_table->horizontalHeaderItem(2)) h->setToolTip(tr("%1 datasheet, dense").arg(datasheetCard()));

@@ -258,9 +258,19 @@ void RooflinePage::refresh() {
   m_publishedBadge->setVisible(published);
   m_plot->setRoofs(roofs);
   m_plot->setPoints(points);
+  // At most three ridges under the plot (the first two and the datasheet's, which is last); with two recordings
+  // open there were five, three lines that a 1366×768 projector took from the plot. All of them are in the tooltip.
+  QStringList shown = ridges;
+  if (ridges.size() > 3) {
+    shown = QStringList{ridges[0], ridges[1], ridges.last(),
+                        tr("<i>%n more (hover)</i>", nullptr, int(ridges.size()) - 3)};
+  }
   m_summary->setText(ridges.isEmpty()
                          ? tr("No roofs yet: press <b>Measure ceilings</b> (Space), or run experiments on other pages.")
-                         : ridges.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+                         : shown.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+  m_summary->setToolTip((ridges.size() > 3 ? ridges.join(QStringLiteral("<br>")) + QStringLiteral("<br><br>") : QString()) +
+                        tr("The ridge point of each roof: peak FLOP/s divided by bandwidth. A kernel needs at least "
+                           "that many FLOPs per byte to be limited by arithmetic rather than memory."));
 
   // Badges: say which kinds of figure are on screen.
   std::set<int> recs;  // one badge per recording drawn
