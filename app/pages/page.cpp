@@ -13,6 +13,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -246,7 +247,10 @@ void Page::fitSideColumn(const Theme& theme) {
   const int floor = theme.isProjector() ? 260 : screenWidth < 1280 ? 280 : 340;
   const int scrollbar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
   if (m_controlsHost && m_controlsHost->layout()) m_controlsHost->layout()->activate();
-  const int needed = m_controlsHost ? m_controlsHost->minimumSizeHint().width() + scrollbar + 18 : 0;
+  // The controls without a sideways scroll bar, and every tab's name in full (a column as narrow as its
+  // controls cut "Numbers" on the first page's three tabs).
+  const int needed = std::max(m_controlsHost ? m_controlsHost->minimumSizeHint().width() + scrollbar + 18 : 0,
+                              m_sideTabs->tabBar()->sizeHint().width() + 8);
   const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
   const int visualMin = m_visual ? std::max(m_visual->minimumSizeHint().width(), m_visual->minimumWidth()) : 0;
   const int spare = pageWidth - m.left() - m.right() - 12 - visualMin;
