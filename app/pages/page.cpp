@@ -1,6 +1,7 @@
 #include "pages/page.h"
 
 #include "app_context.h"
+#include "widgets/steady_label.h"
 #include "widgets/lesson_panel.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -249,8 +250,12 @@ void Page::fitSideColumn(const Theme& theme) {
   if (m_controlsHost && m_controlsHost->layout()) m_controlsHost->layout()->activate();
   // The controls without a sideways scroll bar, and every tab's name in full (a column as narrow as its
   // controls cut "Numbers" on the first page's three tabs).
-  const int needed = std::max(m_controlsHost ? m_controlsHost->minimumSizeHint().width() + scrollbar + 18 : 0,
-                              m_sideTabs->tabBar()->sizeHint().width() + 8);
+  int needed = std::max(m_controlsHost ? m_controlsHost->minimumSizeHint().width() + scrollbar + 18 : 0,
+                        m_sideTabs->tabBar()->sizeHint().width() + 8);
+  const int neededFor = (theme.isProjector() ? 1 : 0) + 2 * theme.baseFontPt + 1000 * screenWidth;
+  if (neededFor == m_sideNeededFor) needed = std::max(needed, m_sideNeeded);
+  m_sideNeeded = needed;
+  m_sideNeededFor = neededFor;
   const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
   const int visualMin = m_visual ? std::max(m_visual->minimumSizeHint().width(), m_visual->minimumWidth()) : 0;
   const int spare = pageWidth - m.left() - m.right() - 12 - visualMin;
@@ -304,7 +309,7 @@ QTimer* Page::makeRedrawTimer(std::function<void()> redraw, int ms) {
 }
 
 QLabel* Page::addResultLabel(int stretch, Qt::TextFormat format) {
-  auto* l = new QLabel(this);
+  auto* l = new SteadyLabel(this);  // its text changes with the controls; the chart above must not jump
   l->setWordWrap(true);
   l->setTextFormat(format);
   m_results->addWidget(l, stretch);

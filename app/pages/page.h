@@ -125,6 +125,10 @@ class Page : public QWidget {
   QTabWidget* m_sideTabs = nullptr;
   QVBoxLayout* m_controls = nullptr;
   QWidget* m_controlsHost = nullptr;  // inside the Controls tab's scroll area
+  // The side column's width only grows for one theme and screen: a word-wrapped readout whose text changes with a
+  // slider changes its minimum width, and a column following it resized the plot on every value.
+  int m_sideNeeded = 0;
+  int m_sideNeededFor = 0;  // the theme's font and screen width that m_sideNeeded was found for
   QHBoxLayout* m_results = nullptr;
   QHBoxLayout* m_bottom = nullptr;
   RunBar* m_runBar = nullptr;

@@ -21,6 +21,7 @@ FrameWorkMeter::Counts& FrameWorkMeter::Counts::operator+=(const Counts& o) {
   if (o.worstMs > worstMs) worstMs = o.worstMs, worstWhat = o.worstWhat;
   widgetsCreated += o.widgetsCreated;
   plotObjects += o.plotObjects;
+  plotResizes += o.plotResizes;
   return *this;
 }
 
@@ -105,6 +106,9 @@ bool FrameWorkMeter::eventFilter(QObject* watched, QEvent* event) {
       }
       break;
     }
+    case QEvent::Resize:
+      if (qobject_cast<QCustomPlot*>(watched) && isUnderRoot(watched)) ++m_counts.plotResizes;
+      break;
     case QEvent::Polish:
       // A plot created after the meter: watched once it is polished, before it first draws.
       if (auto* plot = qobject_cast<QCustomPlot*>(watched); plot && isUnderRoot(plot)) watchPlot(plot);

@@ -29,6 +29,7 @@ class FrameWorkMeter : public QObject {
     const char* worstWhat = "";  // which of the three it was
     int widgetsCreated = 0;  // widgets added under the root
     int plotObjects = 0;     // graphs, bars, items and legend keys added to the root's plots
+    int plotResizes = 0;     // a plot under the root resized (a relayout moved the chart; its buffers are remade)
     Counts& operator+=(const Counts& o);
   };
 
