@@ -38,8 +38,8 @@ class DecodePage : public Page {
   QString pageId() const override { return QStringLiteral("decode"); }
   QString title() const override { return tr("Decode speed: the bandwidth ceiling"); }
   QString takeaway() const override {
-    return tr("Each new token reads every weight once: tokens/s ≤ bandwidth ÷ bytes per token. Batching users "
-              "shares that read, so total speed grows while each user's stays the same — until compute runs out.");
+    return tr("Each new token reads every weight once: tokens/s ≤ bandwidth ÷ bytes per token. Batched users "
+              "share that read: the total grows, each user's speed stays — until compute runs out.");
   }
   LessonContent lesson() const override;
   QList<PlotExport> plots() override;

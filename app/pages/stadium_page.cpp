@@ -41,10 +41,12 @@ constexpr std::int64_t kMarks[] = {8, 4096};  // the lesson's two machines
 QString cube(double n) { return QString::number(qint64(n)) + QStringLiteral("³"); }
 
 QString shortSeconds(double s) {
-  // On-screen durations: seconds up to a few minutes, then minutes, then hours.
-  if (s < 120) return fmtSeconds(s, 2);
-  if (s < 2 * 3600) return QObject::tr("%1 min").arg(fmtFixed(s / 60, 0));
-  return QObject::tr("%1 h").arg(fmtFixed(s / 3600, 1));
+  // On-screen durations: seconds up to a few minutes, then minutes, then hours. The number and its unit never
+  // part at a line's end ("5.0" on one line, "s" on the next).
+  const QString nbsp(QChar(0x00A0));
+  if (s < 120) return fmtSeconds(s, 2).replace(QLatin1Char(' '), nbsp);
+  if (s < 2 * 3600) return fmtFixed(s / 60, 0) + nbsp + QObject::tr("min");
+  return fmtFixed(s / 3600, 1) + nbsp + QObject::tr("h");
 }
 
 // What raced as the stadium, in the class's words: a CPU-type Vulkan device is never called a GPU.
@@ -85,7 +87,9 @@ StadiumPage::StadiumPage(AppContext& ctx) : Page(ctx) {
   m_rounds->setToolTip(tr("Rounds needed when every worker fills one cell per round: cells ÷ workers, rounded up"));
   m_idle->setToolTip(tr("Share of the students' time spent waiting for worksheets: 1 − clerk rate ÷ what the "
                         "students could fill"));
-  m_scale->setToolTip(tr("How simulated time maps to time on screen, and how long each side needs for real"));
+  m_scale->setToolTip(tr("How simulated time maps to time on screen, and how long each side needs for real. In the "
+                         "lesson's model every worker needs one cell-time per cell; press Run to measure this "
+                         "machine's real pace instead."));
   for (QLabel* l : {m_rounds, m_idle, m_scale}) {
     l->setWordWrap(true);
     l->setTextFormat(Qt::RichText);
@@ -370,8 +374,9 @@ void StadiumPage::updateCounters() {
   const double k = p.simPerScreenS;
   if (m_rates.model) {
     // In the model the unit of time is a cell-time: what any worker needs for one cell (one round without a clerk).
-    m_scale->setText(tr("<b>1 s on screen = %1 cell-times</b> (lesson's model: every worker needs one cell-time per "
-                        "cell; press Run to measure)<br>professor needs %2 cell-times (%3 on screen) · stadium %4 (%5)")
+    // Short: at 1280×720 on a projector a longer line took the stadium's last rows; the model's rule is the tooltip.
+    m_scale->setText(tr("<b>1 s on screen = %1 cell-times</b> (the lesson's model)<br>professor %2 cell-times "
+                        "(%3 on screen) · stadium %4 (%5)")
                          .arg(fmtFixed(k, k < 10 ? 2 : 0), fmtCount(std::int64_t(prof.finishS)),
                               shortSeconds(prof.finishS / k), fmtCount(std::int64_t(stad.finishS)),
                               shortSeconds(stad.finishS / k)));
