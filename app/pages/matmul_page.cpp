@@ -7,6 +7,7 @@
 #include "pages/matmul_page_detail.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
+#include "widgets/steady_label.h"
 #include "widgets/frame_coalescer.h"
 #include "widgets/plot_object_pool.h"
 #include "widgets/run_bar.h"
@@ -68,11 +69,17 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
     addBadge(b);
   }
 
-  m_summary = new QLabel(this);
-  m_check = new QLabel(this);
+  // Columns split by their stretch alone, not by their texts' lengths, and as tall as their longest text at that
+  // width: a size dragged changed both texts, the columns' widths and line counts followed, and the plots above
+  // moved up and down by a line on every other value.
+  m_summary = new SteadyLabel(this);
+  m_check = new SteadyLabel(this);
   for (QLabel* l : {m_summary, m_check}) {
     l->setWordWrap(true);
     l->setTextFormat(Qt::RichText);
+    QSizePolicy byStretch(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    byStretch.setHeightForWidth(true);
+    l->setSizePolicy(byStretch);
   }
   m_summary->setToolTip(tr("The key ratios of the current size: how much faster than the naive loop each best "
                            "variant is"));

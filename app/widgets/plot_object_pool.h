@@ -20,6 +20,7 @@ class PlotObjectPool {
   explicit PlotObjectPool(QCustomPlot* plot) : m_plot(plot) {}
 
   // A redraw starts: every kept object is free to be asked for again.
+  static constexpr int kKeptHiddenItems = 64;
   void begin() { m_asked.clear(); }
 
   // The bar set of `role` on these axes (made anew when the last one sat on other axes), with no data.
@@ -81,12 +82,18 @@ class PlotObjectPool {
   QCPItemText* text(const QString& role) { return item<QCPItemText>(role); }
 
   // The redraw is done: objects of roles it did not ask for go.
+  // Items (labels, notes, whiskers) are hidden and kept for the next redraw that asks for them: a size slider
+  // dragged between sizes with five bars and sizes with none made and deleted them on every other value. Only
+  // past kKeptHiddenItems hidden ones do the rest go.
   void end() {
+    int hidden = 0;
     for (auto it = m_items.begin(); it != m_items.end();) {
-      if (!m_asked.contains(it.key()) || !it.value()) {
+      const bool asked = m_asked.contains(it.key());
+      if (!it.value() || (!asked && ++hidden > kKeptHiddenItems)) {
         if (it.value()) m_plot->removeItem(it.value().data());
         it = m_items.erase(it);
       } else {
+        if (!asked) it.value()->setVisible(false);
         ++it;
       }
     }
