@@ -12,6 +12,7 @@
 #include "widgets/glossary_dialog.h"
 #include "shell/presenter_view.h"
 #include "widgets/record_gpu_help.h"
+#include "widgets/page_stack.h"
 #include "shell/recordings_dialog.h"
 
 #include <QAbstractButton>
@@ -33,7 +34,6 @@
 #include <QPlainTextEdit>
 #include <QScreen>
 #include <QHBoxLayout>
-#include "widgets/page_stack.h"
 #include <QTabWidget>
 #include <QStatusBar>
 #include <QTextEdit>

@@ -89,7 +89,7 @@ void spin(int ms) {
 
 void reportStalls(const LatencyProbe& probe, const QString& what) {
   for (const LatencyProbe::Stall& s : probe.stalls())
-    std::fprintf(stderr, "[bench-gui] stall %6.1f ms  %-28s monotonic %.6f .. %.6f s\n", s.toMs - s.fromMs - 10,
+    std::fprintf(stderr, "[bench-gui] stall %6.1f ms  %-28s monotonic %.6f .. %.6f s\n", s.lateMs,
                  what.toUtf8().constData(), s.fromMs / 1e3, s.toMs / 1e3);
 }
 

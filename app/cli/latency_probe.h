@@ -20,7 +20,7 @@ class LatencyProbe : public QObject {
         m_delays.push_back(late);
         // Where a stall sat on the system's monotonic clock, so a profile taken with `perf record -k CLOCK_MONOTONIC`
         // can be cut to the stall's own samples (`gpulab bench-gui --stalls`).
-        if (late > kStallMs) m_stalls.push_back({m_startMonotonicMs + m_last, m_startMonotonicMs + now});
+        if (late > kStallMs) m_stalls.push_back({m_startMonotonicMs + m_last, m_startMonotonicMs + now, late});
       }
       m_last = now;
     });
@@ -35,6 +35,7 @@ class LatencyProbe : public QObject {
   }
   struct Stall {
     double fromMs, toMs;  // the monotonic clock, in ms
+    double lateMs;        // how much later than its interval the timer fired
   };
   const std::vector<Stall>& stalls() const { return m_stalls; }
 

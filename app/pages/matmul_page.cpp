@@ -7,7 +7,6 @@
 #include "pages/matmul_page_detail.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
-#include "widgets/steady_label.h"
 #include "widgets/frame_coalescer.h"
 #include "widgets/plot_object_pool.h"
 #include "widgets/run_bar.h"
@@ -72,11 +71,9 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   // Columns split by their stretch alone, not by their texts' lengths, and as tall as their longest text at that
   // width: a size dragged changed both texts, the columns' widths and line counts followed, and the plots above
   // moved up and down by a line on every other value.
-  m_summary = new SteadyLabel(this);
-  m_check = new SteadyLabel(this);
+  m_summary = addResultLabel(3, Qt::RichText);
+  m_check = addResultLabel(2, Qt::RichText);
   for (QLabel* l : {m_summary, m_check}) {
-    l->setWordWrap(true);
-    l->setTextFormat(Qt::RichText);
     QSizePolicy byStretch(QSizePolicy::Ignored, QSizePolicy::Preferred);
     byStretch.setHeightForWidth(true);
     l->setSizePolicy(byStretch);
@@ -84,8 +81,6 @@ MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
   m_summary->setToolTip(tr("The key ratios of the current size: how much faster than the naive loop each best "
                            "variant is"));
   m_check->setToolTip(tr("Every variant's output is compared with an FP64 reference before it is timed"));
-  resultsStrip()->addWidget(m_summary, 3);
-  resultsStrip()->addWidget(m_check, 2);
   // An open recording with nothing at this size: one click (or Alt+S) to the size it measured most, beside the
   // results that would otherwise say only "nothing run at this size yet" (updateRecordedSizes shows it).
   m_showRecorded = new QPushButton(this);

@@ -1,10 +1,10 @@
 #include "pages/page.h"
 
 #include "app_context.h"
-#include "widgets/steady_label.h"
 #include "widgets/lesson_panel.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
+#include "widgets/steady_label.h"
 
 #include <QEvent>
 #include <QFrame>
@@ -180,10 +180,6 @@ const ResultStore& Page::resultStore() const { return m_ctx.results(); }
 
 void Page::showEvent(QShowEvent* e) {
   QWidget::showEvent(e);
-  // A hidden page is not resized with the window (the page stack lays out the shown page only): its side column
-  // is fitted again here, at the width and theme it is shown with.
-  fitSideColumn(m_ctx.theme());
-  fitBadges();
   shownAtItsSize();
 }
 

@@ -5,6 +5,7 @@
 #include "pages/page.h"
 #include "shell/class_plan_runner.h"
 #include "shell/presenter_view.h"
+#include "widgets/page_stack.h"
 
 #include <QFileDialog>
 #include <QGuiApplication>
@@ -13,7 +14,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
-#include "widgets/page_stack.h"
 #include <QStatusBar>
 
 #include <utility>

@@ -19,8 +19,10 @@ class PlotObjectPool {
  public:
   explicit PlotObjectPool(QCustomPlot* plot) : m_plot(plot) {}
 
-  // A redraw starts: every kept object is free to be asked for again.
+  // Items a redraw did not ask for that end() keeps, hidden, for a later redraw.
   static constexpr int kKeptHiddenItems = 64;
+
+  // A redraw starts: every kept object is free to be asked for again.
   void begin() { m_asked.clear(); }
 
   // The bar set of `role` on these axes (made anew when the last one sat on other axes), with no data.
@@ -81,10 +83,10 @@ class PlotObjectPool {
   }
   QCPItemText* text(const QString& role) { return item<QCPItemText>(role); }
 
-  // The redraw is done: objects of roles it did not ask for go.
-  // Items (labels, notes, whiskers) are hidden and kept for the next redraw that asks for them: a size slider
-  // dragged between sizes with five bars and sizes with none made and deleted them on every other value. Only
-  // past kKeptHiddenItems hidden ones do the rest go.
+  // The redraw is done: plottables of roles it did not ask for go. Items (labels, notes, whiskers) it did not ask
+  // for are hidden and kept for the next redraw that asks for them: a size slider dragged between sizes with five
+  // bars and sizes with none made and deleted them on every other value. Past kKeptHiddenItems hidden ones, the
+  // rest go.
   void end() {
     int hidden = 0;
     for (auto it = m_items.begin(); it != m_items.end();) {
