@@ -234,7 +234,8 @@ void VramPage::buildControls() {
   m_untilRefused->setObjectName(QStringLiteral("vramUntilRefused"));
   m_untilRefused->setToolTip(tr("Hold on device: do not stop before the step that would not fit; go on, one more user "
                                 "at a time, until the device refuses an allocation (out of memory), then free "
-                                "everything. Vulkan only. Other programs on the device may feel it for a moment."));
+                                "everything. On a GPU (CUDA or Vulkan); a CPU-type device keeps its cap. Other "
+                                "programs on the device may feel it for a moment."));
   cform->addWidget(m_untilRefused);
   controls()->addWidget(cardBox);
 

@@ -42,7 +42,7 @@ constexpr const char* bench_usage =
     "  --device KIND       the GPU to measure beside the CPU: cuda (default), vulkan, or cpu (same as --no-gpu)\n"
     "  --allow-cpu-vulkan  with --device vulkan, accept a CPU-type Vulkan device (lavapipe: not a GPU) when\n"
     "                      there is no GPU; its results are labelled with that name\n"
-    "  --until-refused     vram suite: go on past the budget until the device refuses an allocation (Vulkan)\n"
+    "  --until-refused     vram suite: go on past the budget until the device refuses an allocation (CUDA, Vulkan)\n"
     "  --hold-cap BYTES    vram suite: hold at most this much (0: no cap; default none on a GPU, 256 MiB on a\n"
     "                      CPU-type Vulkan device, with the estimate scaled to fit under it)\n"
     "  --gpu-only          run only the suite's jobs on the GPU (the CUDA or Vulkan device), not the CPU's\n"

@@ -104,6 +104,9 @@ std::unique_ptr<TimedOp> make_launch_overhead_op(DeviceCtx ctx, const LaunchOver
 std::unique_ptr<TimedOp> make_transfer_op(DeviceCtx ctx, const TransferSpec& spec);
 std::unique_ptr<TimedOp> make_peer_copy_op(DeviceCtx ctx, int peer, const TransferSpec& spec);
 std::unique_ptr<HeldMemory> make_device_held(int device, double bytes, MemoryInfo before);
+// The same without the free-memory check, for a hold the teacher asked to take until the device says no: a refused
+// cudaMalloc throws DeviceOutOfMemory with the step's chunks already freed; any other CUDA error stays a CudaError.
+std::unique_ptr<HeldMemory> make_device_held_past_budget(int device, double bytes, MemoryInfo before);
 
 // The decode page's chain of GEMMs on the GPU (layer_chain.cpp).
 Support layer_chain_support(const DeviceCtx& ctx, const LayerChainSpec& spec);

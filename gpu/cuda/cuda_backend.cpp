@@ -9,6 +9,7 @@
 #include "peak_model.hpp"
 #include "toolkit_features.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -303,6 +304,11 @@ class CudaBackend final : public Backend {
     const HoldDecision d = check_hold(bytes, safety_margin_bytes, before, "the GPU");
     if (!d.ok) throw std::invalid_argument(d.reason);
     return make_device_held(m_ctx.device, bytes, before);
+  }
+
+  std::unique_ptr<HeldMemory> hold_memory_past_budget(double bytes) override {
+    if (!(bytes > 0) || !std::isfinite(bytes)) throw std::invalid_argument("nothing to hold: bytes must be positive");
+    return make_device_held_past_budget(m_ctx.device, bytes, memory_info());
   }
 
   MemoryInfo memory_info() const override {

@@ -8,6 +8,9 @@
 // timings, bandwidth figures, FP8 through cuBLASLt (not emulated) — are skipped with the reason; every correctness
 // check runs.
 #include "gpu/load_module.hpp"
+#include "gpulab/memory_hold.hpp"
+#include "gpulab/result_views.hpp"
+#include "gpulab/experiments.hpp"
 
 #include <gtest/gtest.h>
 
@@ -347,6 +350,57 @@ TEST_F(CudaBackendTest, HoldMemoryHoldsAndRefuses) {
 // A cudaMalloc that fails after the free-memory check passed (a fragmented or shared card) is reported as an error,
 // frees what was already held, and leaves no error behind: the next kernel's launch check must not blame it.
 // Only the emulator can make a cudaMalloc fail on purpose (GPULAB_EMU_MAX_ALLOCATION_BYTES, runtime_abi/).
+// "Until the device says no" on CUDA: past the budget the step is allocated without asking, and cudaMalloc's own
+// refusal ends the run as the out-of-memory moment, with everything freed. The budget is made small with the run's
+// margin (the emulated card has 4 GiB free); the refusal again comes from the emulator's allocation limit.
+TEST_F(CudaBackendTest, HoldUntilTheDeviceSaysNoEndsAtTheRefusalWithNothingHeld) {
+  if (!emulated()) GTEST_SKIP() << "needs the emulator's allocation limit to make cudaMalloc refuse on purpose";
+  constexpr double MiB = 1024.0 * 1024.0;
+  const auto start = backend().memory_info();
+  gpulab::HoldRequest q;
+  q.parts = {{gpulab::HoldPartKind::weights, 32 * MiB}, {gpulab::HoldPartKind::kv_cache, 16 * MiB},
+             {gpulab::HoldPartKind::activations, 64 * MiB}};
+  q.margin = start.free_bytes - 80 * MiB;  // 80 MiB of budget: the third part is past it
+  q.until_refused = true;
+  q.hold_s = 0;
+  q.step_pause_s = 0;
+  auto run = [&](std::vector<gpulab::MemoryHoldStep>& steps) {
+    gpulab::RunContext ctx;
+    ctx.on_result = [&](const gpulab::Result& r) {
+      if (auto h = gpulab::as_memory_hold(r)) steps.push_back(*h);
+    };
+    gpulab::run_hold(backend(), q, ctx);
+  };
+  using gpulab::HoldStage;
+  {  // Past the budget but within what cudaMalloc gives: the third part is really held.
+    std::vector<gpulab::MemoryHoldStep> steps;
+    run(steps);
+    ASSERT_EQ(steps.size(), 4u);
+    EXPECT_EQ(steps[2].stage, HoldStage::holding);
+    EXPECT_DOUBLE_EQ(steps[2].held, 112 * MiB);
+    EXPECT_EQ(steps[3].stage, HoldStage::released);
+  }
+  {  // cudaMalloc refuses the third part: the out-of-memory moment, then the release.
+    ::setenv("GPULAB_EMU_MAX_ALLOCATION_BYTES", "50331648", 1);  // 48 MiB per allocation
+    std::vector<gpulab::MemoryHoldStep> steps;
+    run(steps);
+    ::unsetenv("GPULAB_EMU_MAX_ALLOCATION_BYTES");
+    ASSERT_EQ(steps.size(), 4u);
+    EXPECT_EQ(steps[1].stage, HoldStage::holding);
+    EXPECT_EQ(steps[2].stage, HoldStage::out_of_memory);
+    EXPECT_EQ(steps[2].step, 3);
+    EXPECT_DOUBLE_EQ(steps[2].held, 48 * MiB) << "the two parts before it were still held when it was refused";
+    EXPECT_EQ(steps[3].stage, HoldStage::released);
+    EXPECT_DOUBLE_EQ(steps[3].now_free, start.free_bytes);
+  }
+  EXPECT_DOUBLE_EQ(backend().memory_info().free_bytes, start.free_bytes);
+  // And no error is left behind for the next kernel.
+  GemmSpec spec;
+  spec.m = spec.n = spec.k = 64;
+  spec.variant = "blocktile2d";
+  EXPECT_TRUE(backend().make_gemm(spec)->verify().passed);
+}
+
 TEST_F(CudaBackendTest, RefusedAllocationLeavesNoErrorBehind) {
   if (!emulated()) GTEST_SKIP() << "needs the emulator's allocation limit to make cudaMalloc fail on purpose";
   const auto before = backend().memory_info();

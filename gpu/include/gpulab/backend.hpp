@@ -169,11 +169,11 @@ class Backend {
     throw std::invalid_argument("this backend has no device memory to allocate (no GPU)");
   }
   // The same, without asking first: only for a run the teacher asked to go on until the device says no. The
-  // device's own refusal (VK_ERROR_OUT_OF_DEVICE_MEMORY) throws DeviceOutOfMemory, with everything this call had
+  // device's own refusal (VK_ERROR_OUT_OF_DEVICE_MEMORY, CUDA's cudaErrorMemoryAllocation) throws DeviceOutOfMemory, with everything this call had
   // allocated already freed. Backends that do not offer it throw std::invalid_argument with the reason.
   virtual std::unique_ptr<HeldMemory> hold_memory_past_budget(double bytes) {
     (void)bytes;
-    throw std::invalid_argument("going on until the device refuses an allocation is offered on Vulkan only");
+    throw std::invalid_argument("going on until the device refuses an allocation is offered on a GPU only (CUDA or Vulkan)");
   }
   // The reading the memory page's hold shows: {total, free} of the memory a hold fills. By default what
   // memory_info() says (cudaMemGetInfo, /proc/meminfo); Vulkan reads the heap's budget, or without
