@@ -411,6 +411,21 @@ gpulab::VramControls VramPage::runControls() const {
   return c;
 }
 
+void VramPage::sizeVisual() {
+  const bool projector = m_ctx.theme().isProjector();
+  const bool runShown = !m_shownRun.steps.empty() || m_shownRun.stop.has_value();
+  // Room for five bars' labels and captions. Before a run the live panel holds only a sentence; once a run (or a
+  // recording's) is drawn it holds a pair of bars per step and their key, which 220 px cut at the right edge
+  // (1366x768): then the two panels split the width evenly, the estimate's bars a little narrower.
+  m_bars->setMinimumWidth(projector ? 660 : runShown ? 340 : 360);
+  m_liveBox->setMinimumWidth(projector ? 330 : runShown ? 300 : 220);
+  m_visual->setShares(runShown ? 1 : 2, 1);
+  // Title, key and bars: the bars keep ~150 px whatever the texts under them.
+  m_live->setMinimumHeight(projector ? 330 : 280);
+  m_visual->updateGeometry();
+  m_visual->relayout();
+}
+
 void VramPage::setUntilRefused(bool on) { m_untilRefused->setChecked(on); }
 
 gpulab::Plan VramPage::plan() { return gpulab::vram_plan(planBackends(), runControls()); }
@@ -430,13 +445,7 @@ void VramPage::applyTheme(const Theme& theme) {
         tr("Layers, KV heads, head size, context and users: their own tab on a projector, so the controls need no "
            "scrolling"));
   m_kvTab->place(theme.isProjector());
-  // Room for five bars' labels and captions, and for the live panel's three bars, at the theme's fonts.
-  m_bars->setMinimumWidth(theme.isProjector() ? 660 : 360);
-  m_liveBox->setMinimumWidth(theme.isProjector() ? 330 : 220);
-  // Title, key and bars: the bars keep ~150 px whatever the texts under them.
-  m_live->setMinimumHeight(theme.isProjector() ? 330 : 280);
-  m_visual->updateGeometry();
-  m_visual->relayout();
+  sizeVisual();
   m_bars->setTheme(theme);
   m_live->setTheme(theme);
   const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);

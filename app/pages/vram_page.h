@@ -77,6 +77,7 @@ class VramPage : public Page {
   void recompute();
   void scheduleRecompute();
   void showRun(const vram_model::HoldRun& run, const QString& source);
+  void sizeVisual();  // the two panels' minimum widths and split, for the theme and whether a run is drawn
   QString partLabel(gpulab::HoldPartKind part, double users) const;
   QString holdUnavailable() const;  // why the chosen GPU cannot hold memory (Vulkan); empty when it can
   void showLiveAbsent();

@@ -4,6 +4,7 @@
 
 #include "app_context.h"
 #include "format.h"
+#include "gpulab/device_words.hpp"
 #include "pages/chosen_device.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -73,9 +74,11 @@ QString VramPage::partLabel(gpulab::HoldPartKind part, double users) const {
 
 void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
   using Stage = vram_model::LiveStep::Stage;
+  const bool wasShown = !m_shownRun.steps.empty() || m_shownRun.stop.has_value();
   m_shownRun = run;
   const vram_model::LiveStep* latest = run.latest();
   if (!latest) return;
+  if (!wasShown) sizeVisual();
   const Theme& th = m_ctx.theme();
   // Per step two bars: the calculator's prediction, stacked by part, and the device's reading beside it.
   QVector<VramBar> bars;
@@ -88,28 +91,33 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
       const QString name = partLabel(s.part, s.users);
       pred.segments.push_back({name, s.stepBytes, vramPartColour(name)});
     }
-    pred.caption = gb(p.predicted);
+    const double diff = p.difference();
+    const bool closeEnough = std::abs(diff) <= 0.05 * std::max(p.predicted, 1.0);
+    // One caption for the pair, under both bars: the prediction, then how far the reading is from it. A difference
+    // under 1 MiB is rounding (a scaled run's parts are whole bytes), not driver overhead: "≈ 0".
+    pred.caption = gb(p.predicted) + QLatin1Char('\n') +
+                   (std::abs(diff) < 1024.0 * 1024.0
+                        ? QStringLiteral("\u2248 0")
+                        : (diff >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + gb(std::abs(diff)));
+    pred.textSpansNext = true;  // "#5" and the caption under both bars of the pair
+    pred.good = closeEnough;
     bars.push_back(pred);
     VramBar dev;
     // Without a budget reading the "device" side is only counted: labelled so, never as a measurement.
     dev.label = latest->readingMeasured ? tr("dev.") : tr("cnt.");
     dev.segments = {{latest->readingMeasured ? tr("Device reading") : tr("Heap less held (no budget to read)"),
                      std::max(0.0, p.measured), th.gpu}};
-    const double diff = p.difference();
-    // A difference under 1 MiB is rounding (a scaled run's parts are whole bytes), not driver overhead: "≈ 0".
-    dev.caption = std::abs(diff) < 1024.0 * 1024.0
-                      ? QStringLiteral("\u2248 0")
-                      : (diff >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + gb(std::abs(diff));
-    dev.good = std::abs(diff) <= 0.05 * std::max(p.predicted, 1.0);
     bars.push_back(dev);
   }
   if (run.stop) {
     const auto& st = *run.stop;
     VramBar next;
-    next.label = st.stage == Stage::outOfMemory ? tr("refused") : tr("next");
+    // A mark, not words: its slot is one bar wide (ten bars share 300 px), and the status under the chart says in
+    // full whether the device refused it or the run stopped before it.
+    next.label = QStringLiteral("\u2717");
     next.good = false;
     next.segments = {{tr("Held"), st.held, th.gpu}, {tr("Did not fit"), st.stepBytes, th.bad}};
-    next.caption = st.stage == Stage::outOfMemory ? tr("out of memory") : tr("would not fit");
+    next.caption.clear();
     bars.push_back(next);
   }
   const double limit = vram_model::fitLimit(*latest);
@@ -170,9 +178,13 @@ void VramPage::showRun(const vram_model::HoldRun& run, const QString& source) {
   m_sharedNote->setVisible(shared);
   m_sharedNote->setText(shared ? tr("Shares the computer's RAM: not dedicated VRAM.") : QString());
   m_sharedNote->setToolTip(shared ? sharedMemoryText() : QString());
-  m_live->setTitle(shared ? tr("Real: %1 — shared system memory, not VRAM")
-                                .arg(QString::fromStdString(latest->device.empty() ? "the device" : latest->device))
-                          : tr("Real: this GPU's memory"));
+  // The device's short name and "shared RAM" in the title (the whole name was cut at 1366x768); the note under the
+  // bars says it in a sentence.
+  // A CPU-type device is named for what it is ("Vulkan on the CPU (llvmpipe)" would cut to "Vulkan on the").
+  const QString device = latest->cpuDevice        ? tr("Vulkan on the CPU")
+                         : latest->device.empty() ? tr("the device")
+                                                  : QString::fromStdString(gpulab::short_device_name(latest->device));
+  m_live->setTitle(shared ? tr("Real: %1 · shared RAM, not VRAM").arg(device) : tr("Real: %1's own memory").arg(device));
 }
 
 QString VramPage::sharedMemoryText() const {
@@ -182,6 +194,8 @@ QString VramPage::sharedMemoryText() const {
 }
 
 void VramPage::showLiveAbsent() {
+  m_shownRun = {};
+  sizeVisual();
   m_live->setBars({});
   m_live->setCapacity(0, {});
   m_sharedNote->hide();

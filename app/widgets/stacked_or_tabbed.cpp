@@ -36,6 +36,13 @@ void StackedOrTabbed::setViewMinimums(int top, int bottom) {
   relayout();
 }
 
+void StackedOrTabbed::setShares(int topShare, int bottomShare) {
+  if (topShare == m_topShare && bottomShare == m_bottomShare) return;
+  m_topShare = topShare;
+  m_bottomShare = bottomShare;
+  relayout();
+}
+
 void StackedOrTabbed::setOrientation(Qt::Orientation o) {
   m_orientation = o;
   updateGeometry();

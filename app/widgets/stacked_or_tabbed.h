@@ -21,6 +21,8 @@ class StackedOrTabbed : public QWidget {
   // views' own minimum sizes: behind tabs a view alone gets all the room there is, even below that size (a
   // widget's own minimum would hold it taller than its pane and cut its foot off). 0: the view's own minimum.
   void setViewMinimums(int top, int bottom);
+  // How the room left above the minimums is split when both are shown (as in the constructor).
+  void setShares(int topShare, int bottomShare);
   // When tabbed: shows the bottom view (true) or the top one.
   void showBottom(bool bottom);
   QSize minimumSizeHint() const override;

@@ -257,11 +257,14 @@ void VramBars::paintEvent(QPaintEvent*) {
   const int wrapW = int(std::max(20.0, slotW - 12));
   int labelH = fmb.height(), captionH = 2 * fms.height();
   QVector<QRectF> totalBoxes;  // where each bar's total is written: the card's label keeps clear of them
-  for (const VramBar& bar : m_target) {
+  for (int b = 0; b < m_target.size(); ++b) {
+    if (spannedByPrevious(b)) continue;
+    const VramBar& bar = m_target[b];
+    const int textW = spansNext(b) ? int(std::max(20.0, 2 * slotW - 12)) : wrapW;
     const QString label = wrappableLabel(bar.label);
-    const QFontMetrics& lf = fmb.horizontalAdvance(bar.label) > wrapW ? fms : fmb;
-    labelH = std::max(labelH, lf.boundingRect(QRect(0, 0, wrapW, 1000), Qt::AlignHCenter | Qt::TextWordWrap, label).height());
-    captionH = std::max(captionH, fms.boundingRect(QRect(0, 0, wrapW, 1000), Qt::AlignHCenter | Qt::TextWordWrap,
+    const QFontMetrics& lf = fmb.horizontalAdvance(bar.label) > textW ? fms : fmb;
+    labelH = std::max(labelH, lf.boundingRect(QRect(0, 0, textW, 1000), Qt::AlignHCenter | Qt::TextWordWrap, label).height());
+    captionH = std::max(captionH, fms.boundingRect(QRect(0, 0, textW, 1000), Qt::AlignHCenter | Qt::TextWordWrap,
                                                    bar.caption).height());
   }
   const int bottomText = labelH + captionH + 10;
@@ -343,16 +346,19 @@ void VramBars::paintEvent(QPaintEvent*) {
       totalBoxes.push_back(QRectF(cx - totalW / 2, totalBox.top(), totalW, totalBox.height()));
     }
     p.setFont(bold);
-    // Label and caption under it.
+    p.setPen(t.text);  // the segments and the hatch left their own pens (white on white for a label after them)
+    // Label and caption under it (under it and the next, for a pair).
+    if (spannedByPrevious(b)) continue;
     // A gap between neighbours' texts: narrow bars wrap their caption ("fits," / "14 GB left") rather than
     // running into the next one.
-    const double textW = std::max(20.0, slot - 12);
+    const double textW = spansNext(b) ? std::max(20.0, 2 * slot - 12) : std::max(20.0, slot - 12);
+    const double textX = spansNext(b) ? cx + slot / 2 : cx;
     if (fmb.horizontalAdvance(bar.label) > textW) p.setFont(small);  // "FP16/BF16" on a narrow bar: smaller, wrapped
-    p.drawText(QRectF(cx - textW / 2, plot.bottom() + 4, textW, labelH), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+    p.drawText(QRectF(textX - textW / 2, plot.bottom() + 4, textW, labelH), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
                wrappableLabel(bar.label));
     p.setFont(small);
     p.setPen(bar.good ? t.good : t.bad);
-    p.drawText(QRectF(cx - textW / 2, plot.bottom() + 4 + labelH, textW, captionH + 4),
+    p.drawText(QRectF(textX - textW / 2, plot.bottom() + 4 + labelH, textW, captionH + 4),
                Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, bar.caption);
   }
 

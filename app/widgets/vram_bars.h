@@ -23,6 +23,10 @@ struct VramBar {
   QString label;     // under the bar: "FP16", "before"
   QString caption;   // under the label: "fits, 7.4 GB left" / "short by 5.0 GB"
   bool good = true;  // caption colour: good (fits) or bad (short)
+  // The label and caption are written under this bar and the next (a pair: prediction and reading; the next bar's
+  // own label and caption are not drawn), so a narrow panel's ten bars need not wrap "203 MB" into "203" / "MB".
+  // Ignored on the last bar.
+  bool textSpansNext = false;
   bool highlight = false;  // the selected bar: bold outline
   QVector<VramSegment> segments;
   double total() const;
@@ -54,6 +58,8 @@ class VramBars : public QWidget {
   bool isAnimating() const { return m_timer.isActive(); }
   // What is drawn now (mid-animation values), for tests.
   double displayedTotal(int bar) const;
+  bool spansNext(int bar) const { return bar + 1 < m_target.size() && m_target[bar].textSpansNext; }
+  bool spannedByPrevious(int bar) const { return bar > 0 && spansNext(bar - 1); }
 
   QSize sizeHint() const override { return {640, 420}; }
   QSize minimumSizeHint() const override { return {260, 220}; }

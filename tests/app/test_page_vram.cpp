@@ -234,9 +234,13 @@ TEST(VramPage, ARecordedVulkanHoldReplaysTheSameBarsAndSaysTheMemoryIsShared) {
   EXPECT_EQ(bars[0].label, QStringLiteral("#1"));
   EXPECT_NEAR(bars[0].total(), 2e9, 1);
   EXPECT_NEAR(bars[1].total(), 2.05e9, 1);            // the device's reading
-  EXPECT_EQ(bars[1].caption, QStringLiteral("+") + fmtBytes(0.05e9, 3));  // the difference, stated
+  // One caption for the pair, under both bars: the prediction and the difference, stated.
+  EXPECT_EQ(bars[0].caption, fmtBytes(2e9, 3) + QStringLiteral("\n+") + fmtBytes(0.05e9, 3));
+  EXPECT_TRUE(bars[0].textSpansNext);
+  EXPECT_TRUE(bars[1].caption.isEmpty());
   EXPECT_EQ(bars[6].segments.size(), 4);              // the prediction stacked by part
-  EXPECT_EQ(bars.back().caption, QStringLiteral("would not fit"));
+  EXPECT_EQ(bars.back().segments.back().name, QStringLiteral("Did not fit"));
+  EXPECT_FALSE(bars.back().good);
   EXPECT_TRUE(page.liveText().contains(QStringLiteral("This is where it would not fit"))) << page.liveText().toStdString();
   auto* note = page.findChild<QLabel*>(QStringLiteral("vramSharedNote"));
   ASSERT_TRUE(note);
@@ -255,7 +259,8 @@ TEST(VramPage, TheOutOfMemoryMomentIsShownNotACrash) {
   ctx.results().addRecording(QStringLiteral("/tmp/igpu-oom.json"), igpuHold("out_of_memory"));
   QCoreApplication::processEvents();
   EXPECT_TRUE(page.liveText().contains(QStringLiteral("out-of-memory moment"))) << page.liveText().toStdString();
-  EXPECT_EQ(page.liveBars()->bars().back().caption, QStringLiteral("out of memory"));
+  EXPECT_EQ(page.liveBars()->bars().back().segments.back().name, QStringLiteral("Did not fit"));
+  EXPECT_FALSE(page.liveBars()->bars().back().good);
 }
 
 TEST(VramPage, LessonAndExports) {
