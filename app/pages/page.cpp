@@ -183,6 +183,11 @@ void Page::showEvent(QShowEvent* e) {
   shownAtItsSize();
 }
 
+namespace {
+constexpr int kBadgeLineChars = 24;           // badges in a row beside the title
+constexpr int kBadgeLineCharsInAColumn = 44;  // badges in one column: one line each where the room allows
+}  // namespace
+
 void Page::fitBadges() {
   if (!m_badges || !m_title) return;
   QList<QWidget*> shown, hidden;
@@ -196,14 +201,26 @@ void Page::fitBadges() {
   // a datasheet at the projector's font), and one column only when two do not fit — a single column of four
   // badges pushed the charts of a 1366×768 projector down until their feet were cut.
   int columns = std::max<int>(1, shown.size());
-  auto widest = [&](int cols) {  // a grid's columns are as wide as their widest badge
+  auto widthOf = [](QWidget* w, int chars) {
+    auto* badge = qobject_cast<SourceBadge*>(w);
+    return badge ? badge->widthAt(chars) : w->sizeHint().width();
+  };
+  auto widest = [&](int cols, int chars = kBadgeLineChars) {  // a grid's columns are as wide as their widest badge
     QVector<int> column(cols, 0);
-    for (int i = 0; i < shown.size(); ++i) column[i % cols] = std::max(column[i % cols], shown[i]->sizeHint().width());
+    for (int i = 0; i < shown.size(); ++i) column[i % cols] = std::max(column[i % cols], widthOf(shown[i], chars));
     int sum = m_badges->horizontalSpacing() * (cols - 1);
     for (int c : column) sum += c;
     return sum;
   };
+  // Wrapped at 24 characters, badges stay narrow enough to sit in a row; in one column their height is what they
+  // cost (four two-line badges made a 1280x800 projector's header 170 px tall): there, one line each when the
+  // room beside the title allows it.
   while (columns > 1 && widest(columns) > room) --columns;
+  const bool oneColumn = columns == 1 && shown.size() >= 3;
+  for (QWidget* w : m_badgeOrder)  // a no-op unless the line breaks change
+    if (auto* badge = qobject_cast<SourceBadge*>(w))
+      badge->setLineChars(oneColumn && badge->widthAt(kBadgeLineCharsInAColumn) <= room ? kBadgeLineCharsInAColumn
+                                                                                       : kBadgeLineChars);
   // Refilled only when a badge would move: taking every badge out and back asks the page for a layout pass, and a
   // page redrawn once a frame (a slider dragged, results arriving) fits its badges each time.
   const auto inPlace = [&] {

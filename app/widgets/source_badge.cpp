@@ -39,11 +39,32 @@ void SourceBadge::followApplicationFont() {
   setStyleSheet(styleSheet());
 }
 
+void SourceBadge::setLineChars(int chars) {
+  if (chars == m_lineChars) return;
+  m_lineChars = chars;
+  rewrap();
+}
+
+int SourceBadge::widthAt(int chars) const {
+  const QFontMetrics fm(font());
+  auto widest = [&](const QStringList& ls) {
+    int w = 0;
+    for (const QString& l : ls) w = std::max(w, fm.horizontalAdvance(l));
+    return w;
+  };
+  return sizeHint().width() - widest(text().split(QLatin1Char('\n'))) + widest(lines(chars));
+}
+
 void SourceBadge::rewrap() {
-  // About 24 characters a line, broken at spaces by hand (a word-wrapping QLabel guesses its own shape and
+  QLabel::setText(lines(m_lineChars).join(QLatin1Char('\n')));
+  adjustSize();
+}
+
+QStringList SourceBadge::lines(int chars) const {
+  // About `chars` characters a line, broken at spaces by hand (a word-wrapping QLabel guesses its own shape and
   // height badly): short badges stay on one line, long ones ("recorded on …, date") take two or three.
   const QFontMetrics fm(font());
-  const int cap = fm.averageCharWidth() * 24;
+  const int cap = fm.averageCharWidth() * chars;
   const QStringList words = m_full.split(QLatin1Char(' '), Qt::SkipEmptyParts);
   QStringList lines;
   QString line;
@@ -57,8 +78,7 @@ void SourceBadge::rewrap() {
     }
   }
   if (!line.isEmpty()) lines << line;
-  QLabel::setText(lines.join(QLatin1Char('\n')));
-  adjustSize();
+  return lines;
 }
 
 QString SourceBadge::textFor(Kind kind, const QString& detail) {

@@ -16,6 +16,13 @@ class SourceBadge : public QLabel {
   static QString textFor(Kind kind, const QString& detail);
   // Called by the page on a theme change: the badge's font becomes the (new) application font.
   void followApplicationFont();
+  // About how many characters a line holds before the text breaks at a space (24 by default: badges beside the
+  // title stay narrow). The page widens it when its badges stand in one column, where height is what they cost.
+  void setLineChars(int chars);
+  int lineChars() const { return m_lineChars; }
+  // The badge's width were its lines broken at `chars` (the page measures before it chooses, so a badge's text
+  // changes only when its line breaks do).
+  int widthAt(int chars) const;
 
  protected:
   void changeEvent(QEvent* e) override;
@@ -24,7 +31,9 @@ class SourceBadge : public QLabel {
   void setup();
   void restyle();
   void rewrap();
+  QStringList lines(int chars) const;
   Kind m_kind = Kind::Model;
   QString m_full;  // the text before line breaks
   QString m_detail;
+  int m_lineChars = 24;
 };

@@ -54,7 +54,11 @@ QSize StackedOrTabbed::minimumSizeHint() const {
     const int h = std::max(m_top->minimumSizeHint().height(), m_bottom->minimumSizeHint().height());
     return {std::max(topMin(), bottomMin()), m_tabs->sizeHint().height() + h};
   }
-  const int w = std::max(m_top->minimumSizeHint().width(), m_bottom->minimumWidth());
+  // The top view's width as a layout would take it: its own minimum width when it has one, which overrides its
+  // hint (a plot's hint includes its key's one-row width: 747 px on a 1024x768 projector, which pushed the window
+  // past the screen's edge), else its hint.
+  const int topW = m_top->minimumWidth() > 0 ? m_top->minimumWidth() : m_top->minimumSizeHint().width();
+  const int w = std::max(topW, m_bottom->minimumWidth());
   // Behind tabs a view may be shorter than its side-by-side minimum: never ask the page for more than a readable
   // chart's 200 px, or a page with a tall strip (two recordings' sentences) cut the chart's foot off instead.
   return {w, m_tabs->sizeHint().height() + std::min(200, std::max(topMin(), bottomMin()))};

@@ -260,12 +260,22 @@ TEST_P(PageFit, EveryPageFits) {
                         .arg(page->pageId(), mode.name));
     QStringList pageProblems = problemsOnPage(w, page);
     // A page whose minimum size is larger than the screen grows the window past its edge.
-    if (w.width() > screen.width() || w.height() > screen.height())
-      pageProblems << QStringLiteral("the window grew to %1×%2 on a %3×%4 screen")
+    if (w.width() > screen.width() || w.height() > screen.height()) {
+      // Which widgets ask for the width: the widest minimums under the page, so the message names the culprit.
+      QStringList wide;
+      for (QWidget* c : page->findChildren<QWidget*>()) {
+        if (!c->isVisibleTo(page)) continue;
+        const int minW = c->minimumWidth() > 0 ? c->minimumWidth() : c->minimumSizeHint().width();  // as a layout takes it
+        if (minW >= screen.width() / 3)
+          wide << QStringLiteral("%1 \"%2\" %3").arg(QString::fromLatin1(c->metaObject()->className()), c->objectName()).arg(minW);
+      }
+      pageProblems << QStringLiteral("the window grew to %1×%2 on a %3×%4 screen (minimum widths: %5)")
                           .arg(w.width())
                           .arg(w.height())
                           .arg(screen.width())
-                          .arg(screen.height());
+                          .arg(screen.height())
+                          .arg(wide.join(QStringLiteral(", ")));
+    }
     // Every tab of every tab widget on the page (the side column's Lesson tab, a chart's second view): the one in
     // front is not the only one a class sees. Each is put back as it was afterwards.
     for (QTabWidget* tabs : page->findChildren<QTabWidget*>()) {
