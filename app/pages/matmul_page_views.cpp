@@ -4,6 +4,7 @@
 #include "app_context.h"
 #include "format.h"
 #include "models/guarded_conclusions.h"
+#include "models/measured_peak.h"
 #include "models/measured_spread.h"
 #include "pages/crowded_labels.h"
 #include "pages/matmul_page.h"
@@ -114,6 +115,10 @@ void MatmulPage::replot() {
   const double naiveRef = naive > 0 ? naive : naiveGflopsForEstimate(m_n, &naiveSrc);
   const double cpuPeak = m_ctx.cpuInfo().peak_gflops_fp32;
   const double gpuPeak = m_ctx.gpuInfo() ? m_ctx.gpuInfo()->peak_gflops_fp32 : 0.0;
+  const std::string gpuPeakSource = m_ctx.gpuInfo() ? m_ctx.gpuInfo()->peak_source : std::string();
+  // The roofs suite's FMA peaks of the devices whose bars are measured here (0: not measured): drawn as lines too.
+  double cpuMeasuredPeak = 0, gpuMeasuredPeak = 0;
+  auto percentText = [](double share) { return fmtFixed(100 * share, share < 0.1 ? 1 : 0); };
   // The GPU slot's device in device_words' words: its peak line never says "GPU" for lavapipe.
   const QString gpuNoun = m_ctx.gpuInfo() ? QString::fromStdString(device_words(*m_ctx.gpuInfo()).noun) : tr("GPU");
 
@@ -178,12 +183,26 @@ void MatmulPage::replot() {
         if (row.model.way.kind == MatmulWayKind::cpu_naive) parts << tr("the professor");
         else if (naiveRef > 0)
           parts << tr("%1%2× the professor").arg(naive > 0 ? QString() : QStringLiteral("≈"), fmtSi(res->gflops / naiveRef, "", 3).trimmed());
-        const matmul_model::Shares sh = matmul_model::shares(row.model, res->gflops, refs, cpuPeak, gpuPeak);
+        // The device's own FMA peak from the roofs suite, measured here (0: none: no share is offered for it).
+        const double measuredPeak = matmul_model::measuredPeakGflops(results, *res, -1);
+        (gpu ? gpuMeasuredPeak : cpuMeasuredPeak) = std::max(gpu ? gpuMeasuredPeak : cpuMeasuredPeak, measuredPeak);
+        const matmul_model::Shares sh =
+            matmul_model::shares(row.model, res->gflops, refs, cpuPeak, gpuPeak, measuredPeak);
         if (sh.ofLibrary > 0)
           shares << tr("%1 % of %2").arg(fmtFixed(100 * sh.ofLibrary, sh.ofLibrary < 0.1 ? 1 : 0), sh.libraryIsGpu ? tr("cuBLAS") : tr("BLAS"));
-        // Above 100 % means the peak itself was measured low (a busy shared machine): say so, not "140 %".
-        if (sh.abovePeak) shares << tr("above the measured peak");
-        else if (sh.ofPeak > 0) shares << tr("%1 % of peak").arg(fmtFixed(100 * sh.ofPeak, sh.ofPeak < 0.1 ? 1 : 0));
+        // Above a measured peak means that peak was measured low (a busy shared machine): say so, not "140 %".
+        if (sh.aboveMeasuredPeak) shares << tr("above the measured peak");
+        else if (sh.ofMeasuredPeak > 0) shares << tr("%1 % of measured peak").arg(percentText(sh.ofMeasuredPeak));
+        // The chart's own peak line beside it: a GPU's datasheet or clock model; the CPU's start-up FMA burst only
+        // where the roofs suite has not measured its peak (the same kind of figure twice would say nothing).
+        const std::string& lineSource = gpu ? gpuPeakSource : m_ctx.cpuInfo().peak_source;
+        const bool lineMeasured = lineSource.rfind("measured", 0) == 0;
+        if (gpu || sh.ofMeasuredPeak <= 0) {
+          if (sh.abovePeak) shares << (lineMeasured ? tr("above the measured peak") : tr("above the model peak"));
+          else if (sh.ofPeak > 0)
+            shares << (lineMeasured || sh.ofMeasuredPeak <= 0 ? tr("%1 % of peak") : tr("%1 % of model"))
+                          .arg(percentText(sh.ofPeak));
+        }
         bars.push_back({i, res->gflops, -1, gpu, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · ")) +
                                                       (shares.isEmpty() ? QString() : QLatin1Char('\n') + shares.join(QStringLiteral(" · "))),
                         range, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · "))});
@@ -205,7 +224,12 @@ void MatmulPage::replot() {
       const double libShare =
           matmul_model::recordedLibraryShare(results, models, row.model, currentShape(), rec.source, gflops);
       if (libShare > 0) share = tr(" · %1 % of %2").arg(fmtFixed(100 * libShare, 0), gpu ? tr("cuBLAS") : tr("BLAS"));
-      const QString name = shortNames.value(rec.source);
+      // Its share of the FMA peak the same recording measured on the same device (none: nothing is said).
+      const measured_peak::Share ofPeak =
+          measured_peak::shareOf(gflops, matmul_model::measuredPeakGflops(results, *rec.result, rec.source));
+      QString name = shortNames.value(rec.source);
+      if (ofPeak.above) name += tr(" · above its measured peak");
+      else if (ofPeak.of > 0) name += tr(" · %1 % of measured peak").arg(percentText(ofPeak.of));
       bars.push_back({i, gflops, rec.source, gpu, tr("%1%2\n%3").arg(fmtSi(gflops * 1e9, "FLOP/s"), share, name), {},
                       tr("%1 · %2").arg(fmtSi(gflops * 1e9, "FLOP/s"), shorterNames.value(rec.source))});
       vmax = std::max(vmax, gflops);
@@ -213,8 +237,11 @@ void MatmulPage::replot() {
     }
   }
   // The peaks belong on the chart when bars of that hardware are there: they say how far from the ceiling we are.
-  if (anyCpu && cpuPeak > 0) vmax = std::max(vmax, cpuPeak);
+  // The CPU's line is the roofs suite's FMA peak where it was measured, else the start-up burst (both measured).
+  const double cpuLine = cpuMeasuredPeak > 0 ? cpuMeasuredPeak : cpuPeak;
+  if (anyCpu && cpuLine > 0) vmax = std::max(vmax, cpuLine);
   if (anyGpu && gpuPeak > 0) vmax = std::max(vmax, gpuPeak);
+  if (anyGpu && gpuMeasuredPeak > 0) vmax = std::max(vmax, gpuMeasuredPeak);
   if (vmax <= 0) {
     vmax = 100;
     vmin = 0.1;
@@ -393,13 +420,16 @@ void MatmulPage::replot() {
   }
   int peakLines = 0;  // the tallest peak label, in lines (0: none drawn)
   auto peakLine = [&](double peak, const QColor& color, const QString& what, const std::string& src) {
-    auto* line = m_pool->item<QCPItemStraightLine>(QStringLiteral("peak/%1/line").arg(what));
+    const bool measured = src.rfind("measured", 0) == 0;
+    const QString key = what + (measured ? QStringLiteral("/measured") : QString());
+    auto* line = m_pool->item<QCPItemStraightLine>(QStringLiteral("peak/%1/line").arg(key));
     line->point1->setCoords(peak, 0);
     line->point2->setCoords(peak, 1);
-    line->setPen(seriesPen(th, color, SeriesKind::Datasheet));
-    auto* t = m_pool->text(QStringLiteral("peak/%1/text").arg(what));
+    // Solid where the peak was measured, dashed for a model: the roofline page's rule for roofs.
+    line->setPen(seriesPen(th, color, measured ? SeriesKind::Measured : SeriesKind::Datasheet));
+    auto* t = m_pool->text(QStringLiteral("peak/%1/text").arg(key));
     t->setFont(labelFont);
-    const QString how = src.rfind("measured", 0) == 0 ? tr("measured FMA") : tr("model");
+    const QString how = measured ? tr("measured FMA") : tr("model");
     const QString oneLine = tr("%1 peak %2 (%3)").arg(what, fmtSi(peak * 1e9, "FLOP/s"), how);
     t->setColor(color.darker(th.dark ? 80 : 140));
     t->position->setTypeX(QCPItemPosition::ptPlotCoords);
@@ -421,8 +451,10 @@ void MatmulPage::replot() {
     t->setPadding(QMargins(6, 2, 6, 2));
     t->setBrush(QBrush(th.surface));
   };
-  if (anyCpu && cpuPeak > 0) peakLine(cpuPeak, th.cpu, tr("CPU"), m_ctx.cpuInfo().peak_source);
-  if (anyGpu && gpuPeak > 0) peakLine(gpuPeak, th.gpu, gpuNoun, m_ctx.gpuInfo()->peak_source);
+  if (anyCpu && cpuLine > 0)
+    peakLine(cpuLine, th.cpu, tr("CPU"), cpuMeasuredPeak > 0 ? std::string("measured: roofs suite") : m_ctx.cpuInfo().peak_source);
+  if (anyGpu && gpuPeak > 0) peakLine(gpuPeak, th.gpu, gpuNoun, gpuPeakSource);
+  if (anyGpu && gpuMeasuredPeak > 0) peakLine(gpuMeasuredPeak, th.gpu, gpuNoun, "measured: roofs suite");
   if (peakLines > 0) {
     // Room above the first row for the peak labels, so they never sit on its bar's two-line label.
     const double rowsUnits = double(m_rows.size()) - 0.4;
@@ -508,6 +540,36 @@ void MatmulPage::updateSummary(const matmul_model::Refs& refs, double naiveRef) 
     s << tr("BLAS on all cores: <b>%1× faster</b>").arg(fmtSi(refs.blasAll / naiveRef, "", 3).trimmed());
   if (refs.gpuLib > 0 && naiveRef > 0)
     s << tr("cuBLAS: <b>%1× faster</b>").arg(fmtSi(refs.gpuLib / naiveRef, "", 3).trimmed());
+  // The GPU ladder's best step against its device's FMA peak measured by the roofs suite: how far hand-written
+  // kernels got towards what the ALUs can do. No peak measured: said so, never a datasheet figure in its place.
+  QString stepTip;
+  // Measured here first; else the first opened recording with a ladder at this size (its own peak, its words).
+  const auto results = inputs();
+  const auto models = rowModels();
+  matmul_model::BestStep step = matmul_model::bestGpuStep(results, models, currentShape());
+  for (int source : matmul_model::recordedSources(results, models, currentShape())) {
+    if (step.result) break;
+    step = matmul_model::bestGpuStep(results, models, currentShape(), source);
+  }
+  if (step.result) {
+    const Row& row = m_rows[step.row];
+    const QString noun = QString::fromStdString(gpulab::device_words(*step.result).noun);
+    if (step.ofMeasuredPeak > 0) {
+      s << tr("Ladder's best (%1): <b>%2 %</b> of measured peak")
+               .arg(noun, fmtFixed(100 * step.ofMeasuredPeak, step.ofMeasuredPeak < 0.1 ? 1 : 0));
+      stepTip = tr("\n%1, the ladder's fastest step here: %2 against the FP32 FMA peak %3 measured on the same "
+                   "device by the roofs suite (independent FMA chains in registers).")
+                    .arg(row.name, fmtSi(step.result->gflops * 1e9, "FLOP/s"), fmtSi(step.measuredPeak * 1e9, "FLOP/s"));
+    } else {
+      s << tr("Ladder's best (%1): peak not measured").arg(noun);
+      stepTip = tr("\nNo FMA peak was measured on %1 beside this run (here, or in its recording), so the "
+                   "ladder's best step has no share of "
+                   "it: run the roofs suite (gpulab bench --suite roofs) or open a recording made with it.")
+                    .arg(noun);
+    }
+  }
+  m_summary->setToolTip(tr("The key ratios of the current size: how much faster than the naive loop each best "
+                           "variant is") + stepTip);
   // BLAS on 1 thread against all: named only when the spread (and a quiet machine) supports it.
   const int oneRow = matmul_detail::rowOfKind(m_rows, MatmulWayKind::cpu_blas_one);
   const int allRow = matmul_detail::rowOfKind(m_rows, MatmulWayKind::cpu_blas_all);
