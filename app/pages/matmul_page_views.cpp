@@ -131,6 +131,7 @@ void MatmulPage::replot() {
     QString text;
     models::RateRange range = {};  // measured bars: the samples' spread, drawn as a whisker
     QString oneLine = {};          // what is said when the row's bars leave room for one line of text each
+    QString kept = {};             // what must stay readable where the rest may be elided ("": all of text)
   };
   QVector<Bar> bars;
   struct Note {
@@ -227,11 +228,16 @@ void MatmulPage::replot() {
       // Its share of the FMA peak the same recording measured on the same device (none: nothing is said).
       const measured_peak::Share ofPeak =
           measured_peak::shareOf(gflops, matmul_model::measuredPeakGflops(results, *rec.result, rec.source));
+      // Before the recording's name, which is elided where the chart is narrow: the share must stay readable.
       QString name = shortNames.value(rec.source);
-      if (ofPeak.above) name += tr(" · above its measured peak");
-      else if (ofPeak.of > 0) name += tr(" · %1 % of measured peak").arg(percentText(ofPeak.of));
+      if (ofPeak.above) name = tr("above its measured peak · %1").arg(name);
+      else if (ofPeak.of > 0) name = tr("%1 % of measured peak · %2").arg(percentText(ofPeak.of), name);
+      // A long hollow bar holds its label inside once the rate and the shares fit there: only the recording's
+      // name may be elided (the badge and the look say whose bar it is).
+      const QString sharesOnly = name.section(QStringLiteral(" · "), 0, -2);
       bars.push_back({i, gflops, rec.source, gpu, tr("%1%2\n%3").arg(fmtSi(gflops * 1e9, "FLOP/s"), share, name), {},
-                      tr("%1 · %2").arg(fmtSi(gflops * 1e9, "FLOP/s"), shorterNames.value(rec.source))});
+                      tr("%1 · %2").arg(fmtSi(gflops * 1e9, "FLOP/s"), shorterNames.value(rec.source)),
+                      tr("%1%2\n%3").arg(fmtSi(gflops * 1e9, "FLOP/s"), share, sharesOnly)});
       vmax = std::max(vmax, gflops);
       vmin = std::min(vmin, gflops);
     }
@@ -375,7 +381,8 @@ void MatmulPage::replot() {
     const double fracAlong = logAxis ? (std::log10(b.value) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
                                      : (b.value - lo) / (hi - lo);
     // Outside when it fits there; else inside when the bar is long enough to hold it; else outside regardless.
-    const bool inside = fracAlong + textFrac(b.text) > 0.985 && fracAlong >= textFrac(b.text);
+    const QString kept = b.kept.isEmpty() || b.text == b.oneLine ? b.text : b.kept;
+    const bool inside = fracAlong + textFrac(b.text) > 0.985 && fracAlong >= textFrac(kept);
     if (!inside) t->position->setCoords(std::max(b.value, b.range.high), key);  // after the whisker
     {
       // A line that still runs past the plot's edge (or the bar's start) is elided, never cut mid-letter; the
