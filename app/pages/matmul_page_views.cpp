@@ -381,7 +381,9 @@ void MatmulPage::replot() {
     const double fracAlong = logAxis ? (std::log10(b.value) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
                                      : (b.value - lo) / (hi - lo);
     // Outside when it fits there; else inside when the bar is long enough to hold it; else outside regardless.
-    const QString kept = b.kept.isEmpty() || b.text == b.oneLine ? b.text : b.kept;
+    // Judged in the short words the elision below falls back to ("of peak").
+    const QString kept = QString(b.kept.isEmpty() || b.text == b.oneLine ? b.text : b.kept)
+                             .replace(tr("of measured peak"), tr("of peak"));
     const bool inside = fracAlong + textFrac(b.text) > 0.985 && fracAlong >= textFrac(kept);
     if (!inside) t->position->setCoords(std::max(b.value, b.range.high), key);  // after the whisker
     {
@@ -392,9 +394,14 @@ void MatmulPage::replot() {
       const int room = int((inside ? fracAlong : 1.0 - endFrac) * plotPx) - 12;
       QStringList lines = b.text.split(QLatin1Char('\n'));
       const int rateRoom = barMetrics.horizontalAdvance(lines.front().section(QStringLiteral(" · "), 0, 0) + QStringLiteral(" …"));
-      for (int l = 0; l < lines.size(); ++l)
+      for (int l = 0; l < lines.size(); ++l) {
+        // Short of room (a projector's 1024 px), "of measured peak" says "of peak" before anything is elided: the
+        // strip's "Ladder's best … of measured peak" and the peak lines' "(measured FMA)" say which peak it is.
+        if (barMetrics.horizontalAdvance(lines[l]) > room)
+          lines[l].replace(tr("of measured peak"), tr("of peak")).replace(tr("above its measured peak"), tr("above its peak"));
         if (room > std::max(40, l == 0 ? rateRoom : 0) && barMetrics.horizontalAdvance(lines[l]) > room)
           lines[l] = barMetrics.elidedText(lines[l], Qt::ElideRight, room);
+      }
       t->setText(lines.join(QLatin1Char('\n')));
     }
     t->setTextAlignment(inside ? Qt::AlignRight : Qt::AlignLeft);
