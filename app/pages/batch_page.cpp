@@ -446,7 +446,10 @@ void BatchPage::appendPendingRows() {
                            .arg(fmtCount(pt.batch), fmtSeconds(pt.seconds), fmtSi(pt.flopsPerS, "FLOP/s"),
                                 fmtBytes(pt.bytes), fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1),
                                 fmtSi(pt.gbps * 1e9, "B/s")) +
-                       (m_sweepMeasuredPeak > 0 ? tr(", <b>%1</b> of measured peak").arg(share) : QString()));
+                       (m_sweepMeasuredPeak <= 0 ? QString()
+                        : measured_peak::shareOf(pt.flopsPerS / 1e9, m_sweepMeasuredPeak).above
+                            ? tr(", above the measured peak")
+                            : tr(", <b>%1</b> of measured peak").arg(share)));
 }
 
 QString BatchPage::peakShareText(double gflops) const {

@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QTableWidget>
+#include <QTest>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -198,5 +199,15 @@ TEST(BatchPage, EachPointIsAShareOfItsDevicesMeasuredPeakOrSaysNone) {
       EXPECT_EQ(cells[i], QStringLiteral("%1 %").arg(expect < 10 ? QString::number(expect, 'f', 1)
                                                                   : QString::number(expect, 'f', 0)))
           << cells[i].toStdString();
+  }
+  if (const QString dir = qEnvironmentVariable("GPULAB_SHOT_DIR"); !dir.isEmpty()) {
+    page.resize(1366, 768);
+    page.show();
+    QTest::qWait(200);
+    page.grab().save(dir + QStringLiteral("/batch-peak-share.png"));
+    if (auto* table = page.findChild<QTableWidget*>()) {
+      table->resize(700, 200);
+      table->grab().save(dir + QStringLiteral("/batch-peak-share-table.png"));
+    }
   }
 }
