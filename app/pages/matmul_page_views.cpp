@@ -264,7 +264,11 @@ void MatmulPage::replot() {
   int namesPx = 0;
   for (const Row& r : m_rows) namesPx = std::max(namesPx, rowMetrics.horizontalAdvance(r.name));
   const double widthPx = m_exportWidth > 0 ? m_exportWidth : m_plot->width();
-  const double plotPx = std::max(250.0, widthPx - namesPx - 50.0);
+  // The last layout's axis rect where there is one: at a 1024 px projector the estimate's 250 px floor was wider
+  // than the real axis (238 px), and a label that fitted inside its bar by the estimate ran past the bar's start.
+  // An export's size has had no layout yet: the estimate.
+  const double laidOutPx = m_exportWidth > 0 ? 0.0 : double(m_plot->axisRect()->width());
+  const double plotPx = laidOutPx > 100 ? laidOutPx : std::max(250.0, widthPx - namesPx - 50.0);
   // A row holds up to three bars (measured here, each recording): where their two-line labels would run into
   // each other, each says one line (the rate and the speed-up; a recording's rate and name); where even one line
   // is too tall (a projector's font at 1366×768), the bars' labels get a smaller font, down to 60 % of the axis's.
@@ -384,7 +388,8 @@ void MatmulPage::replot() {
     // Judged in the short words the elision below falls back to ("of peak").
     const QString kept = QString(b.kept.isEmpty() || b.text == b.oneLine ? b.text : b.kept)
                              .replace(tr("of measured peak"), tr("of peak"));
-    const bool inside = fracAlong + textFrac(b.text) > 0.985 && fracAlong >= textFrac(kept);
+    // Outside wherever what must stay readable fits there (the recording's name is then elided outside).
+    const bool inside = fracAlong + textFrac(kept) > 0.985 && fracAlong >= textFrac(kept);
     if (!inside) t->position->setCoords(std::max(b.value, b.range.high), key);  // after the whisker
     {
       // A line that still runs past the plot's edge (or the bar's start) is elided, never cut mid-letter; the
@@ -397,8 +402,15 @@ void MatmulPage::replot() {
       for (int l = 0; l < lines.size(); ++l) {
         // Short of room (a projector's 1024 px), "of measured peak" says "of peak" before anything is elided: the
         // strip's "Ladder's best … of measured peak" and the peak lines' "(measured FMA)" say which peak it is.
-        if (barMetrics.horizontalAdvance(lines[l]) > room)
-          lines[l].replace(tr("of measured peak"), tr("of peak")).replace(tr("above its measured peak"), tr("above its peak"));
+        for (const auto& [longer, shorter] : {std::pair{tr("of measured peak"), tr("of peak")},
+                                              std::pair{tr("above its measured peak"), tr("above its peak")}}) {
+          const int at = int(lines[l].indexOf(longer));
+          // With the name after it, the share must fit with the ellipsis the name is elided to.
+          const QString upTo = lines[l].left(at + longer.size()) +
+                               (lines[l].size() > at + longer.size() ? QStringLiteral(" …") : QString());
+          if (at >= 0 && barMetrics.horizontalAdvance(upTo) > room)
+            lines[l].replace(longer, shorter);
+        }
         if (room > std::max(40, l == 0 ? rateRoom : 0) && barMetrics.horizontalAdvance(lines[l]) > room)
           lines[l] = barMetrics.elidedText(lines[l], Qt::ElideRight, room);
       }
