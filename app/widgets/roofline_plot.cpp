@@ -251,9 +251,10 @@ void RooflinePlot::rebuild() {
   const QRectF chart = QRectF(m_plot->axisRect()->rect()).adjusted(2, 2, -2, -2);
   const bool laidOut = chart.width() > 50 && chart.height() > 50;  // before the first layout: nothing to judge by
   auto freeOfPlaced = [&](const QRectF& r) {
-    return (!laidOut || chart.contains(r)) &&
-           std::none_of(placedRidgeLabels.begin(), placedRidgeLabels.end(), [&](const QRectF& p) { return p.intersects(r); }) &&
-           std::none_of(pointMarks.begin(), pointMarks.end(), [&](const QRectF& p) { return p.intersects(r); });
+    auto clear = [&](const QVector<QRectF>& taken) {
+      return std::none_of(taken.begin(), taken.end(), [&](const QRectF& p) { return p.intersects(r); });
+    };
+    return (!laidOut || chart.contains(r)) && clear(placedRidgeLabels) && clear(pointMarks);
   };
   for (const Roof& r : m_roofs) {
     if (!(r.peakFlops > 0) && !(r.bandwidth > 0)) continue;

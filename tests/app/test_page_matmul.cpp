@@ -438,7 +438,8 @@ TEST(MatmulPage, TheLaddersBestStepIsAShareOfItsDevicesMeasuredPeak) {
   ctx.results().addRecording(QStringLiteral("/tmp/lavapipe-roofs.json"), lavapipeLadder(10.0));
   QCoreApplication::processEvents();
   QTest::qWait(60);
-  EXPECT_TRUE(page.summaryText().contains(QStringLiteral("Ladder's best (Vulkan on the CPU): <b>40 %</b> of measured peak")))
+  EXPECT_TRUE(
+      page.summaryText().contains(QStringLiteral("Ladder's best (Vulkan on the CPU): <b>40 %</b> of measured peak")))
       << page.summaryText().toStdString();
   const QString texts = plotTexts(page);
   EXPECT_TRUE(texts.contains(QStringLiteral("40 % of measured peak"))) << texts.toStdString();  // the smem bar
