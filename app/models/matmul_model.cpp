@@ -1,5 +1,7 @@
 #include "models/matmul_model.h"
 
+#include "models/measured_peak.h"
+
 #include <algorithm>
 #include <map>
 
@@ -147,7 +149,7 @@ Refs refs(const std::vector<Input>& results, const std::vector<Row>& rows, const
   return refs;
 }
 
-Shares shares(const Row& row, double gflops, const Refs& refs, double cpuPeak, double gpuPeak) {
+Shares shares(const Row& row, double gflops, const Refs& refs, double cpuPeak, double gpuPeak, double measuredPeak) {
   Shares s;
   const bool isLibrary = row.way.kind == gpulab::MatmulWayKind::cpu_blas_one ||
                          row.way.kind == gpulab::MatmulWayKind::cpu_blas_all ||
@@ -160,7 +162,31 @@ Shares shares(const Row& row, double gflops, const Refs& refs, double cpuPeak, d
     s.ofPeak = gflops / peak;
     s.abovePeak = gflops > peak * 1.02;
   }
+  const measured_peak::Share m = measured_peak::shareOf(gflops, measuredPeak);
+  s.ofMeasuredPeak = m.of;
+  s.aboveMeasuredPeak = m.above;
   return s;
+}
+
+double measuredPeakGflops(const std::vector<Input>& results, const gpulab::Result& gemm, int source) {
+  return measured_peak::bestPeakGflops(results, source, measured_peak::deviceOf(gemm), gemm.precision);
+}
+
+BestStep bestGpuStep(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape, int source) {
+  BestStep best;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
+    if (!row.gpu_side || row.way.kind != gpulab::MatmulWayKind::gpu_step || (source < 0 && !row.live)) continue;
+    const gpulab::Result* r = source < 0 ? measuredFor(results, row, shape) : recordedFor(results, row, shape, source);
+    if (!r || !r->ok() || !(r->gflops > 0) || (best.result && r->gflops <= best.result->gflops)) continue;
+    best.result = r;
+    best.row = int(i);
+  }
+  if (best.result) {
+    best.measuredPeak = measuredPeakGflops(results, *best.result, source);
+    best.ofMeasuredPeak = measured_peak::shareOf(best.result->gflops, best.measuredPeak).of;
+  }
+  return best;
 }
 
 double recordedLibraryShare(const std::vector<Input>& results, const std::vector<Row>& rows, const Row& row,

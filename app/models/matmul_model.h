@@ -82,14 +82,34 @@ struct Refs {
 };
 Refs refs(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape);
 
-// A measured row's share of its library (BLAS or cuBLAS) and of the peak.
+// A measured row's share of its library (BLAS or cuBLAS), of the peak the chart draws (a GPU's datasheet or clock
+// model, the CPU's FMA burst at start-up) and of its device's FMA peak measured by the roofs suite (measured_peak.h).
 struct Shares {
   double ofLibrary = 0;  // 0: no library rate, or the row is the library
   bool libraryIsGpu = false;
   double ofPeak = 0;      // 0: no peak known
   bool abovePeak = false;  // above the peak by over 2 %: the peak itself was measured low
+  double ofMeasuredPeak = 0;  // 0: no FMA peak measured on this device in this source
+  bool aboveMeasuredPeak = false;  // above it by more than the noise (bench --check would refuse it)
 };
-Shares shares(const Row& row, double gflops, const Refs& refs, double cpuPeak, double gpuPeak);
+Shares shares(const Row& row, double gflops, const Refs& refs, double cpuPeak, double gpuPeak,
+              double measuredPeak = 0);
+
+// The FP32 FMA peak (GFLOP/s) measured on the device `gemm` ran on, in the same source (-1 here, else that
+// recording); 0 when that source has none for it (say so, never borrow another device's or a datasheet's).
+double measuredPeakGflops(const std::vector<Input>& results, const gpulab::Result& gemm, int source);
+
+// A GPU ladder's best step at `shape` in one source (-1: measured here, on the live GPU slot; else that recording):
+// the fastest passed hand-written kernel (not the library), with its share of the FMA peak measured on its device
+// in the same source (0: no peak measured there).
+struct BestStep {
+  const gpulab::Result* result = nullptr;  // null: no step measured at this size
+  int row = -1;
+  double measuredPeak = 0;  // GFLOP/s
+  double ofMeasuredPeak = 0;
+};
+BestStep bestGpuStep(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape,
+                     int source = -1);
 // A recorded row's share of the same recording's library run (the CPU: the faster of its two BLAS runs); 0: none.
 double recordedLibraryShare(const std::vector<Input>& results, const std::vector<Row>& rows, const Row& row,
                             const Shape& shape, int source, double gflops);

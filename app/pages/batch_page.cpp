@@ -8,6 +8,7 @@
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/gemm_model.hpp"
 #include "gpulab/models/roofline_model.hpp"
+#include "models/measured_peak.h"
 #include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
@@ -80,19 +81,23 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
                               "provided slower (memory-bound) batches came before it and the plateau after it."));
   m_lastLabel->setToolTip(tr("The most recent measurement of the sweep."));
 
-  m_table = new QTableWidget(0, 7, this);
+  m_table = new QTableWidget(0, 8, this);
   m_table->setHorizontalHeaderLabels(
-      {tr("B"), tr("time"), tr("FLOP/s"), tr("spread"), tr("bytes"), tr("FLOP/B"), tr("GB/s")});
+      {tr("B"), tr("time"), tr("FLOP/s"), tr("spread"), tr("bytes"), tr("FLOP/B"), tr("GB/s"), tr("of peak")});
+  m_table->horizontalHeaderItem(7)->setToolTip(
+      tr("The point's share of its device's FMA peak measured by the roofs suite in this session (independent FMA "
+         "chains in registers, gpulab bench --suite roofs); – where none was measured. A tensor-core format has "
+         "none: its roof is another unit's."));
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setToolTip(tr("Every batch size of the sweep: median time, FLOP/s with its spread over the samples "
                          "(half the range from the slowest to the fastest), bytes by the lesson's count (X, W and Y "
                          "once each), FLOPs per byte and the bandwidth that implies. Where the column is narrow, "
-                         "the time, bytes and GB/s columns are hidden (in that order)."));
+                         "the time, bytes, GB/s and peak-share columns are hidden (in that order)."));
   sideTabs()->addTab(m_table, tr("Numbers"));
   // In the narrow side column the time, bytes and GB/s give way first: B, FLOP/s, spread and FLOP/B are the lesson.
-  m_tableColumns = new FittingColumns(m_table, {1, 4, 6});
+  m_tableColumns = new FittingColumns(m_table, {1, 4, 6, 7});
 
   buildControls();
   runBar()->setRunText(tr("Run sweep"));
@@ -367,6 +372,7 @@ void BatchPage::run() {
   const gpulab::DeviceWords words = gpulab::device_words(be.device_info());
   m_sweepIsGpu = words.is_gpu;
   m_sweepDevice = QString::fromStdString(words.label);
+  m_sweepMeasuredPeak = 0;
   m_bandwidth = 0;
   m_crossFound = false;
   m_crossBatch = 0;
@@ -404,6 +410,10 @@ void BatchPage::onResult(const gpulab::Result& r) {
       break;
   }
   const SweepPoint& pt = reading.point;
+  // The FMA peak measured here on the point's own device in its precision (none: the page offers no share).
+  std::vector<batch_model::Input> inputs;
+  for (const auto& s : m_ctx.results().all()) inputs.push_back({&s.result, s.source});
+  m_sweepMeasuredPeak = measured_peak::bestPeakGflops(inputs, -1, measured_peak::deviceOf(r), r.precision);
   m_busy.note(pt.relSpread, pt.seconds);
   m_sweep.push_back(pt);
   // Its table row and sentence come with the frame's redraw: a burst of results costs one row batch, one
@@ -421,7 +431,8 @@ void BatchPage::appendPendingRows() {
     m_table->insertRow(row);
     const QStringList cells{fmtCount(pt.batch), fmtSeconds(pt.seconds), fmtSi(pt.flopsPerS, "FLOP/s"),
                             QString::fromStdString(gpulab::models::spread_text(range)), fmtBytes(pt.bytes),
-                            fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1), fmtFixed(pt.gbps, 1)};
+                            fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1), fmtFixed(pt.gbps, 1),
+                            peakShareText(pt.flopsPerS / 1e9)};
     for (int c = 0; c < cells.size(); ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
       item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -430,10 +441,21 @@ void BatchPage::appendPendingRows() {
   }
   m_tableColumns->refit();
   const SweepPoint& pt = m_sweep.back();
+  const QString share = peakShareText(pt.flopsPerS / 1e9);
   m_lastLabel->setText(tr("<b>B = %1</b>: %2, %3, %4 moved, <b>%5 FLOP/B</b>, %6")
                            .arg(fmtCount(pt.batch), fmtSeconds(pt.seconds), fmtSi(pt.flopsPerS, "FLOP/s"),
                                 fmtBytes(pt.bytes), fmtFixed(pt.intensity, pt.intensity < 10 ? 2 : 1),
-                                fmtSi(pt.gbps * 1e9, "B/s")));
+                                fmtSi(pt.gbps * 1e9, "B/s")) +
+                       (m_sweepMeasuredPeak <= 0 ? QString()
+                        : measured_peak::shareOf(pt.flopsPerS / 1e9, m_sweepMeasuredPeak).above
+                            ? tr(", above the measured peak")
+                            : tr(", <b>%1</b> of measured peak").arg(share)));
+}
+
+QString BatchPage::peakShareText(double gflops) const {
+  const measured_peak::Share s = measured_peak::shareOf(gflops, m_sweepMeasuredPeak);
+  if (s.above) return tr("above");  // the peak itself was measured low: never "140 %"
+  return s.of > 0 ? tr("%1 %").arg(fmtFixed(100 * s.of, s.of < 0.1 ? 1 : 0)) : QStringLiteral("–");
 }
 
 void BatchPage::applyFrame() {

@@ -70,6 +70,7 @@ class BatchPage : public Page {
   QString crossoverText() const;
   double bandwidth() const { return m_bandwidth; }  // bytes/s, measured in the sweep (0 before)
   double peakFlops() const;                          // the model's compute roof for the chosen precision
+  QString peakShareText(double gflops) const;        // "41 %" of m_sweepMeasuredPeak, "–" when none was measured
   double modelRidge() const;                         // FLOPs per byte; 0 without a bandwidth
   double modelCrossoverBatch() const;                // where I(B) reaches the ridge; 0 = never / unknown
   RooflinePlot* roofline() const { return m_roof; }
@@ -137,6 +138,8 @@ class BatchPage : public Page {
   bool m_sweepOnGpu = false;      // ran on the GPU slot's device: the datasheet roof applies
   bool m_sweepIsGpu = false;      // ...and that device is a GPU (device_words): its colour and word
   QString m_sweepDevice;          // device_words' label: "Vulkan on the CPU (llvmpipe) — not a GPU"
+  double m_sweepMeasuredPeak = 0;  // GFLOP/s: the roofs suite's FMA peak of the sweep's device and precision,
+                                   // measured here (models/measured_peak.h); 0: none, and no share is shown
   double m_bandwidth = 0;
   bool m_crossFound = false;
   long long m_crossBatch = 0;

@@ -280,7 +280,10 @@ void BatchPage::replot() {
   const double bx = modelCrossoverBatch();
   // The roof's source: a catalogued GPU's datasheet, else the device's own clock model, or the CPU's FMA peak.
   const bool sheet = onGpu && m_ctx.gpuInfo() && gpulab::models::find_gpu(m_ctx.gpuInfo()->name);
-  const QString peakWhat = sheet ? tr("datasheet") : onGpu ? tr("device model") : tr("FMA");
+  QString peakWhat = sheet ? tr("datasheet") : onGpu ? tr("device model") : tr("FMA");
+  // Beside it, the FMA peak the roofs suite measured on the sweep's device (only where one was measured).
+  if (!m_sweep.isEmpty() && m_sweepMeasuredPeak > 0)
+    peakWhat += tr("; measured %1").arg(fmtSi(m_sweepMeasuredPeak * 1e9, "FLOP/s"));
   if (m_bandwidth > 0 && peak > 0) {
     m_modelLabel->setText(tr("<b>Model</b>: %1 peak (%2) ÷ %3 triad = ridge <b>%4 FLOP/B</b> → compute-bound "
                              "from <b>B ≈ %5</b>")

@@ -1,9 +1,10 @@
 // The matrix-multiply page's drawing: the bars (measured solid, each recording's hollow in its own look, a wrong
-// answer as a red note),
-// the peak lines, the badges and the results strip, from matmul_model; and the rows' words.
+// answer as a red note), the peak lines (a model dashed, a measured FMA peak solid) and the badges, from
+// matmul_model; and the rows' words. The strip under the chart is matmul_page_strip.cpp.
 #include "app_context.h"
 #include "format.h"
 #include "models/guarded_conclusions.h"
+#include "models/measured_peak.h"
 #include "models/measured_spread.h"
 #include "pages/crowded_labels.h"
 #include "pages/matmul_page.h"
@@ -114,6 +115,10 @@ void MatmulPage::replot() {
   const double naiveRef = naive > 0 ? naive : naiveGflopsForEstimate(m_n, &naiveSrc);
   const double cpuPeak = m_ctx.cpuInfo().peak_gflops_fp32;
   const double gpuPeak = m_ctx.gpuInfo() ? m_ctx.gpuInfo()->peak_gflops_fp32 : 0.0;
+  const std::string gpuPeakSource = m_ctx.gpuInfo() ? m_ctx.gpuInfo()->peak_source : std::string();
+  // The roofs suite's FMA peaks of the devices whose bars are measured here (0: not measured): drawn as lines too.
+  double cpuMeasuredPeak = 0, gpuMeasuredPeak = 0;
+  auto percentText = [](double share) { return fmtFixed(100 * share, share < 0.1 ? 1 : 0); };
   // The GPU slot's device in device_words' words: its peak line never says "GPU" for lavapipe.
   const QString gpuNoun = m_ctx.gpuInfo() ? QString::fromStdString(device_words(*m_ctx.gpuInfo()).noun) : tr("GPU");
 
@@ -126,6 +131,7 @@ void MatmulPage::replot() {
     QString text;
     models::RateRange range = {};  // measured bars: the samples' spread, drawn as a whisker
     QString oneLine = {};          // what is said when the row's bars leave room for one line of text each
+    QString kept = {};             // what must stay readable where the rest may be elided ("": all of text)
   };
   QVector<Bar> bars;
   struct Note {
@@ -178,12 +184,26 @@ void MatmulPage::replot() {
         if (row.model.way.kind == MatmulWayKind::cpu_naive) parts << tr("the professor");
         else if (naiveRef > 0)
           parts << tr("%1%2× the professor").arg(naive > 0 ? QString() : QStringLiteral("≈"), fmtSi(res->gflops / naiveRef, "", 3).trimmed());
-        const matmul_model::Shares sh = matmul_model::shares(row.model, res->gflops, refs, cpuPeak, gpuPeak);
+        // The device's own FMA peak from the roofs suite, measured here (0: none: no share is offered for it).
+        const double measuredPeak = matmul_model::measuredPeakGflops(results, *res, -1);
+        (gpu ? gpuMeasuredPeak : cpuMeasuredPeak) = std::max(gpu ? gpuMeasuredPeak : cpuMeasuredPeak, measuredPeak);
+        const matmul_model::Shares sh =
+            matmul_model::shares(row.model, res->gflops, refs, cpuPeak, gpuPeak, measuredPeak);
         if (sh.ofLibrary > 0)
           shares << tr("%1 % of %2").arg(fmtFixed(100 * sh.ofLibrary, sh.ofLibrary < 0.1 ? 1 : 0), sh.libraryIsGpu ? tr("cuBLAS") : tr("BLAS"));
-        // Above 100 % means the peak itself was measured low (a busy shared machine): say so, not "140 %".
-        if (sh.abovePeak) shares << tr("above the measured peak");
-        else if (sh.ofPeak > 0) shares << tr("%1 % of peak").arg(fmtFixed(100 * sh.ofPeak, sh.ofPeak < 0.1 ? 1 : 0));
+        // Above a measured peak means that peak was measured low (a busy shared machine): say so, not "140 %".
+        if (sh.aboveMeasuredPeak) shares << tr("above the measured peak");
+        else if (sh.ofMeasuredPeak > 0) shares << tr("%1 % of measured peak").arg(percentText(sh.ofMeasuredPeak));
+        // The chart's own peak line beside it: a GPU's datasheet or clock model; the CPU's start-up FMA burst only
+        // where the roofs suite has not measured its peak (the same kind of figure twice would say nothing).
+        const std::string& lineSource = gpu ? gpuPeakSource : m_ctx.cpuInfo().peak_source;
+        const bool lineMeasured = lineSource.rfind("measured", 0) == 0;
+        if (gpu || sh.ofMeasuredPeak <= 0) {
+          if (sh.abovePeak) shares << (lineMeasured ? tr("above the measured peak") : tr("above the model peak"));
+          else if (sh.ofPeak > 0)
+            shares << (lineMeasured || sh.ofMeasuredPeak <= 0 ? tr("%1 % of peak") : tr("%1 % of model"))
+                          .arg(percentText(sh.ofPeak));
+        }
         bars.push_back({i, res->gflops, -1, gpu, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · ")) +
                                                       (shares.isEmpty() ? QString() : QLatin1Char('\n') + shares.join(QStringLiteral(" · "))),
                         range, QStringLiteral("✓ ") + parts.join(QStringLiteral(" · "))});
@@ -205,16 +225,29 @@ void MatmulPage::replot() {
       const double libShare =
           matmul_model::recordedLibraryShare(results, models, row.model, currentShape(), rec.source, gflops);
       if (libShare > 0) share = tr(" · %1 % of %2").arg(fmtFixed(100 * libShare, 0), gpu ? tr("cuBLAS") : tr("BLAS"));
-      const QString name = shortNames.value(rec.source);
+      // Its share of the FMA peak the same recording measured on the same device (none: nothing is said).
+      const measured_peak::Share ofPeak =
+          measured_peak::shareOf(gflops, matmul_model::measuredPeakGflops(results, *rec.result, rec.source));
+      // Before the recording's name, which is elided where the chart is narrow: the share must stay readable.
+      QString name = shortNames.value(rec.source);
+      if (ofPeak.above) name = tr("above its measured peak · %1").arg(name);
+      else if (ofPeak.of > 0) name = tr("%1 % of measured peak · %2").arg(percentText(ofPeak.of), name);
+      // A long hollow bar holds its label inside once the rate and the shares fit there: only the recording's
+      // name may be elided (the badge and the look say whose bar it is).
+      const QString sharesOnly = name.section(QStringLiteral(" · "), 0, -2);
       bars.push_back({i, gflops, rec.source, gpu, tr("%1%2\n%3").arg(fmtSi(gflops * 1e9, "FLOP/s"), share, name), {},
-                      tr("%1 · %2").arg(fmtSi(gflops * 1e9, "FLOP/s"), shorterNames.value(rec.source))});
+                      tr("%1 · %2").arg(fmtSi(gflops * 1e9, "FLOP/s"), shorterNames.value(rec.source)),
+                      tr("%1%2\n%3").arg(fmtSi(gflops * 1e9, "FLOP/s"), share, sharesOnly)});
       vmax = std::max(vmax, gflops);
       vmin = std::min(vmin, gflops);
     }
   }
   // The peaks belong on the chart when bars of that hardware are there: they say how far from the ceiling we are.
-  if (anyCpu && cpuPeak > 0) vmax = std::max(vmax, cpuPeak);
+  // The CPU's line is the roofs suite's FMA peak where it was measured, else the start-up burst (both measured).
+  const double cpuLine = cpuMeasuredPeak > 0 ? cpuMeasuredPeak : cpuPeak;
+  if (anyCpu && cpuLine > 0) vmax = std::max(vmax, cpuLine);
   if (anyGpu && gpuPeak > 0) vmax = std::max(vmax, gpuPeak);
+  if (anyGpu && gpuMeasuredPeak > 0) vmax = std::max(vmax, gpuMeasuredPeak);
   if (vmax <= 0) {
     vmax = 100;
     vmin = 0.1;
@@ -231,7 +264,11 @@ void MatmulPage::replot() {
   int namesPx = 0;
   for (const Row& r : m_rows) namesPx = std::max(namesPx, rowMetrics.horizontalAdvance(r.name));
   const double widthPx = m_exportWidth > 0 ? m_exportWidth : m_plot->width();
-  const double plotPx = std::max(250.0, widthPx - namesPx - 50.0);
+  // The last layout's axis rect where there is one: at a 1024 px projector the estimate's 250 px floor was wider
+  // than the real axis (238 px), and a label that fitted inside its bar by the estimate ran past the bar's start.
+  // An export's size has had no layout yet: the estimate.
+  const double laidOutPx = m_exportWidth > 0 ? 0.0 : double(m_plot->axisRect()->width());
+  const double plotPx = laidOutPx > 100 ? laidOutPx : std::max(250.0, widthPx - namesPx - 50.0);
   // A row holds up to three bars (measured here, each recording): where their two-line labels would run into
   // each other, each says one line (the rate and the speed-up; a recording's rate and name); where even one line
   // is too tall (a projector's font at 1366×768), the bars' labels get a smaller font, down to 60 % of the axis's.
@@ -348,7 +385,11 @@ void MatmulPage::replot() {
     const double fracAlong = logAxis ? (std::log10(b.value) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
                                      : (b.value - lo) / (hi - lo);
     // Outside when it fits there; else inside when the bar is long enough to hold it; else outside regardless.
-    const bool inside = fracAlong + textFrac(b.text) > 0.985 && fracAlong >= textFrac(b.text);
+    // Judged in the short words the elision below falls back to ("of peak").
+    const QString kept = QString(b.kept.isEmpty() || b.text == b.oneLine ? b.text : b.kept)
+                             .replace(tr("of measured peak"), tr("of peak"));
+    // Outside wherever what must stay readable fits there (the recording's name is then elided outside).
+    const bool inside = fracAlong + textFrac(kept) > 0.985 && fracAlong >= textFrac(kept);
     if (!inside) t->position->setCoords(std::max(b.value, b.range.high), key);  // after the whisker
     {
       // A line that still runs past the plot's edge (or the bar's start) is elided, never cut mid-letter; the
@@ -358,9 +399,21 @@ void MatmulPage::replot() {
       const int room = int((inside ? fracAlong : 1.0 - endFrac) * plotPx) - 12;
       QStringList lines = b.text.split(QLatin1Char('\n'));
       const int rateRoom = barMetrics.horizontalAdvance(lines.front().section(QStringLiteral(" · "), 0, 0) + QStringLiteral(" …"));
-      for (int l = 0; l < lines.size(); ++l)
+      for (int l = 0; l < lines.size(); ++l) {
+        // Short of room (a projector's 1024 px), "of measured peak" says "of peak" before anything is elided: the
+        // strip's "Ladder's best … of measured peak" and the peak lines' "(measured FMA)" say which peak it is.
+        for (const auto& [longer, shorter] : {std::pair{tr("of measured peak"), tr("of peak")},
+                                              std::pair{tr("above its measured peak"), tr("above its peak")}}) {
+          const int from = int(lines[l].indexOf(longer));
+          // With the name after it, the share must fit with the ellipsis the name is elided to.
+          const QString upTo = lines[l].left(from + longer.size()) +
+                               (lines[l].size() > from + longer.size() ? QStringLiteral(" …") : QString());
+          if (from >= 0 && barMetrics.horizontalAdvance(upTo) > room)
+            lines[l].replace(longer, shorter);
+        }
         if (room > std::max(40, l == 0 ? rateRoom : 0) && barMetrics.horizontalAdvance(lines[l]) > room)
           lines[l] = barMetrics.elidedText(lines[l], Qt::ElideRight, room);
+      }
       t->setText(lines.join(QLatin1Char('\n')));
     }
     t->setTextAlignment(inside ? Qt::AlignRight : Qt::AlignLeft);
@@ -393,13 +446,16 @@ void MatmulPage::replot() {
   }
   int peakLines = 0;  // the tallest peak label, in lines (0: none drawn)
   auto peakLine = [&](double peak, const QColor& color, const QString& what, const std::string& src) {
-    auto* line = m_pool->item<QCPItemStraightLine>(QStringLiteral("peak/%1/line").arg(what));
+    const bool measured = src.rfind("measured", 0) == 0;
+    const QString key = what + (measured ? QStringLiteral("/measured") : QString());
+    auto* line = m_pool->item<QCPItemStraightLine>(QStringLiteral("peak/%1/line").arg(key));
     line->point1->setCoords(peak, 0);
     line->point2->setCoords(peak, 1);
-    line->setPen(seriesPen(th, color, SeriesKind::Datasheet));
-    auto* t = m_pool->text(QStringLiteral("peak/%1/text").arg(what));
+    // Solid where the peak was measured, dashed for a model: the roofline page's rule for roofs.
+    line->setPen(seriesPen(th, color, measured ? SeriesKind::Measured : SeriesKind::Datasheet));
+    auto* t = m_pool->text(QStringLiteral("peak/%1/text").arg(key));
     t->setFont(labelFont);
-    const QString how = src.rfind("measured", 0) == 0 ? tr("measured FMA") : tr("model");
+    const QString how = measured ? tr("measured FMA") : tr("model");
     const QString oneLine = tr("%1 peak %2 (%3)").arg(what, fmtSi(peak * 1e9, "FLOP/s"), how);
     t->setColor(color.darker(th.dark ? 80 : 140));
     t->position->setTypeX(QCPItemPosition::ptPlotCoords);
@@ -421,8 +477,11 @@ void MatmulPage::replot() {
     t->setPadding(QMargins(6, 2, 6, 2));
     t->setBrush(QBrush(th.surface));
   };
-  if (anyCpu && cpuPeak > 0) peakLine(cpuPeak, th.cpu, tr("CPU"), m_ctx.cpuInfo().peak_source);
-  if (anyGpu && gpuPeak > 0) peakLine(gpuPeak, th.gpu, gpuNoun, m_ctx.gpuInfo()->peak_source);
+  if (anyCpu && cpuLine > 0)
+    peakLine(cpuLine, th.cpu, tr("CPU"),
+             cpuMeasuredPeak > 0 ? std::string("measured: roofs suite") : m_ctx.cpuInfo().peak_source);
+  if (anyGpu && gpuPeak > 0) peakLine(gpuPeak, th.gpu, gpuNoun, gpuPeakSource);
+  if (anyGpu && gpuMeasuredPeak > 0) peakLine(gpuMeasuredPeak, th.gpu, gpuNoun, "measured: roofs suite");
   if (peakLines > 0) {
     // Room above the first row for the peak labels, so they never sit on its bar's two-line label.
     const double rowsUnits = double(m_rows.size()) - 0.4;
@@ -458,74 +517,3 @@ void MatmulPage::replot() {
 
   updateSummary(refs, naiveRef);
 }
-
-void MatmulPage::updateRecordedSizes() {
-  if (!m_recordedSizes) return;
-  const auto sizes = recordedSizes();
-  // Squares, then the batch sweep's layer shapes grouped by k×n ("m × 4096 × 4096, m = 1 · 2 · 4 …"): short
-  // enough for the controls column even in the projector font.
-  QStringList squares;
-  QMap<QPair<long long, long long>, QStringList> layers;  // (k, n) -> the m values
-  bool here = false;
-  auto link = [this](const std::array<long long, 3>& s, const QString& name) {
-    const bool current = s[0] == m_m && s[1] == m_k && s[2] == m_n;
-    return current ? QStringLiteral("<b>%1</b>").arg(name)
-                   : QStringLiteral("<a href=\"%1x%2x%3\">%4</a>").arg(s[0]).arg(s[1]).arg(s[2]).arg(name);
-  };
-  for (const auto& s : sizes) {
-    here = here || (s[0] == m_m && s[1] == m_k && s[2] == m_n);
-    if (s[0] == s[1] && s[1] == s[2]) squares << link(s, QString::number(s[2]) + QStringLiteral("³"));  // not "%1³": ³ is a digit to arg()
-    else layers[{s[1], s[2]}] << link(s, QString::number(s[0]));
-  }
-  QStringList lines;
-  if (!squares.isEmpty()) lines << tr("Recorded at: %1").arg(squares.join(QStringLiteral(" · ")));
-  for (auto it = layers.cbegin(); it != layers.cend(); ++it)
-    lines << tr("%1m × %2 × %3, m = %4")
-                 .arg(lines.isEmpty() ? tr("Recorded at: ") : QString())
-                 .arg(it.key().first)
-                 .arg(it.key().second)
-                 .arg(it.value().join(QStringLiteral(" · ")));
-  if (!sizes.isEmpty() && !here) lines.prepend(tr("<b>The recording has no bars at this size.</b>"));
-  if (m_showRecorded) {
-    const auto results = inputs();
-    const matmul_model::Shape best = matmul_model::busiestRecordedSize(results);
-    m_showRecorded->setText(tr("&Show the recording's %1").arg(shape(best.m, best.k, best.n)));
-    m_showRecorded->setToolTip(tr("The opened recording has no bars at %1: go to %2, the size it measured most")
-                                   .arg(shape(m_m, m_k, m_n), shape(best.m, best.k, best.n)));
-    m_showRecorded->setVisible(!sizes.isEmpty() && !here);
-  }
-  m_recordedSizes->setVisible(!sizes.isEmpty());
-  m_recordedSizes->setText(lines.join(QStringLiteral("<br>")));
-}
-
-// The results strip: the ratios a class should remember.
-void MatmulPage::updateSummary(const matmul_model::Refs& refs, double naiveRef) {
-  const Theme& th = m_ctx.theme();
-  QStringList s;
-  if (refs.naive > 0) s << tr("Professor: <b>%1</b>").arg(fmtSi(refs.naive * 1e9, "FLOP/s"));
-  else s << tr("Professor: not measured at this size (%1 assumed for ratios)").arg(fmtSi(naiveRef * 1e9, "FLOP/s"));
-  if (refs.blasAll > 0 && naiveRef > 0)
-    s << tr("BLAS on all cores: <b>%1× faster</b>").arg(fmtSi(refs.blasAll / naiveRef, "", 3).trimmed());
-  if (refs.gpuLib > 0 && naiveRef > 0)
-    s << tr("cuBLAS: <b>%1× faster</b>").arg(fmtSi(refs.gpuLib / naiveRef, "", 3).trimmed());
-  // BLAS on 1 thread against all: named only when the spread (and a quiet machine) supports it.
-  const int oneRow = matmul_detail::rowOfKind(m_rows, MatmulWayKind::cpu_blas_one);
-  const int allRow = matmul_detail::rowOfKind(m_rows, MatmulWayKind::cpu_blas_all);
-  const Result* one = oneRow < 0 ? nullptr : measuredFor(m_rows[oneRow]);
-  const Result* all = allRow < 0 ? nullptr : measuredFor(m_rows[allRow]);
-  if (one && all && one->ok() && all->ok())
-    s << QString::fromStdString(models::threads_conclusion(models::gflops_range(*one), models::gflops_range(*all),
-                                                           std::max(2, m_ctx.cpuInfo().threads), m_busy.busy()).text).toHtmlEscaped();
-  const QString warning = busyWarningHtml(m_busy, th);
-  m_summary->setText((warning.isEmpty() ? QString() : warning + QStringLiteral("<br>")) +
-                     tr("<b>%1</b> · ").arg(shape(m_m, m_k, m_n)) + s.join(QStringLiteral(" · ")));
-  const int passed = passedCheckCount(), wrong = wrongAnswerCount();
-  if (passed + wrong == 0) m_check->setText(tr("Same answer: nothing run at this size yet"));
-  else
-    m_check->setText(tr("Same answer: <span style='color:%1'><b>%2 ✓</b></span>%3")
-                         .arg(th.good.name())
-                         .arg(passed)
-                         .arg(wrong ? tr(" · <span style='color:%1'><b>%2 ✗</b></span>").arg(th.bad.name()).arg(wrong)
-                                    : tr(" — every variant agrees with the FP64 reference")));
-}
-

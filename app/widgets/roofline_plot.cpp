@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <limits>
 
@@ -226,13 +227,34 @@ void RooflinePlot::rebuild() {
   // left out (the corner's diamond and the key still say which roof it is).
   QVector<QRectF> placedRidgeLabels;
   const QFontMetrics ridgeMetrics(labelFont);
-  auto ridgeLabelRect = [&](double x, double y, const QString& text, bool aboveLeft) {
+  // The corners a ridge label may take around its diamond, in the order tried.
+  enum class Side { aboveLeft, aboveRight, belowRight, belowLeft };
+  auto ridgeLabelRect = [&](double x, double y, const QString& text, Side side) {
     const QSizeF size = QSizeF(ridgeMetrics.horizontalAdvance(text) + 8, ridgeMetrics.height() + 6);
     const QPointF at(m_plot->xAxis->coordToPixel(x), m_plot->yAxis->coordToPixel(y));
-    return aboveLeft ? QRectF(at - QPointF(size.width(), size.height()), size) : QRectF(at, size);
+    switch (side) {
+      case Side::aboveLeft: return QRectF(at - QPointF(size.width(), size.height()), size);
+      case Side::aboveRight: return QRectF(at - QPointF(0, size.height()), size);
+      case Side::belowLeft: return QRectF(at - QPointF(size.width(), 0), size);
+      default: return QRectF(at, size);
+    }
   };
+  // A label must also lie wholly inside the chart (clipped, "ridge 21 FLOP/" and "32 FLOP/B" lost their ends at a
+  // 1024×768 projector) and off the points, which sit under the roofs: so above the corner is tried first.
+  QVector<QRectF> pointMarks;
+  for (const Point& p : m_points)
+    if (p.intensity > 0 && p.flops > 0) {
+      const QPointF c(m_plot->xAxis->coordToPixel(p.intensity), m_plot->yAxis->coordToPixel(p.flops));
+      const double h = m_theme.markerSize / 2.0 + 2;
+      pointMarks << QRectF(c - QPointF(h, h), QSizeF(2 * h, 2 * h));
+    }
+  const QRectF chart = QRectF(m_plot->axisRect()->rect()).adjusted(2, 2, -2, -2);
+  const bool laidOut = chart.width() > 50 && chart.height() > 50;  // before the first layout: nothing to judge by
   auto freeOfPlaced = [&](const QRectF& r) {
-    return std::none_of(placedRidgeLabels.begin(), placedRidgeLabels.end(), [&](const QRectF& p) { return p.intersects(r); });
+    auto clear = [&](const QVector<QRectF>& taken) {
+      return std::none_of(taken.begin(), taken.end(), [&](const QRectF& p) { return p.intersects(r); });
+    };
+    return (!laidOut || chart.contains(r)) && clear(placedRidgeLabels) && clear(pointMarks);
   };
   for (const Roof& r : m_roofs) {
     if (!(r.peakFlops > 0) && !(r.bandwidth > 0)) continue;
@@ -267,15 +289,30 @@ void RooflinePlot::rebuild() {
       ry << r.peakFlops;
       rc << r.color;
       const QString text = ridgeText(ridge);
-      const QRectF aboveLeft = ridgeLabelRect(ridge, r.peakFlops, text, true);
-      const QRectF belowRight = ridgeLabelRect(ridge, r.peakFlops, text, false);
-      const bool useAboveLeft = freeOfPlaced(aboveLeft);
-      if (r.labelRidge && !m_compact && (useAboveLeft || freeOfPlaced(belowRight))) {
-        placedRidgeLabels << (useAboveLeft ? aboveLeft : belowRight);
+      std::optional<Side> side;
+      for (Side candidate : {Side::aboveLeft, Side::aboveRight, Side::belowRight, Side::belowLeft})
+        if (!side && freeOfPlaced(ridgeLabelRect(ridge, r.peakFlops, text, candidate))) side = candidate;
+      if (r.labelRidge && !m_compact && side) {
+        placedRidgeLabels << ridgeLabelRect(ridge, r.peakFlops, text, *side);
         auto* t = new QCPItemText(m_plot);
         t->position->setCoords(ridge, r.peakFlops);
-        t->setPositionAlignment(useAboveLeft ? Qt::AlignRight | Qt::AlignBottom : Qt::AlignLeft | Qt::AlignTop);
-        t->setPadding(useAboveLeft ? QMargins(2, 2, 6, 4) : QMargins(6, 4, 2, 2));
+        switch (*side) {
+          case Side::aboveLeft:
+            t->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            t->setPadding(QMargins(2, 2, 6, 4));
+            break;
+          case Side::aboveRight:
+            t->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+            t->setPadding(QMargins(6, 2, 2, 4));
+            break;
+          case Side::belowLeft:
+            t->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+            t->setPadding(QMargins(2, 4, 6, 2));
+            break;
+          default:
+            t->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+            t->setPadding(QMargins(6, 4, 2, 2));
+        }
         t->setText(text);
         t->setFont(labelFont);
         t->setColor(r.color);
@@ -394,7 +431,13 @@ void RooflinePlot::rebuild() {
     m_plot->xAxis->setLabel(tr("FLOPs per byte"));
     m_plot->yAxis->setLabel(tr("FLOP/s"));
   } else {
-    m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOPs per byte moved)"));
+    // The long title only where the chart is wide enough for it (a 1024×768 projector cut it at "per byte mo").
+    const QString full = tr("Arithmetic intensity (FLOPs per byte moved)");
+    const QFontMetrics titleMetrics(m_plot->xAxis->labelFont());
+    const int axisPx = m_plot->axisRect()->width();
+    m_plot->xAxis->setLabel(axisPx < 50 || titleMetrics.horizontalAdvance(full) + 8 <= axisPx
+                                ? full
+                                : tr("FLOPs per byte moved"));
     m_plot->yAxis->setLabel(tr("Speed (FLOP/s)"));
   }
   m_plot->replot();

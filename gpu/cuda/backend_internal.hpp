@@ -6,6 +6,7 @@
 //   transfer_ops.cpp   host<->device, device-to-device and GPU-to-GPU copies
 //   memory_ops.cpp     device memory held for the VRAM page
 //   layer_chain.cpp    the decode page's chain of GEMMs
+//   roofs_ops.cpp      the FMA peak and the eager overhead floor; graph_overhead_op.cpp the floor through a graph
 #include "cuda_check.hpp"
 #include "cuda_raii.hpp"
 #include "gpulab/backend.hpp"
@@ -96,10 +97,13 @@ std::string gemm_algo_note(const TimedOp& op);  // the cuBLASLt algorithm an INT
 const std::vector<std::string>& ladder_names();
 bool is_ladder_variant(const std::string& variant);  // a hand-written kernel (listed or the self-test one)
 std::unique_ptr<TimedOp> make_bandwidth_op(DeviceCtx ctx, const BandwidthSpec& spec);
-// roofs_ops.cpp: the FMA peak (FP32, FP64 on the SMs) and the overhead floor (empty kernel, or the triad).
+// roofs_ops.cpp: the FMA peak (FP32, FP64, FP16 on the SMs) and the overhead floor (empty kernel, or the triad).
 Support fma_peak_support(const PeakSpec& spec);
 std::unique_ptr<TimedOp> make_fma_peak_op(DeviceCtx ctx, const PeakSpec& spec);
 std::unique_ptr<TimedOp> make_overhead_op(DeviceCtx ctx, const OverheadSpec& spec);
+// graph_overhead_op.cpp: the empty launch through a CUDA graph (refused on the CPU emulator, which has no graphs).
+Support graph_overhead_support();
+std::unique_ptr<TimedOp> make_graph_overhead_op(DeviceCtx ctx, const OverheadSpec& spec);
 std::unique_ptr<TimedOp> make_launch_overhead_op(DeviceCtx ctx, const LaunchOverheadSpec& spec);
 std::unique_ptr<TimedOp> make_transfer_op(DeviceCtx ctx, const TransferSpec& spec);
 std::unique_ptr<TimedOp> make_peer_copy_op(DeviceCtx ctx, int peer, const TransferSpec& spec);

@@ -1,10 +1,13 @@
 // The roofs on a CUDA GPU (experiments "peak" and "overhead", gpulab/roofs.hpp; kernels in kernels/roofs.cu):
-//  - FMA peak: eight FMA chains per thread in registers, FP32 and FP64 on the SMs (tensor-core roofs stay the best
-//    cuBLAS result, labelled so on the pages). Timed with CUDA events; iterations calibrated once so a run lasts
-//    about spec.target_s (under 0.1 s: the cancel window). Every thread's sum is checked against the closed form.
+//  - FMA peak: eight FMA chains per thread in registers, FP32, FP64 and FP16 (half2 pairs, kernels/roofs_fp16.cu)
+//    on the SMs (tensor-core roofs stay the best cuBLAS result, labelled so on the pages). Timed with CUDA events;
+//    iterations calibrated once so a run lasts about spec.target_s (under 0.1 s: the cancel window). Every
+//    thread's sum is checked against the closed form.
 //  - Overhead: an empty kernel launched and synchronised, or the triad over `elements` floats; timed on the host
-//    clock around launch + cudaStreamSynchronize (what a framework's eager op pays), a batch per timed run.
-//    CUDA graphs are not measured yet (the emulator that runs these files in CI has no graph API).
+//    clock around launch + cudaStreamSynchronize (what a framework's eager op pays), a batch per timed run. The
+//    same empty launch through a CUDA graph is graph_overhead_op.cpp.
+// The CPU emulator's module compiles this file too (GPULAB_CUDA_EMULATED_MODULE): its half type is storage only,
+// so there the FP16 peak is refused with that reason.
 #include "backend_internal.hpp"
 #include "gpulab/harness.hpp"
 
@@ -18,11 +21,26 @@
 namespace gpulab::cuda {
 namespace {
 
+// The chains' recurrence x -> m·x + a per format. FP16: 0.9999 would round to 1 in half (spacing 2^-11 below 1),
+// so m = 0.875 and a = 0.375 (both exact), whose fixed point 3 is exact too; a half chain may still settle up to
+// 4 ulps (0.26 %) from it, where rounding holds it, hence FP16's wider tolerance.
+struct ChainForm {
+  double m, a, tolerance;
+  int lanes;  // values per chain register: 2 for half2
+};
+ChainForm chain_form(Precision p) {
+  switch (p) {
+    case Precision::fp64: return {0.9999, 1e-3, 2e-3, 1};
+    case Precision::fp16: return {0.875, 0.375, 1e-2, 2};
+    default:  // the float constants the kernel receives, widened: the closed form uses what the chains used
+      return {static_cast<double>(static_cast<float>(0.9999)), static_cast<double>(static_cast<float>(1e-3)), 2e-3, 1};
+  }
+}
+
 class FmaPeakOp final : public TimedOp {
  public:
-  static constexpr double kM = 0.9999, kA = 1e-3;
-
-  FmaPeakOp(DeviceCtx ctx, const PeakSpec& spec) : m_ctx(std::move(ctx)), m_fp64(spec.precision == Precision::fp64) {
+  FmaPeakOp(DeviceCtx ctx, const PeakSpec& spec)
+      : m_ctx(std::move(ctx)), m_precision(spec.precision), m_form(chain_form(spec.precision)) {
     // Several blocks per SM so every scheduler has warps to switch between while an FMA's result is pending.
     m_blocks = static_cast<unsigned>(std::max(1, m_ctx.sms) * 8);
     m_count = static_cast<std::size_t>(m_blocks) * kernels::fma_threads_per_block();
@@ -44,8 +62,7 @@ class FmaPeakOp final : public TimedOp {
     m_stream.synchronize();
     std::vector<float> host(m_count);
     download(m_stream, host.data(), m_out.get(), m_out.bytes());
-    const double m = m_fp64 ? kM : static_cast<double>(static_cast<float>(kM));
-    const double a = m_fp64 ? kA : static_cast<double>(static_cast<float>(kA));
+    const double m = m_form.m, a = m_form.a;
     const double limit = a / (1 - m), decay = std::pow(m, static_cast<double>(m_iterations));
     const int chains = kernels::fma_chains_per_thread();
     Check c;
@@ -53,9 +70,9 @@ class FmaPeakOp final : public TimedOp {
     for (std::size_t i = 0; i < m_count; ++i) {
       const double seed = static_cast<double>(i & 7u) * 0.25;
       double want = 0;
-      for (int k = 0; k < chains; ++k) want += limit + decay * (seed + k - limit);
+      for (int k = 0; k < chains; ++k) want += m_form.lanes * (limit + decay * (seed + k - limit));
       const double err = std::fabs(host[i] - want), rel = err / std::max(std::fabs(want), 1e-30);
-      if (!(rel <= 2e-3)) {
+      if (!(rel <= m_form.tolerance)) {
         if (c.first_bad_index < 0) {
           c.first_bad_index = static_cast<long long>(i);
           c.message = "thread " + std::to_string(i) + " summed to " + number_text(host[i]) + ", the closed form says " +
@@ -79,15 +96,18 @@ class FmaPeakOp final : public TimedOp {
     return m_timer.elapsed_s();
   }
   double flops() const override {
-    return static_cast<double>(m_count) * kernels::fma_chains_per_thread() * 2.0 * m_iterations;
+    return static_cast<double>(m_count) * kernels::fma_chains_per_thread() * m_form.lanes * 2.0 * m_iterations;
   }
   double bytes() const override { return static_cast<double>(m_count) * sizeof(float); }
   void describe(Params& params, Provenance& prov) const override {
     params["chains"] = kernels::fma_chains_per_thread();
-    params["lanes"] = 1;  // per thread; a warp's 32 threads are the SIMD lanes
+    params["lanes"] = m_form.lanes;  // per thread (half2: 2); a warp's 32 threads are the SIMD lanes
     params["invocations"] = static_cast<double>(m_count);
     params["iterations"] = m_iterations;
-    prov["kernel"] = std::string("kernels/roofs.cu: 8 independent ") + (m_fp64 ? "FP64" : "FP32") +
+    const bool half = m_precision == Precision::fp16;
+    prov["kernel"] = std::string(half ? "kernels/roofs_fp16.cu: 8 independent half2 (__hfma2)"
+                                      : m_precision == Precision::fp64 ? "kernels/roofs.cu: 8 independent FP64"
+                                                                       : "kernels/roofs.cu: 8 independent FP32") +
                      " FMA chains per thread in registers, " + std::to_string(m_blocks) + " blocks of " +
                      std::to_string(kernels::fma_threads_per_block()) + " (8 per SM); SIMT units, not tensor cores";
     prov["timer"] = "CUDA events around the launch";
@@ -95,15 +115,24 @@ class FmaPeakOp final : public TimedOp {
 
  private:
   void launch() {
-    if (m_fp64) kernels::fma_chains_fp64(m_out.as<float>(), m_blocks, m_iterations, kM, kA, m_stream.get());
-    else
-      kernels::fma_chains_fp32(m_out.as<float>(), m_blocks, m_iterations, static_cast<float>(kM),
-                               static_cast<float>(kA), m_stream.get());
+    const float m = static_cast<float>(m_form.m), a = static_cast<float>(m_form.a);
+    switch (m_precision) {
+      case Precision::fp64:
+        kernels::fma_chains_fp64(m_out.as<float>(), m_blocks, m_iterations, m_form.m, m_form.a, m_stream.get());
+        break;
+#if !defined(GPULAB_CUDA_EMULATED_MODULE)
+      case Precision::fp16:
+        kernels::fma_chains_fp16x2(m_out.as<float>(), m_blocks, m_iterations, m, a, m_stream.get());
+        break;
+#endif
+      default: kernels::fma_chains_fp32(m_out.as<float>(), m_blocks, m_iterations, m, a, m_stream.get());
+    }
   }
 
   DeviceCtx m_ctx;
   DeviceSelect m_select{m_ctx.device};
-  bool m_fp64;
+  Precision m_precision;
+  ChainForm m_form;
   unsigned m_blocks = 1, m_iterations = 64;
   std::size_t m_count = 0;
   Stream m_stream;
@@ -186,8 +215,14 @@ class OverheadOp final : public TimedOp {
 
 Support fma_peak_support(const PeakSpec& spec) {
   if (spec.precision == Precision::fp32 || spec.precision == Precision::fp64) return Support::yes();
-  return Support::no("the CUDA FMA peak is measured in FP32 and FP64 on the SMs; the tensor-core formats' roofs are "
-                     "the best cuBLAS GEMM");
+#if defined(GPULAB_CUDA_EMULATED_MODULE)
+  if (spec.precision == Precision::fp16)
+    return Support::no("not available on the CPU emulator: its half type is storage only (no half2 arithmetic)");
+#else
+  if (spec.precision == Precision::fp16) return Support::yes();  // half2 FMA from compute capability 5.3; built for 7.5+
+#endif
+  return Support::no("the CUDA FMA peak is measured in FP32, FP64 and FP16 on the SMs; the tensor-core formats' "
+                     "roofs are the best cuBLAS GEMM");
 }
 
 std::unique_ptr<TimedOp> make_fma_peak_op(DeviceCtx ctx, const PeakSpec& spec) {
@@ -197,7 +232,7 @@ std::unique_ptr<TimedOp> make_fma_peak_op(DeviceCtx ctx, const PeakSpec& spec) {
 }
 
 std::unique_ptr<TimedOp> make_overhead_op(DeviceCtx ctx, const OverheadSpec& spec) {
-  if (spec.graph) throw std::invalid_argument("CUDA graph launches are not measured yet");
+  if (spec.graph) return make_graph_overhead_op(std::move(ctx), spec);
   return std::make_unique<OverheadOp>(std::move(ctx), spec);
 }
 

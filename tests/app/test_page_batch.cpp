@@ -11,6 +11,8 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QTableWidget>
+#include <QTest>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -137,4 +139,75 @@ TEST(BatchPage, TheBundledRecordingDrawsOnlyItsBatchSweep) {
   double slowest = 1e30;
   for (auto it = recorded->data()->constBegin(); it != recorded->data()->constEnd(); ++it) slowest = std::min(slowest, it->value);
   EXPECT_GT(slowest, 5e9);  // the one-row GEMM at ~7 GFLOP/s is the slowest, never the naive loop's 0.26
+}
+
+namespace {
+// The sweep's "of peak" column (the table's last), one cell per batch size.
+QStringList peakColumn(BatchPage& page) {
+  QStringList out;
+  auto* table = page.findChild<QTableWidget*>();
+  if (!table) return out;
+  for (int r = 0; r < table->rowCount(); ++r) out << (table->item(r, 7) ? table->item(r, 7)->text() : QString());
+  return out;
+}
+}  // namespace
+
+TEST(BatchPage, EachPointIsAShareOfItsDevicesMeasuredPeakOrSaysNone) {
+  // Issue 27: the share is of the FMA peak measured here on the same device (a roofs result in the store); with
+  // none measured the column says "–", never a share of something else.
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  BatchPage page(ctx);
+  page.initialize();
+  page.setDims(64, 64);
+  page.setMaxBatch(4);
+  page.run();
+  waitIdle(ctx, 120000);
+  ASSERT_EQ(page.sweep().size(), 3);
+  EXPECT_EQ(peakColumn(page), (QStringList{QStringLiteral("–"), QStringLiteral("–"), QStringLiteral("–")}));
+
+  // The CPU's FP32 FMA peak, as the roofs suite records it: a test value of 10 GFLOP/s, so the tiny layer's points
+  // are sizeable shares of it.
+  gpulab::Result peak;
+  peak.experiment = gpulab::experiment_name::peak;
+  peak.plan = "roofs";
+  peak.backend = "cpu";
+  peak.variant = "fma";
+  peak.precision = gpulab::Precision::fp32;
+  peak.provenance = ctx.cpu().provenance();
+  peak.check.passed = true;
+  peak.check.checked = 64;
+  peak.flops = 1e10;
+  peak.stats.median_s = peak.stats.min_s = 1.0;
+  peak.stats.n = 3;
+  peak.gflops = 10;
+  ctx.results().addMeasured(peak);
+  gpulab::Result otherDevice = peak;  // another CPU's peak never counts
+  otherDevice.provenance["device"] = "Some Other CPU";
+  otherDevice.gflops = 1e6;  // were it taken, every share would read 0.0 %
+  ctx.results().addMeasured(otherDevice);
+  page.run();
+  waitIdle(ctx, 120000);
+  ASSERT_EQ(page.sweep().size(), 3);
+  const QStringList cells = peakColumn(page);
+  ASSERT_EQ(cells.size(), 3);
+  for (int i = 0; i < 3; ++i) {
+    const double expect = 100 * page.sweep()[i].flopsPerS / 1e10;
+    if (expect > 110) EXPECT_EQ(cells[i], QStringLiteral("above"));  // past the noise: the peak was measured low
+    else
+      EXPECT_EQ(cells[i], QStringLiteral("%1 %").arg(expect < 10 ? QString::number(expect, 'f', 1)
+                                                                  : QString::number(expect, 'f', 0)))
+          << cells[i].toStdString();
+  }
+  if (const QString dir = qEnvironmentVariable("GPULAB_SHOT_DIR"); !dir.isEmpty()) {
+    page.resize(1366, 768);
+    page.show();
+    QTest::qWait(200);
+    page.grab().save(dir + QStringLiteral("/batch-peak-share.png"));
+    if (auto* table = page.findChild<QTableWidget*>()) {
+      table->resize(700, 200);
+      table->grab().save(dir + QStringLiteral("/batch-peak-share-table.png"));
+    }
+  }
 }

@@ -385,3 +385,75 @@ TEST(MatmulPage, ALavapipeRecordingsRowsAreNeverCalledAGpu) {
   EXPECT_FALSE(all.contains(QStringLiteral("GPU 1 naive"))) << all.toStdString();
   EXPECT_TRUE(tips.join(QLatin1Char('\n')).contains(QStringLiteral("Vulkan on the CPU (llvmpipe) — not a GPU")));
 }
+
+namespace {
+// A lavapipe recording of two ladder steps at 512³ and, when `peakGflops` > 0, the roofs suite's FP32 FMA peak of
+// the same device.
+gpulab::Recording lavapipeLadder(double peakGflops) {
+  gpulab::Recording rec;
+  rec.context["date"] = "2026-12-03T10:00:00Z";
+  auto result = [](const char* experiment, const char* variant, double gflops, double flops) {
+    gpulab::Result r;
+    r.experiment = experiment;
+    r.backend = "vulkan";
+    r.variant = variant;
+    r.provenance["device"] = "llvmpipe (LLVM 15.0.6, 256 bits)";
+    r.provenance["device_type"] = "CPU (not a GPU)";
+    r.check.passed = true;
+    r.flops = flops;
+    r.stats.median_s = r.stats.min_s = flops / (gflops * 1e9);
+    r.stats.n = 3;
+    r.gflops = gflops;
+    return r;
+  };
+  for (auto [variant, gflops] : {std::pair{"naive", 1.7}, std::pair{"smem", 4.0}}) {
+    gpulab::Result r = result("gemm", variant, gflops, 2.0 * 512 * 512 * 512);
+    r.plan = gpulab::plan_name::matmul;
+    r.params = {{"m", 512}, {"n", 512}, {"k", 512}, {"threads", 0}};
+    rec.results.push_back(r);
+  }
+  if (peakGflops > 0) {
+    gpulab::Result pk = result("peak", "fma", peakGflops, 1e9);
+    pk.plan = "roofs";
+    rec.results.push_back(pk);
+  }
+  return rec;
+}
+
+QString plotTexts(MatmulPage& page) {
+  QStringList out;
+  for (int i = 0; i < page.plot()->itemCount(); ++i)
+    if (auto* t = qobject_cast<QCPItemText*>(page.plot()->item(i)); t && t->visible()) out << t->text();
+  return out.join(QLatin1Char('\n'));
+}
+}  // namespace
+
+TEST(MatmulPage, TheLaddersBestStepIsAShareOfItsDevicesMeasuredPeak) {
+  // Issue 27: lavapipe's smem step (4 GFLOP/s) against the FMA peak (10 GFLOP/s) the same recording measured.
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  page.resize(1366, 768);
+  page.show();
+  ctx.results().addRecording(QStringLiteral("/tmp/lavapipe-roofs.json"), lavapipeLadder(10.0));
+  QCoreApplication::processEvents();
+  QTest::qWait(60);
+  EXPECT_TRUE(
+      page.summaryText().contains(QStringLiteral("Ladder's best (Vulkan on the CPU): <b>40 %</b> of measured peak")))
+      << page.summaryText().toStdString();
+  const QString texts = plotTexts(page);
+  EXPECT_TRUE(texts.contains(QStringLiteral("40 % of measured peak"))) << texts.toStdString();  // the smem bar
+  EXPECT_TRUE(texts.contains(QStringLiteral("17 % of measured peak"))) << texts.toStdString();  // the naive bar
+}
+
+TEST(MatmulPage, NoMeasuredPeakMeansNoShareOfOne) {
+  AppContext ctx(noGpu());
+  MatmulPage page(ctx);
+  page.initialize();
+  ctx.results().addRecording(QStringLiteral("/tmp/lavapipe.json"), lavapipeLadder(0));
+  QCoreApplication::processEvents();
+  QTest::qWait(60);
+  EXPECT_TRUE(page.summaryText().contains(QStringLiteral("Ladder's best (Vulkan on the CPU): peak not measured")))
+      << page.summaryText().toStdString();
+  EXPECT_FALSE(plotTexts(page).contains(QStringLiteral("of measured peak"))) << plotTexts(page).toStdString();
+}

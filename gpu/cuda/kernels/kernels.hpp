@@ -51,6 +51,9 @@ int fma_threads_per_block();
 void fma_chains_fp32(float* sums, unsigned blocks, unsigned iterations, float m, float a, cudaStream_t stream);
 void fma_chains_fp64(float* sums, unsigned blocks, unsigned iterations, double m, double a, cudaStream_t stream);
 void empty_launch(cudaStream_t stream);
+// kernels/roofs_fp16.cu (not built for the CPU emulator): the same chains as half2 pairs, 2 lanes per chain, so
+// FLOPs = threads × chains × 2 lanes × 2 × iterations; sums[id] adds both lanes of every chain in FP32.
+void fma_chains_fp16x2(float* sums, unsigned blocks, unsigned iterations, float m, float a, cudaStream_t stream);
 
 // The value fill_pattern writes, usable on host and device: a hash of (i, salt) mapped to [-1, 1), never 0.
 __host__ __device__ inline float pattern_value(std::size_t i, std::uint32_t salt) {
