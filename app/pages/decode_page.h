@@ -95,6 +95,8 @@ class DecodePage : public Page {
   void replotCeiling();
   void replotChain();
   void updatePrefill();
+  // The measured side of the prefill sentence for one source's chain ("" when it cannot say).
+  QString measuredPrefillLine(const decode_page_model::ChainRun& run, double prompt) const;
   gpulab::TransformerShape chainShape() const;
   std::vector<decode_page_model::Input> inputs() const;  // the store's results, with their sources
   QString csvCeilings() const;
