@@ -208,6 +208,7 @@ double DecodePage::activeParams() const {
   return m ? m->active_params : m_params->value() * 1e9;
 }
 QString DecodePage::prefillText() const { return m_prefillLabel->text(); }
+QString DecodePage::prefillFullText() const { return m_prefillLabel->toolTip(); }
 void DecodePage::setChainShape(const QString& id) { m_shape->setCurrentIndex(std::max(0, m_shape->findData(id))); }
 void DecodePage::setMaxUsers(int users) { m_maxUsers->setCurrentIndex(std::max(0, m_maxUsers->findData(users))); }
 

@@ -270,20 +270,6 @@ void DecodePage::replotChain() {
     spreadFor(agg, aggY, aggLo, aggHi, c);
     spreadFor(per, perY, perLo, perHi, c.darker(140));
     for (QCPGraph* g : {agg, per}) tagSource(g, here ? tr("measured here") : who);
-    // The prompt's prefill, where the total line would go on to: its tokens as one batch, a point of its own (one
-    // source only: with several, the keys need the chart's room).
-    if (run.prefill && runs.size() == 1) {
-      const decode_page_model::Prefill& f = *run.prefill;
-      QCPGraph* pg = nextGraph(true);
-      pg->setPen(Qt::NoPen);
-      pg->setLineStyle(QCPGraph::lsNone);
-      pg->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(c, 2), QBrush(c), t.markerSize + 6));
-      pg->setName(tr("prompt: %1 tokens in one pass").arg(fmtCount(f.tokens)));
-      pg->addData(double(f.tokens), f.tokensPerS());
-      tagSource(pg, here ? tr("measured here") : who);
-      yMax = std::max(yMax, f.tokensPerS());
-      xMax = std::max(xMax, double(f.tokens));
-    }
     // Ceiling for what actually ran: this device's bandwidth ÷ the bytes of the precision it ran in.
     const double bpp = bytes_per_element(run.precision);
     const double fullParams = run.paramsPerLayer * kFullLayers;
@@ -315,6 +301,21 @@ void DecodePage::replotChain() {
       chainLines << (runs.size() == 1 ? chainFull.back()
                                       : tr("%1: <b>%2 tokens/s</b> at batch 1, %3% of its ceiling")
                                                 .arg(whoShort, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0)));
+    }
+    // The prompt's prefill, after the run's other graphs (so they keep their objects when it arrives last), where
+    // the total line would go on to: its tokens as one batch, a point of its own (one source only: with
+    // several, the keys need the chart's room).
+    if (run.prefill && runs.size() == 1) {
+      const decode_page_model::Prefill& f = *run.prefill;
+      QCPGraph* pg = nextGraph(true);
+      pg->setPen(Qt::NoPen);
+      pg->setLineStyle(QCPGraph::lsNone);
+      pg->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(c, 2), QBrush(c), t.markerSize + 6));
+      pg->setName(tr("prompt: %1 tokens in one pass").arg(fmtCount(f.tokens)));
+      pg->addData(double(f.tokens), f.tokensPerS());
+      tagSource(pg, here ? tr("measured here") : who);
+      yMax = std::max(yMax, f.tokensPerS());
+      xMax = std::max(xMax, double(f.tokens));
     }
     // The verdict is read off the per-user curve drawn here (models/decode_verdict), so the two cannot disagree.
     const DecodeVerdict verdict = decode_verdict(run.steps);
@@ -348,7 +349,7 @@ void DecodePage::replotChain() {
     auto* msg = m_chainHint = new QCPItemText(m_batchPlot);
     msg->position->setType(QCPItemPosition::ptAxisRectRatio);
     msg->position->setCoords(0.5, 0.5);
-    msg->setText(tr("Press Run (Space): measures the bandwidth,\nthen a chain of 7B-shaped layers at 1, 2, 4 … users"));
+    msg->setText(tr("Press Run (Space): measures the bandwidth,\nthen a chain of 7B-shaped layers at 1, 2, 4 … users\nand with the prompt's tokens as one batch"));
     msg->setTextAlignment(Qt::AlignCenter);
   }
   if (m_chainHint) {

@@ -192,7 +192,8 @@ void VramPage::buildControls() {
   // Serving only: the cache's own number format, independent of the weights' (the strip compares all three).
   m_kvFormat = new QComboBox;
   m_kvFormat->setObjectName(QStringLiteral("vramKvFormat"));
-  for (NumberFormat f : kv_cache_formats()) m_kvFormat->addItem(formatLabel(f), int(f));
+  for (NumberFormat f : kv_cache_formats())
+    m_kvFormat->addItem(QString::fromUtf8(format_name(f).data(), int(format_name(f).size())), int(f));
   m_kvFormat->setToolTip(tr("Number format of the stored keys and values. FP16 keeps them as the model computed "
                             "them; FP8 takes one byte a value and INT4 half a byte, so the same memory holds two or "
                             "four times the tokens, at some cost in accuracy. The strip below gives the longest "
@@ -427,7 +428,7 @@ void VramPage::showKvFormats(const VramInputs& base, double card) {
   for (const KvFormatFit& f : kv_format_fits(base, card)) {
     const bool chosen = f.format == base.kv_format;
     auto mark = [chosen](const QString& v) { return chosen ? QStringLiteral("<b>%1</b>").arg(v) : v; };
-    const QString name = formatLabel(f.format).section(QLatin1Char('/'), 0, 0);
+    const QString name = QString::fromUtf8(format_name(f.format).data(), int(format_name(f.format).size()));
     ctx << name + QLatin1Char(' ') + mark(f.max_context > 0 ? fmtCount(f.max_context) : tr("none"));
     users << name + QLatin1Char(' ') + mark(fmtCount(f.max_users));
   }

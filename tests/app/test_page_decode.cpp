@@ -63,10 +63,11 @@ TEST(DecodePage, TinyChainRunCompletesOffscreen) {
   // The prompt's prefill was measured at its own length (the tiny layer is not capped: 1,000 of 31,624 allowed),
   // beside batch 1: both rates in the sentence, none extrapolated.
   const QString prefill = page.prefillText();
-  EXPECT_TRUE(prefill.contains(QStringLiteral("Measured here, the same chain: the prompt ran its 1,000 tokens as one batch")))
+  EXPECT_TRUE(prefill.contains(QStringLiteral("Measured here, the same chain: the prompt's 1,000 tokens in one batch")))
       << prefill.toStdString();
   EXPECT_TRUE(prefill.contains(QStringLiteral("one token at a time"))) << prefill.toStdString();
-  EXPECT_FALSE(prefill.contains(QStringLiteral("extrapolated"))) << prefill.toStdString();
+  EXPECT_FALSE(prefill.contains(QStringLiteral("capped"))) << prefill.toStdString();
+  EXPECT_FALSE(page.prefillFullText().contains(QStringLiteral("extrapolated"))) << page.prefillFullText().toStdString();
   EXPECT_TRUE(plots[1].csv().contains(QStringLiteral("FP32"))) << plots[1].csv().toStdString();
 }
 
@@ -133,19 +134,22 @@ TEST(DecodePage, PromptThenAnswer) {
   page.setParamsBillions(7);
   page.setPromptTokens(1000);
   QString text = page.prefillText();
-  EXPECT_TRUE(text.contains(QStringLiteral("about <b>17.6 ms</b> (compute-bound;"))) << text.toStdString();
-  EXPECT_TRUE(text.contains(QStringLiteral("14.1 ms"))) << text.toStdString();  // the roof's, beside it
-  EXPECT_TRUE(text.contains(QStringLiteral("80 %"))) << text.toStdString();
-  EXPECT_TRUE(text.contains(QStringLiteral("published: stas00/ml-engineering"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("about <b>17.6 ms</b> (compute-bound)"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("80 % of peak real GEMMs reach (published)"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("≤ <b>239 tokens/s</b>"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("4.18 ms"))) << text.toStdString();
-  EXPECT_TRUE(text.contains(QStringLiteral("~238 tokens"))) << text.toStdString();
+  // The tooltip has the roof's time beside it, the share's source and the ridge at that share.
+  const QString full = page.prefillFullText();
+  EXPECT_TRUE(full.contains(QStringLiteral("14.1 ms"))) << full.toStdString();
+  EXPECT_TRUE(full.contains(QStringLiteral("published: stas00/ml-engineering"))) << full.toStdString();
+  EXPECT_TRUE(full.contains(QStringLiteral("~238 tokens"))) << full.toStdString();
   page.setPromptTokens(100);
   text = page.prefillText();
-  EXPECT_TRUE(text.contains(QStringLiteral("about <b>4.18 ms</b> (memory-bound;"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("about <b>4.18 ms</b> (memory-bound)"))) << text.toStdString();
   // A card with no published GEMM borrows the H100 SXM's share and says whose it is.
   page.setCard(QStringLiteral("RTX 4090"));
-  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("the H100 SXM's, assumed for this card"))) << page.prefillText().toStdString();
+  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("(the H100's, assumed)"))) << page.prefillText().toStdString();
+  EXPECT_TRUE(page.prefillFullText().contains(QStringLiteral("the H100 SXM's, assumed for this card")));
   page.setCard(QStringLiteral("H100 SXM"));
   // The ceiling's sentence says the limit is per pass (speculative decoding beats it).
   EXPECT_TRUE(page.ceilingText().contains(QStringLiteral("speculative decoding"))) << page.ceilingText().toStdString();
@@ -169,7 +173,7 @@ TEST(DecodePage, MixtureOfExpertsReadsItsActiveWeights) {
     EXPECT_TRUE(ceiling.contains(QString::fromUtf8(s))) << s << " in " << ceiling.toStdString();
   EXPECT_TRUE(page.ceilingBarLabels().contains(QStringLiteral("130")));
   page.setPromptTokens(1000);
-  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("about <b>32.5 ms</b> (compute-bound;"))) << page.prefillText().toStdString();
+  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("about <b>32.5 ms</b> (compute-bound)"))) << page.prefillText().toStdString();
   // Back to dense: the box's size again.
   page.setMoeModel(QString());
   page.setParamsBillions(7);
