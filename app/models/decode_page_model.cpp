@@ -67,10 +67,13 @@ std::vector<CeilingBandwidth> ceilingBandwidths(const std::vector<Input>& result
 
 std::vector<ChainRun> chainRuns(const std::vector<Input>& results) {
   std::map<int, std::map<long long, std::pair<const gpulab::Result*, gpulab::LayerChainPoint>>> bySource;
+  std::map<int, std::pair<const gpulab::Result*, gpulab::LayerChainPoint>> prefills;  // the newest per source
   for (const Input& in : results) {
     const auto c = gpulab::as_layer_chain(*in.result);
     if (!c || !c->head.ok || !(c->head.median_s > 0) || !ofThisPlan(c->head)) continue;
-    bySource[in.source][c->users] = {in.result, *c};
+    // A prefill is a batch of prompt tokens, not of users: it stays off the users chart.
+    if (c->prefill()) prefills[in.source] = {in.result, *c};
+    else bySource[in.source][c->users] = {in.result, *c};
   }
   std::vector<ChainRun> out;
   for (const auto& [src, points] : bySource) {  // -1 (measured here) sorts first
@@ -88,6 +91,17 @@ std::vector<ChainRun> chainRuns(const std::vector<Input>& results) {
       const double step = r.stats.median_s * scale;
       run.steps.push_back({double(users), step, r.stats.min_s > 0 ? r.stats.min_s * scale : step,
                            r.stats.max_s > 0 ? r.stats.max_s * scale : step});
+      if (users == 1) run.batchOneGbps = rc.second.gbps;
+    }
+    if (const auto p = prefills.find(src); p != prefills.end()) {
+      const gpulab::LayerChainPoint& c = p->second.second;
+      Prefill f;
+      f.tokens = c.users;
+      f.promptTokens = std::max(c.prompt_tokens, c.users);
+      f.layers = c.layers;
+      f.passS = p->second.first->stats.median_s * double(kFullLayers) / std::max(1, c.layers);
+      f.gflops = c.gflops;
+      run.prefill = f;
     }
     // The ceiling for what ran: this source's triad on the same device (the largest arrays, then the fastest).
     Stream best;
@@ -107,7 +121,7 @@ int measuredChainCount(const std::vector<Input>& results) {
   int n = 0;
   for (const Input& in : results) {
     const auto c = gpulab::as_layer_chain(*in.result);
-    n += in.source < 0 && c && c->head.ok && c->head.median_s > 0 && ofThisPlan(c->head);
+    n += in.source < 0 && c && c->head.ok && c->head.median_s > 0 && ofThisPlan(c->head) && !c->prefill();
   }
   return n;
 }

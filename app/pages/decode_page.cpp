@@ -84,8 +84,9 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   m_frame = new FrameCoalescer([this] { applyFrame(); }, this);
   buildControls();
   runBar()->setRunText(tr("Measure decode"));
-  runBar()->runButton()->setToolTip(tr("Measure the memory bandwidth (triad), then time the layer chain at batch 1 "
-                                       "and with 2…N users batched"));
+  runBar()->runButton()->setToolTip(tr("Measure the memory bandwidth (triad), then time the layer chain at batch 1, "
+                                       "with 2…N users batched, and with the prompt's tokens as one batch (its "
+                                       "prefill; on a CPU capped to a few seconds' work)"));
   replot();
 }
 
@@ -119,7 +120,8 @@ void DecodePage::buildControls() {
   m_prompt->setValue(1000);
   m_prompt->setSuffix(tr(" tokens"));
   m_prompt->setToolTip(tr("The prompt goes through the model as one batch of this many tokens (prefill, bound by "
-                          "the card's compute); the answer then comes one token a pass (decode, bound by memory)"));
+                          "the card's compute); the answer then comes one token a pass (decode, bound by memory). "
+                          "Run measures the chain at this batch too"));
   form->addRow(tr("Prompt"), m_prompt);
   m_whatIf = new QDoubleSpinBox;
   m_whatIf->setRange(1, 20000);
@@ -206,6 +208,7 @@ double DecodePage::activeParams() const {
   return m ? m->active_params : m_params->value() * 1e9;
 }
 QString DecodePage::prefillText() const { return m_prefillLabel->text(); }
+QString DecodePage::prefillFullText() const { return m_prefillLabel->toolTip(); }
 void DecodePage::setChainShape(const QString& id) { m_shape->setCurrentIndex(std::max(0, m_shape->findData(id))); }
 void DecodePage::setMaxUsers(int users) { m_maxUsers->setCurrentIndex(std::max(0, m_maxUsers->findData(users))); }
 
@@ -227,6 +230,7 @@ gpulab::DecodeControls DecodePage::runControls() const {
   c.max_users = m_maxUsers->currentData().toInt();
   c.use_gpu = true;
   c.triad_bytes = m_shape->currentData().toString() == QLatin1String("tiny") ? (8u << 20) : (64u << 20);
+  c.prompt_tokens = m_prompt->value();  // the prefill step: the chain with the prompt's tokens as one batch
   return c;
 }
 

@@ -12,6 +12,7 @@
 #include "pages/page.h"
 #include "widgets/recorded_badges.h"
 
+#include <utility>
 #include <vector>
 
 #include <QSharedPointer>
@@ -68,7 +69,8 @@ class DecodePage : public Page {
   void setMoeModel(const QString& id);
   // Parameters one token reads: the box's for a dense model, the preset's active ones for a mixture of experts.
   double activeParams() const;
-  QString prefillText() const;
+  QString prefillText() const;      // the strip's prompt sentences
+  QString prefillFullText() const;  // the same in full, with the sources (the strip's tooltip)
   // Ceiling tokens/s for the what-if bandwidth, by weight format ("FP16", "INT8", "INT4").
   double whatIfCeiling(const QString& format) const;
   QString ceilingText() const;
@@ -95,6 +97,9 @@ class DecodePage : public Page {
   void replotCeiling();
   void replotChain();
   void updatePrefill();
+  // The measured side of the prefill sentence for one source's chain, short (the strip) and full (its tooltip);
+  // empty when it cannot say.
+  std::pair<QString, QString> measuredPrefillLines(const decode_page_model::ChainRun& run, double prompt) const;
   gpulab::TransformerShape chainShape() const;
   std::vector<decode_page_model::Input> inputs() const;  // the store's results, with their sources
   QString csvCeilings() const;

@@ -202,6 +202,7 @@ void DecodePage::replotChain() {
     QCPGraph* g = graphsUsed < m_batchPlot->graphCount() ? m_batchPlot->graph(graphsUsed) : m_batchPlot->addGraph();
     ++graphsUsed;
     g->data()->clear();
+    g->setLineStyle(QCPGraph::lsLine);  // a graph handed out again may have been the prompt's lone point
     if (inLegend) g->addToLegend();  // a no-op where its key is already there
     else g->removeFromLegend();
     return g;
@@ -227,11 +228,12 @@ void DecodePage::replotChain() {
   m_batchPlot->xAxis->setLabel(runs.size() > 1 && sameScale
                                    ? tr("users batched together (%1)")
                                          .arg(QString::fromStdString(chain_scale_note(runs.front().layers, kFullLayers)))
-                                   : tr("users batched together"));
+                                   : runs.size() == 1 && runs.front().prefill ? tr("users (or a prompt's tokens) batched together")
+                                                                              : tr("users batched together"));
   auto whoOf = [&](const decode_page_model::ChainRun& r) {
     return r.source < 0 ? tr("Measured") : tr("%1 (recorded)").arg(m_ctx.results().recordings()[r.source].device);
   };
-  double yMax = 1, yMin = 1e12;
+  double yMax = 1, yMin = 1e12, xMax = m_maxUsers->currentData().toDouble();
   for (const decode_page_model::ChainRun& run : runs) {
     const bool here = run.source < 0;
     // Green only for a real GPU: a CPU-type Vulkan device's chain is drawn in the CPU's colour.
@@ -300,6 +302,21 @@ void DecodePage::replotChain() {
                                       : tr("%1: <b>%2 tokens/s</b> at batch 1, %3% of its ceiling")
                                                 .arg(whoShort, fmtFixed(b1, b1 < 10 ? 2 : 0), fmtFixed(100 * b1 / ceil1, 0)));
     }
+    // The prompt's prefill, after the run's other graphs (so they keep their objects when it arrives last), where
+    // the total line would go on to: its tokens as one batch, a point of its own (one source only: with
+    // several, the keys need the chart's room).
+    if (run.prefill && runs.size() == 1) {
+      const decode_page_model::Prefill& f = *run.prefill;
+      QCPGraph* pg = nextGraph(true);
+      pg->setPen(Qt::NoPen);
+      pg->setLineStyle(QCPGraph::lsNone);
+      pg->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(c, 2), QBrush(c), t.markerSize + 6));
+      pg->setName(tr("prompt: %1 tokens in one pass").arg(fmtCount(f.tokens)));
+      pg->addData(double(f.tokens), f.tokensPerS());
+      tagSource(pg, here ? tr("measured here") : who);
+      yMax = std::max(yMax, f.tokensPerS());
+      xMax = std::max(xMax, double(f.tokens));
+    }
     // The verdict is read off the per-user curve drawn here (models/decode_verdict), so the two cannot disagree.
     const DecodeVerdict verdict = decode_verdict(run.steps);
     const ChainStep& last = run.steps.back();
@@ -332,7 +349,7 @@ void DecodePage::replotChain() {
     auto* msg = m_chainHint = new QCPItemText(m_batchPlot);
     msg->position->setType(QCPItemPosition::ptAxisRectRatio);
     msg->position->setCoords(0.5, 0.5);
-    msg->setText(tr("Press Run (Space): measures the bandwidth,\nthen a chain of 7B-shaped layers at 1, 2, 4 … users"));
+    msg->setText(tr("Press Run (Space): measures the bandwidth,\nthen a chain of 7B-shaped layers at 1, 2, 4 … users\nand with the prompt's tokens as one batch"));
     msg->setTextAlignment(Qt::AlignCenter);
   }
   if (m_chainHint) {
@@ -341,7 +358,7 @@ void DecodePage::replotChain() {
   }
   m_batchPlot->legend->setVisible(!runs.empty());
   if (runs.empty()) yMin = 0.3, yMax = 100;
-  m_batchPlot->xAxis->setRange(0.8, std::max(2.0, m_maxUsers->currentData().toDouble() * 1.3));
+  m_batchPlot->xAxis->setRange(0.8, std::max(2.0, xMax * 1.3));
   m_batchPlot->yAxis->setRange(std::max(1e-3, yMin / 3), yMax * 6);
   stylePlot(m_batchPlot, t);
   m_batchPlot->replot();

@@ -189,6 +189,16 @@ void VramPage::buildControls() {
                                 "per step)"));
   kform->addRow(tr("Context"), m_context);
   kform->addRow(tr("Users"), m_users);
+  // Serving only: the cache's own number format, independent of the weights' (the strip compares all three).
+  m_kvFormat = new QComboBox;
+  m_kvFormat->setObjectName(QStringLiteral("vramKvFormat"));
+  for (NumberFormat f : kv_cache_formats())
+    m_kvFormat->addItem(QString::fromUtf8(format_name(f).data(), int(format_name(f).size())), int(f));
+  m_kvFormat->setToolTip(tr("Number format of the stored keys and values. FP16 keeps them as the model computed "
+                            "them; FP8 takes one byte a value and INT4 half a byte, so the same memory holds two or "
+                            "four times the tokens, at some cost in accuracy. The strip below gives the longest "
+                            "context and the most users for all three."));
+  kform->addRow(tr("KV format"), m_kvFormat);
   m_activations = new QCheckBox(tr("Count activations"));
   m_activations->setChecked(true);
   m_activations->setToolTip(tr("Add the working tensors of a forward pass (training: those saved for the "
@@ -255,7 +265,7 @@ void VramPage::buildControls() {
   connect(m_overhead, &QDoubleSpinBox::valueChanged, this, [this] { recompute(); });
   connect(m_activations, &QCheckBox::toggled, this, [this] { recompute(); });
   connect(m_checkpointing, &QCheckBox::toggled, this, [this] { recompute(); });
-  for (auto* c : {m_format, m_mode, m_card}) connect(c, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  for (auto* c : {m_format, m_mode, m_card, m_kvFormat}) connect(c, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
   if (auto* b = m_presets->buttons().value(2)) b->setChecked(true);
 }
 
@@ -269,6 +279,7 @@ VramInputs VramPage::inputs() const {
   in.weights_format = NumberFormat(m_format->currentData().toInt());
   in.mode = VramMode(m_mode->currentData().toInt());
   in.context = m_context->value();
+  in.kv_format = NumberFormat(m_kvFormat->currentData().toInt());
   in.users = m_users->value();
   in.include_activations = m_activations->isChecked();
   in.activation_checkpointing = in.mode != VramMode::inference && m_checkpointing->isChecked();
@@ -300,6 +311,9 @@ void VramPage::setMode(VramMode m) { m_mode->setCurrentIndex(m_mode->findData(in
 void VramPage::setContext(int tokens) { m_context->setValue(tokens); }
 void VramPage::setUsers(int users) { m_users->setValue(users); }
 void VramPage::setCheckpointing(bool on) { m_checkpointing->setChecked(on); }
+void VramPage::setKvFormat(NumberFormat f) { m_kvFormat->setCurrentIndex(std::max(0, m_kvFormat->findData(int(f)))); }
+QString VramPage::contextText() const { return m_contextLabel->text(); }
+QString VramPage::usersText() const { return m_usersLabel->text(); }
 void VramPage::setCard(const QString& name) {
   for (int i = 0; i < m_card->count(); ++i)
     if (m_card->itemText(i).startsWith(name)) {
@@ -313,6 +327,7 @@ void VramPage::scheduleRecompute() { recompute(); }
 void VramPage::recompute() {
   const VramInputs base = inputs();
   m_checkpointing->setEnabled(base.mode != VramMode::inference && base.include_activations);
+  m_kvFormat->setEnabled(base.mode == VramMode::inference);  // training keeps no KV cache
   const double card = cardBytes();
   QVector<VramBar> bars;
   for (NumberFormat f : k_formats) {
@@ -391,14 +406,37 @@ void VramPage::recompute() {
                                        .arg(gb(b.total), what, m_ctx.theme().good.name(), gb(b.headroom()))
                                  : tr("Total %1 (%2): <span style='color:%3'><b>short by %4</b></span>")
                                        .arg(gb(b.total), what, m_ctx.theme().bad.name(), gb(b.short_by())));
+  if (base.mode == VramMode::inference) {
+    showKvFormats(base, card);
+    return;
+  }
   const auto maxCtx = max_context_that_fits(base, card, 1 << 24);
   const auto maxUsers = max_users_that_fit(base, card, 1 << 16);
-  const QString per = base.mode == VramMode::inference ? tr("users") : tr("sequences");
+  const QString per = tr("sequences");
   m_contextLabel->setText(maxCtx > 0 ? tr("Longest context that fits: <b>%1 tokens</b> × %2 %3")
                                            .arg(fmtCount(maxCtx)).arg(base.users).arg(per)
                                      : tr("Longest context that fits: <b>none</b> — even one token does not fit"));
   m_usersLabel->setText(maxUsers > 0 ? tr("Most %1 at %2 tokens: <b>%3</b>").arg(per, fmtCount(qint64(base.context)), fmtCount(maxUsers))
                                      : tr("Most %1 at %2 tokens: <b>none</b>").arg(per, fmtCount(qint64(base.context))));
+}
+
+void VramPage::showKvFormats(const VramInputs& base, double card) {
+  // Serving: the longest context and the most users for each KV format side by side, the selected one in bold,
+  // so changing the format is seen as the two figures it moves (kv_format_fits: the same budget, only the cache's
+  // bytes per value differ).
+  QStringList ctx, users;
+  for (const KvFormatFit& f : kv_format_fits(base, card)) {
+    const bool chosen = f.format == base.kv_format;
+    auto mark = [chosen](const QString& v) { return chosen ? QStringLiteral("<b>%1</b>").arg(v) : v; };
+    const QString name = QString::fromUtf8(format_name(f.format).data(), int(format_name(f.format).size()));
+    ctx << name + QLatin1Char(' ') + mark(f.max_context > 0 ? fmtCount(f.max_context) : tr("none"));
+    users << name + QLatin1Char(' ') + mark(fmtCount(f.max_users));
+  }
+  const QString dot = QStringLiteral(" \u00b7 ");
+  const QString who = base.users == 1 ? tr("1 user") : tr("%1 users").arg(fmtCount(qint64(base.users)));
+  m_contextLabel->setText(tr("Longest context, %1, by KV format: %2 tokens").arg(who, ctx.join(dot)));
+  m_usersLabel->setText(tr("Most users at %1 tokens, by KV format: %2")
+                            .arg(fmtCount(qint64(base.context)), users.join(dot)));
 }
 
 // ---- the live side ---------------------------------------------------------------------------------------------

@@ -56,6 +56,9 @@ class VramPage : public Page {
   void setContext(int tokens);
   void setUsers(int users);
   void setCheckpointing(bool on);  // training and LoRA: activation checkpointing (on by default, as recipes)
+  void setKvFormat(gpulab::models::NumberFormat f);  // serving: the KV cache's format (FP16, FP8 or INT4)
+  QString contextText() const;  // the strip's longest-context line (serving: one figure per KV format)
+  QString usersText() const;    // the strip's most-users line (the same)
   QString verdictText() const;   // the results strip's "fits / short by" line
   QString weightsText() const;   // "weights alone: 14.0 GB, leaving 10.0 GB"
   QString liveText() const;      // the live panel's status line
@@ -75,6 +78,8 @@ class VramPage : public Page {
  private:
   void buildControls();
   void recompute();
+  // Serving: the strip's longest-context and most-users lines, one figure per KV format.
+  void showKvFormats(const gpulab::models::VramInputs& base, double card);
   void scheduleRecompute();
   void showRun(const vram_model::HoldRun& run, const QString& source);
   void sizeVisual();  // the two panels' minimum widths and split, for the theme and whether a run is drawn
@@ -112,6 +117,7 @@ class VramPage : public Page {
   QSpinBox* m_users = nullptr;
   QCheckBox* m_activations = nullptr;
   QCheckBox* m_checkpointing = nullptr;
+  QComboBox* m_kvFormat = nullptr;
   QDoubleSpinBox* m_overhead = nullptr;
   QComboBox* m_card = nullptr;
   QTimer* m_recompute = nullptr;

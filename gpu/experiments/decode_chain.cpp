@@ -35,6 +35,13 @@ double layer_chain_weight_bytes(const LayerChainSpec& spec) {
   return layer_chain_params_per_layer(spec) * spec.layers * bytes_per_element(spec.precision);
 }
 
+long long prefill_chain_batch(const LayerChainSpec& spec, long long prompt_tokens, double max_flops) {
+  const double per_token = 2.0 * layer_chain_params_per_layer(spec) * std::max(1, spec.layers);
+  const long long want = std::max(1LL, prompt_tokens);
+  if (!(max_flops > 0) || !(per_token > 0)) return want;
+  return std::clamp(static_cast<long long>(std::floor(max_flops / per_token)), 1LL, want);
+}
+
 int layer_chain_layers_that_fit(const LayerChainSpec& one_layer, double budget_bytes, int max_layers) {
   LayerChainSpec s = one_layer;
   s.layers = 1;
@@ -132,6 +139,7 @@ std::optional<LayerChainPoint> as_layer_chain(const Result& r) {
   p.weight_bytes = r.param("weight_bytes");
   p.gbps = r.gbps;
   p.gflops = r.gflops;
+  p.prompt_tokens = std::llround(r.param("prompt_tokens"));
   return p;
 }
 

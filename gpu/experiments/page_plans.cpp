@@ -3,7 +3,6 @@
 #include "gpulab/roofs.hpp"
 
 #include "gpulab/amdahl_scaling.hpp"
-#include "gpulab/decode_experiments.hpp"
 #include "gpulab/device_words.hpp"
 #include "gpulab/matmul_suite.hpp"
 #include "gpulab/memory_hold.hpp"
@@ -534,58 +533,6 @@ Plan batch_plan(const Backends& backends, const BatchControls& c) {
   // A GPU's triad runs past its L2 (1 GiB arrays); a CPU's 64 MiB arrays are already DRAM-sized.
   plan.bandwidth(b, "triad", b.kind() == "cuda" ? 1024 * MiB : 64 * MiB);
   for (long long batch : c.batches) plan.gemm(b, batch, c.d_out, c.d_in, variant, c.precision);
-  return plan.take();
-}
-
-double decode_default_budget(const Backend& b) {
-  const double free = b.memory_info().free_bytes;
-  if (b.kind() == "cpu") return std::clamp(free / 4, 0.1e9, 2e9);
-  return std::min(16e9, free / 2);
-}
-
-// The decode page's run: the triad (the measured bandwidth its ceiling divides), then one decode step of a
-// transformer-shaped chain at 1, 2, 4 … users, as many layers as fit the budget (the page extrapolates to the
-// full depth).
-Plan decode_plan(const Backends& backends, const DecodeControls& c) {
-  PlanBuilder plan(plan_name::decode);
-  Backend* b = backends.cpu;
-  Precision p = Precision::fp32;
-  if (c.use_gpu && backends.cuda) {
-    // FP16 weights as a GPU serves them; FP32 where the device has no FP16 chain.
-    for (Precision gp : {Precision::fp16, Precision::fp32}) {
-      if (!backends.cuda->supports(layer_chain_for(c.shape, 1, 1, gp)).ok) continue;
-      b = backends.cuda;
-      p = gp;
-      break;
-    }
-    if (b == backends.cpu)
-      plan.note(*backends.cuda, experiment_name::layer_chain, "gemm_chain", Precision::fp16, {{"batch", 1.0}},
-                backends.cuda->supports(layer_chain_for(c.shape, 1, 1, Precision::fp16)).reason +
-                    " — the chain runs on the CPU");
-  }
-  const LayerChainSpec probe = layer_chain_for(c.shape, 1, 1, p);
-  if (const Support ok = b->supports(probe); !ok.ok) {
-    plan.note(*b, experiment_name::layer_chain, "gemm_chain", p, {{"batch", 1.0}}, ok.reason);
-    return plan.take();
-  }
-  const double budget = c.budget_bytes > 0 ? c.budget_bytes : decode_default_budget(*b);
-  const int layers = layer_chain_layers_that_fit(probe, budget, c.shape.layers);
-  plan.bandwidth(*b, "triad", c.triad_bytes);
-  const TransformerShape shape = c.shape;
-  for (long long users = 1; users <= std::max(1, c.max_users); users *= 2) {
-    // A device may take fewer layers than the budget holds for this many users (a Vulkan device keeps one run within
-    // the cancel window): the deepest chain it takes, down to one layer, whose refusal then says why. The label and
-    // the result name the depth that ran; the page scales each point to the full depth by its own layer count.
-    int run_layers = layers;
-    while (run_layers > 1 && !b->supports(layer_chain_for(shape, run_layers, users, p)).ok) --run_layers;
-    plan.add({{}, "decode chain " + std::string(display_name(p)) + ", " + std::to_string(run_layers) + " of " +
-                      std::to_string(shape.layers) + " layers, " + std::to_string(users) + " users",
-              1.0, b, experiment_name::layer_chain, "gemm_chain", p,
-              {{"batch", double(users)}, {"layers", double(run_layers)}},
-              [b, shape, run_layers, users, p](const RunContext& ctx) {
-                return one(run_layer_chain(*b, layer_chain_for(shape, run_layers, users, p), ctx));
-              }});
-  }
   return plan.take();
 }
 

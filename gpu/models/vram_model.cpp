@@ -194,6 +194,28 @@ std::int64_t max_users_that_fit(const VramInputs& in, double card_bytes, std::in
   });
 }
 
+std::span<const NumberFormat> kv_cache_formats() {
+  static constexpr NumberFormat formats[] = {NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int4};
+  return formats;
+}
+
+std::vector<KvFormatFit> kv_format_fits(const VramInputs& in, double card_bytes, std::int64_t max_context,
+                                        std::int64_t max_users) {
+  std::vector<KvFormatFit> out;
+  for (NumberFormat f : kv_cache_formats()) {
+    VramInputs probe = in;
+    probe.mode = VramMode::inference;  // only serving keeps a KV cache
+    probe.kv_format = f;
+    KvFormatFit fit;
+    fit.format = f;
+    fit.bytes_per_token = kv_bytes_per_token(in.shape.layers, in.shape.kv_heads, in.shape.head_dim, bytes_per_value(f));
+    fit.max_context = max_context_that_fits(probe, card_bytes, max_context);
+    fit.max_users = max_users_that_fit(probe, card_bytes, max_users);
+    out.push_back(fit);
+  }
+  return out;
+}
+
 const char* full_training_refusal(NumberFormat f) {
   if (is_float_training_format(f)) return nullptr;
   if (f == NumberFormat::fp8)

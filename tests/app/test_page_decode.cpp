@@ -57,8 +57,17 @@ TEST(DecodePage, TinyChainRunCompletesOffscreen) {
   EXPECT_GE(page.batchPlot()->graphCount(), 3);  // total, per user, ceiling
   const auto plots = page.plots();
   ASSERT_EQ(plots.size(), 2);
-  // Total and per-user tokens/s at 1, 2, 4 users, measured here, with the chain's precision in the series name.
-  EXPECT_EQ(plots[1].csv().count(QStringLiteral(",measured here,")), 6) << plots[1].csv().toStdString();
+  // Total and per-user tokens/s at 1, 2, 4 users and the prompt's one point, measured here, with the chain's
+  // precision in the series name.
+  EXPECT_EQ(plots[1].csv().count(QStringLiteral(",measured here,")), 7) << plots[1].csv().toStdString();
+  // The prompt's prefill was measured at its own length (the tiny layer is not capped: 1,000 of 31,624 allowed),
+  // beside batch 1: both rates in the sentence, none extrapolated.
+  const QString prefill = page.prefillText();
+  EXPECT_TRUE(prefill.contains(QStringLiteral("Measured here, the same chain: the prompt's 1,000 tokens in one batch")))
+      << prefill.toStdString();
+  EXPECT_TRUE(prefill.contains(QStringLiteral("one token at a time"))) << prefill.toStdString();
+  EXPECT_FALSE(prefill.contains(QStringLiteral("capped"))) << prefill.toStdString();
+  EXPECT_FALSE(page.prefillFullText().contains(QStringLiteral("extrapolated"))) << page.prefillFullText().toStdString();
   EXPECT_TRUE(plots[1].csv().contains(QStringLiteral("FP32"))) << plots[1].csv().toStdString();
 }
 
@@ -100,16 +109,23 @@ TEST(DecodePage, DefaultPlanIsTheBenchSuite) {
   for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
   for (const auto& j : gpulab::suite_plan("decode", backends).jobs) fromSuite.insert(gpulab::job_key(j));
   EXPECT_EQ(fromPage, fromSuite);
-  EXPECT_EQ(fromPage.size(), 8u);  // the triad, then 1 … 64 users
+  EXPECT_EQ(fromPage.size(), 9u);  // the triad, then 1 … 64 users, then the 1,000-token prompt's prefill
   page.setMaxUsers(4);             // other controls are another plan
   fromPage.clear();
   for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
   EXPECT_NE(fromPage, fromSuite);
+  // The prompt's length is the prefill step's batch: another prompt, another plan.
+  page.setMaxUsers(64);
+  page.setPromptTokens(40);
+  const gpulab::Plan p = page.plan();
+  EXPECT_EQ(p.jobs.back().params.at("prompt_tokens"), 40);
+  EXPECT_EQ(p.jobs.back().params.at("batch"), 40);
 }
 
 // Prefill and decode on the page (issue 28, section 2), from the model for the datasheet card: 7B FP16 on an H100
-// SXM, worked by hand in tests/unit/test_models_prefill.cpp — a 1,000-token prompt 14.15 ms (compute-bound), each
-// later token 4.18 ms (239 tokens/s); a 100-token prompt is still memory-bound (4.18 ms).
+// SXM, worked by hand in tests/unit/test_models_prefill.cpp — a 1,000-token prompt 14.15 ms at the datasheet peak,
+// 17.61 ms at the 80.3 % a real cuBLAS GEMM reaches (published: stas00/ml-engineering), compute-bound from 237.26
+// tokens; each later token 4.18 ms (239 tokens/s); a 100-token prompt is still memory-bound (4.18 ms).
 TEST(DecodePage, PromptThenAnswer) {
   AppContext ctx(noGpu());
   DecodePage page(ctx);
@@ -118,20 +134,31 @@ TEST(DecodePage, PromptThenAnswer) {
   page.setParamsBillions(7);
   page.setPromptTokens(1000);
   QString text = page.prefillText();
-  EXPECT_TRUE(text.contains(QStringLiteral("≥ <b>14.1 ms</b> (compute-bound;"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("about <b>17.6 ms</b> (compute-bound)"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("80 % of peak real GEMMs reach (published)"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("≤ <b>239 tokens/s</b>"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("4.18 ms"))) << text.toStdString();
-  EXPECT_TRUE(text.contains(QStringLiteral("~296 tokens"))) << text.toStdString();
+  // The tooltip has the roof's time beside it, the share's source and the ridge at that share.
+  const QString full = page.prefillFullText();
+  EXPECT_TRUE(full.contains(QStringLiteral("14.1 ms"))) << full.toStdString();
+  EXPECT_TRUE(full.contains(QStringLiteral("published: stas00/ml-engineering"))) << full.toStdString();
+  EXPECT_TRUE(full.contains(QStringLiteral("~238 tokens"))) << full.toStdString();
   page.setPromptTokens(100);
   text = page.prefillText();
-  EXPECT_TRUE(text.contains(QStringLiteral("≥ <b>4.18 ms</b> (memory-bound;"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("about <b>4.18 ms</b> (memory-bound)"))) << text.toStdString();
+  // A card with no published GEMM borrows the H100 SXM's share and says whose it is.
+  page.setCard(QStringLiteral("RTX 4090"));
+  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("(the H100's, assumed)"))) << page.prefillText().toStdString();
+  EXPECT_TRUE(page.prefillFullText().contains(QStringLiteral("the H100 SXM's, assumed for this card")));
+  page.setCard(QStringLiteral("H100 SXM"));
   // The ceiling's sentence says the limit is per pass (speculative decoding beats it).
   EXPECT_TRUE(page.ceilingText().contains(QStringLiteral("speculative decoding"))) << page.ceilingText().toStdString();
 }
 
 // A mixture of experts: Mixtral 8x7B in FP16 at 3,350 GB/s reads 25.8 GB a token (≤ 130 tokens/s) but holds
 // 93.4 GB (read whole: 35.9), tests/unit/test_models_moe.cpp. Its prompt reads every expert: 1,000 tokens take
-// 27.88 ms of weights against 26.08 ms of compute on an H100 SXM, memory-bound.
+// 27.88 ms of weights against 26.08 ms of compute at the datasheet peak on an H100 SXM, but at the 80.3 % a real
+// GEMM reaches 26.08 / 0.8033 = 32.46 ms: compute-bound after all.
 TEST(DecodePage, MixtureOfExpertsReadsItsActiveWeights) {
   AppContext ctx(noGpu());
   DecodePage page(ctx);
@@ -146,7 +173,7 @@ TEST(DecodePage, MixtureOfExpertsReadsItsActiveWeights) {
     EXPECT_TRUE(ceiling.contains(QString::fromUtf8(s))) << s << " in " << ceiling.toStdString();
   EXPECT_TRUE(page.ceilingBarLabels().contains(QStringLiteral("130")));
   page.setPromptTokens(1000);
-  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("≥ <b>27.9 ms</b> (memory-bound;"))) << page.prefillText().toStdString();
+  EXPECT_TRUE(page.prefillText().contains(QStringLiteral("about <b>32.5 ms</b> (compute-bound)"))) << page.prefillText().toStdString();
   // Back to dense: the box's size again.
   page.setMoeModel(QString());
   page.setParamsBillions(7);

@@ -94,3 +94,37 @@ TEST(DecodePageModel, AChainOnLavapipeIsNotAGpu) {
   EXPECT_FALSE(runs[0].device.is_gpu);
   EXPECT_EQ(runs[0].device.device_class, gpulab::DeviceClass::vulkan_on_cpu);
 }
+
+// The plan's prefill step (the chain with the prompt's tokens as one batch) is not a user count: it stays off the
+// users' steps and is read as the prompt's pass. Worked by hand: 123 of a 1,000-token prompt through 1 of 32 layers
+// in 0.5 s -> 16 s a pass of the full depth, 123 / 16 = 7.6875 tokens/s, the whole prompt 16 · 1000 / 123 = 130.08 s.
+TEST(DecodePageModel, PrefillIsThePromptsPassNotAUserCount) {
+  const auto c1 = chain(1, 0.1), c2 = chain(2, 0.11), bw = triad(20, 64 << 20);
+  auto pre = chain(123, 0.5, 1);
+  pre.params["prompt_tokens"] = 1000;
+  pre.gflops = 99.6;
+  auto one = c1;
+  one.gbps = 16.2;
+  const auto runs = chainRuns({{&one, -1}, {&c2, -1}, {&bw, -1}, {&pre, -1}});
+  ASSERT_EQ(runs.size(), 1u);
+  ASSERT_EQ(runs[0].steps.size(), 2u);  // users 1 and 2 only
+  EXPECT_EQ(runs[0].layers, 2);
+  EXPECT_DOUBLE_EQ(runs[0].batchOneGbps, 16.2);
+  ASSERT_TRUE(runs[0].prefill.has_value());
+  const Prefill& f = *runs[0].prefill;
+  EXPECT_EQ(f.tokens, 123);
+  EXPECT_EQ(f.promptTokens, 1000);
+  EXPECT_TRUE(f.capped());
+  EXPECT_DOUBLE_EQ(f.passS, 16.0);
+  EXPECT_DOUBLE_EQ(f.tokensPerS(), 7.6875);
+  EXPECT_NEAR(f.promptS(), 130.081, 0.001);
+  EXPECT_DOUBLE_EQ(f.gflops, 99.6);
+  EXPECT_EQ(measuredChainCount({{&one, -1}, {&c2, -1}, {&pre, -1}}), 2);
+  // Not capped: the prompt's pass is the time to its first token on this machine.
+  auto whole = chain(300, 0.5, 1);
+  whole.params["prompt_tokens"] = 300;
+  const auto uncapped = chainRuns({{&one, -1}, {&whole, -1}});
+  ASSERT_TRUE(uncapped[0].prefill.has_value());
+  EXPECT_FALSE(uncapped[0].prefill->capped());
+  EXPECT_DOUBLE_EQ(uncapped[0].prefill->promptS(), 16.0);
+}

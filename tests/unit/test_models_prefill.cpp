@@ -60,3 +60,27 @@ TEST(PrefillModel, NothingWithoutARoof) {
   EXPECT_EQ(prefill_estimate(none, 1000).ttft_s, 0.0);
   EXPECT_EQ(prefill_compute_bound_from(none), 0.0);
 }
+
+// A real GEMM reaches a share of the datasheet peak, so the compute part of the prefill stretches by 1 / share. The
+// share here is the published best-shape cuBLAS BF16 on an H100 SXM: 794.5 of 989 TFLOP/s = 80.33 %
+// (stas00/ml-engineering, data/reference-results.md). Worked by hand:
+//   1,000 tokens: 1.4e13 / (989.4e12 · 0.80334) = 17.614 ms (against 14.150 ms at the roof); still compute-bound.
+//   Ridge: 295.34 · 0.80334 = 237.26 tokens: from there on the prompt is compute-bound.
+//   250 tokens: 3.5e12 / (989.4e12 · 0.80334) = 4.404 ms > 4.179 ms of weights: compute-bound at the share, while
+//   at the roof (3.537 ms) the weights' time was longer.
+TEST(PrefillModel, ShareOfPeakStretchesTheComputeTime) {
+  PrefillInputs in;
+  in.gemm_share = 794.5 / 989.0;
+  const PrefillEstimate e = prefill_estimate(in, 1000);
+  EXPECT_NEAR(e.compute_s, 17.614e-3, 1e-6);
+  EXPECT_DOUBLE_EQ(e.ttft_s, e.compute_s);
+  EXPECT_NEAR(prefill_compute_bound_from(in), 237.26, 0.01);
+  EXPECT_TRUE(prefill_estimate(in, 250).compute_bound);
+  EXPECT_FALSE(prefill_estimate(PrefillInputs{}, 250).compute_bound);
+  EXPECT_NEAR(prefill_estimate(in, 250).ttft_s, 4.403e-3, 1e-6);
+  // A share above 1 is the roof; none at all is no estimate.
+  in.gemm_share = 1.5;
+  EXPECT_DOUBLE_EQ(prefill_estimate(in, 1000).compute_s, prefill_estimate(PrefillInputs{}, 1000).compute_s);
+  in.gemm_share = 0;
+  EXPECT_EQ(prefill_estimate(in, 1000).ttft_s, 0.0);
+}

@@ -271,3 +271,47 @@ TEST(VramModel, KvCacheFormatsStretchContextAndUsers) {
     EXPECT_EQ(max_context_that_fits(in, 24 * GB), c.context);
   }
 }
+
+// The three KV formats side by side, as the VRAM page shows them (kv_format_fits). Worked by hand for Llama 3 8B
+// (model card: 8,030,261,248 parameters, 32 layers, 8 KV heads of 128, feed-forward 14,336) in FP16 on the 24 GB
+// shop card, 4 users: 24e9 − 2 · 8,030,261,248 − 1e9 (overhead) = 6,939,477,504 B left. Per user and token:
+//   KV cache 2 · 32 · 8 · 128 = 65,536 values: FP16 131,072 B, FP8 65,536 B, INT4 32,768 B;
+//   prefill working set (4096 + 2 · 14,336) · 2 = 65,536 B; so 196,608 / 131,072 / 98,304 B in all.
+//   longest context, 4 users: 6,939,477,504 / (4 · 196,608) = 8,824.002 -> 8,824; / (4 · 131,072) = 13,236.003
+//                              -> 13,236; / (4 · 98,304) = 17,648.004 -> 17,648 tokens
+//   users at 8,192 tokens:     / (8,192 · 196,608) = 4.31 -> 4; / (8,192 · 131,072) = 6.46 -> 6; / (8,192 · 98,304)
+//                              = 8.62 -> 8
+// The FP8 cache is half the FP16 one, yet the context grows 1.5x, not 2x: the working set does not shrink with it.
+TEST(VramModel, KvFormatFitsSideBySide) {
+  VramInputs in;
+  in.shape = *find_preset("llama-3-8b");
+  in.weights_format = NumberFormat::fp16;
+  in.users = 4;
+  in.context = 8192;
+  const std::vector<KvFormatFit> fits = kv_format_fits(in, 24 * GB);
+  ASSERT_EQ(fits.size(), 3u);
+  const struct { NumberFormat kv; double per_token; std::int64_t context, users; } want[] = {
+      {NumberFormat::fp16, 131'072, 8'824, 4},
+      {NumberFormat::fp8, 65'536, 13'236, 6},
+      {NumberFormat::int4, 32'768, 17'648, 8},
+  };
+  for (std::size_t i = 0; i < 3; ++i) {
+    SCOPED_TRACE(std::string(format_name(want[i].kv)));
+    EXPECT_EQ(fits[i].format, want[i].kv);
+    EXPECT_DOUBLE_EQ(fits[i].bytes_per_token, want[i].per_token);
+    EXPECT_EQ(fits[i].max_context, want[i].context);
+    EXPECT_EQ(fits[i].max_users, want[i].users);
+  }
+  // The lesson's 7B, one user at 4,096 tokens: the figures of KvCacheFormatsStretchContextAndUsers above.
+  VramInputs seven = lesson_7b(NumberFormat::fp16);
+  seven.context = 4096;
+  const std::vector<KvFormatFit> s = kv_format_fits(seven, 24 * GB);
+  EXPECT_EQ(s[0].max_context, 15'611);
+  EXPECT_EQ(s[1].max_context, 28'628);
+  EXPECT_EQ(s[2].max_context, 49'100);
+  EXPECT_EQ(s[0].max_users, 3);
+  EXPECT_EQ(s[2].max_users, 11);
+  // A training budget has no KV cache; the comparison is of serving, whatever mode the page is in.
+  seven.mode = VramMode::train;
+  EXPECT_EQ(kv_format_fits(seven, 24 * GB)[0].max_context, 15'611);
+}

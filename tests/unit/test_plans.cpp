@@ -1,8 +1,10 @@
 // Plans (gpulab/plan.hpp, page_plans.hpp): run_plan stamps each result with its plan, turns a throwing job into an
 // error result and goes on, stops between jobs when cancelled; a suite is the plan its page builds by default.
 #include "gpulab/backend.hpp"
+#include "gpulab/decode_experiments.hpp"
 #include "gpulab/page_plans.hpp"
 #include "gpulab/plan.hpp"
+#include "gpulab/result_views.hpp"
 #include "gpulab/suites.hpp"
 
 #include <gtest/gtest.h>
@@ -120,4 +122,50 @@ TEST(Plans, PrecisionPlanRunsEveryFormatTheCpuHasAndNotesTheRest) {
   EXPECT_GE(gemm_ok, 2);  // FP32 and FP64 at least
   EXPECT_EQ(gemm_ok + notes, 7);
   EXPECT_EQ(errors, 7);
+}
+
+// The decode plan ends with the prompt's prefill: the chain at a batch of the prompt's tokens, on the CPU through one
+// layer and capped to prefill_cpu_max_flops a pass. By hand: the 7B layer holds 4096·12288 + 4096·4096 + 2·4096·11008
+// + 11008·4096 = 202,375,168 weights, 2 FLOPs each per token: 50e9 / 404,750,336 = 123.5 -> 123 of a 1,000-token
+// prompt; the small layer (12,845,056 weights) 1,946; the tiny one (790,528) takes all 1,000.
+TEST(Plans, DecodePlanEndsWithThePromptsPrefillCappedOnTheCpu) {
+  Cpu c;
+  EXPECT_EQ(prefill_chain_batch(layer_chain_for(TransformerShape{}, 1, 1, Precision::fp32), 1000, prefill_cpu_max_flops), 123);
+  EXPECT_EQ(prefill_chain_batch(layer_chain_for(TransformerShape{1024, 8, 8, 128, 2816, 32}, 1, 1, Precision::fp32),
+                                5000, prefill_cpu_max_flops),
+            1946);
+  EXPECT_EQ(prefill_chain_batch(layer_chain_for(TransformerShape{}, 1, 1, Precision::fp32), 50, prefill_cpu_max_flops), 50);
+  const Plan seven = decode_plan(c.backends(), DecodeControls{});
+  ASSERT_FALSE(seven.jobs.empty());
+  const PlanJob& last = seven.jobs.back();
+  EXPECT_EQ(last.params.at("batch"), 123);
+  EXPECT_EQ(last.params.at("layers"), 1);
+  EXPECT_EQ(last.params.at("prompt_tokens"), 1000);
+  EXPECT_NE(last.label.find("prompt 123 of 1000 tokens"), std::string::npos) << last.label;
+  // A one-token prompt is a decode step: no prefill job.
+  DecodeControls none;
+  none.prompt_tokens = 1;
+  EXPECT_EQ(decode_plan(c.backends(), none).jobs.size(), seven.jobs.size() - 1);
+
+  // Run the tiny layer's prefill: its result carries the prompt, so the page tells it from a decode step.
+  DecodeControls tinyControls;
+  tinyControls.shape = TransformerShape{256, 4, 4, 64, 688, 32};
+  tinyControls.max_users = 1;
+  tinyControls.prompt_tokens = 200;
+  tinyControls.triad_bytes = 1u << 20;
+  Plan p = decode_plan(c.backends(), tinyControls);
+  Plan only;
+  only.name = p.name;
+  only.jobs.push_back(p.jobs.back());
+  RunContext ctx;
+  ctx.policy = tiny();
+  const std::vector<Result> rs = run_plan(only, ctx);
+  ASSERT_EQ(rs.size(), 1u);
+  ASSERT_TRUE(rs[0].ok()) << rs[0].error;
+  const auto view = as_layer_chain(rs[0]);
+  ASSERT_TRUE(view.has_value());
+  EXPECT_TRUE(view->prefill());
+  EXPECT_EQ(view->users, 200);
+  EXPECT_EQ(view->prompt_tokens, 200);
+  EXPECT_EQ(result_key(rs[0], only.jobs[0].params), job_key(only.jobs[0]));
 }

@@ -82,7 +82,7 @@ TEST(VulkanDecodeChain, TheDecodePlanRunsItsChainOnVulkan) {
     EXPECT_EQ(job.backend, pair.vulkan.backend.get()) << job.label;
     EXPECT_FALSE(job.run == nullptr) << job.label;
   }
-  EXPECT_GE(chains, 7) << "1, 2, 4 … 64 users";
+  EXPECT_GE(chains, 8) << "1, 2, 4 … 64 users and the prompt's prefill";
   const Support one_user = pair.vulkan.backend->supports(layer_chain_for(TransformerShape{}, 1, 1, plan.jobs.back().precision));
   EXPECT_TRUE(one_user.ok) << one_user.reason;
 }
@@ -113,7 +113,7 @@ TEST(VulkanDecodeChain, AShrunkDecodePlanMeasuresOnVulkan) {
       measured += r.error.empty() ? 1 : 0;
     }
   }
-  EXPECT_EQ(measured, 5) << "1, 2, 4, 8 and 16 users";
+  EXPECT_EQ(measured, 6) << "1, 2, 4, 8 and 16 users, then the 1,000-token prompt's prefill";
 }
 
 }  // namespace

@@ -29,6 +29,19 @@ double layer_chain_weight_bytes(const LayerChainSpec& spec);      // × layers �
 // and extrapolates the step time to the full depth.
 int layer_chain_layers_that_fit(const LayerChainSpec& one_layer, double budget_bytes, int max_layers);
 
+// Prefill measured: the prompt's tokens go through the chain as one batch. A CPU cannot time a long prompt of a
+// large layer in a few seconds (a 1,000-token prompt through one 7B layer is 405 GFLOP, ~10 s a pass on two cores),
+// so the batch is capped to what `max_flops` allows for the spec's layers: min(prompt, floor(max_flops ÷ (2 ·
+// Σk·n · layers))), at least 1. The 7B layer (202,375,168 weights) at one layer under prefill_cpu_max_flops: 123
+// tokens; the small layer (12,845,056 weights): 1,946. max_flops <= 0: no cap.
+long long prefill_chain_batch(const LayerChainSpec& spec, long long prompt_tokens, double max_flops);
+// One timed pass of the CPU's prefill at most: ~0.5–1 s at the 50–100 GFLOP/s two cores reach with OpenBLAS, so the
+// check and three samples keep the step to a few seconds and a cancel lands within one product.
+inline constexpr double prefill_cpu_max_flops = 50e9;
+// A GPU's prefill: the prompt as it is, up to this many tokens (one product of the 7B layer at 8,192 rows is 0.74
+// TFLOP: about a millisecond on an H100, far under the cancel window).
+inline constexpr long long prefill_gpu_max_tokens = 8192;
+
 // Checks, then times the chain (the whole chain is one sample). Result: experiment "layer_chain", variant
 // "gemm_chain"; params batch, layers, params_per_layer, weight_bytes; flops = 2·batch·Σk·n·layers; bytes =
 // weights + activations read and written. A backend without the operation gives a Result with `error` set.

@@ -71,6 +71,10 @@ struct LayerChainPoint {
   double params_per_layer = 0;
   double weight_bytes = 0;
   double gbps = 0, gflops = 0;
+  // A prompt's prefill (the decode plan's last step): the prompt's length the page asked for; `users` is then the
+  // batch of prompt tokens that ran, which is smaller when capped (prefill_chain_batch). 0: a decode step.
+  long long prompt_tokens = 0;
+  bool prefill() const { return prompt_tokens > 0; }
 };
 std::optional<LayerChainPoint> as_layer_chain(const Result& r);
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace gpulab::models {
 
@@ -149,5 +150,25 @@ VramBudget vram_budget(const VramInputs& in, double card_bytes);
 std::int64_t max_context_that_fits(const VramInputs& in, double card_bytes, std::int64_t max_context = 1 << 24);
 // The most users (sequences) that fit at in.context tokens each, searching 1..max_users; 0 when none fits.
 std::int64_t max_users_that_fit(const VramInputs& in, double card_bytes, std::int64_t max_users = 1 << 20);
+
+// ---- KV-cache formats ------------------------------------------------------------------------------------------
+// The formats a server stores its KV cache in (issue 28): FP16 (as the model computes), FP8 (vLLM's fp8 cache, one
+// byte a value) and INT4 (half a byte; llama.cpp's q4 caches, KIVI-style quantisation). The VRAM page and
+// `calc vram --kv-precision` offer these three, in this order.
+std::span<const NumberFormat> kv_cache_formats();
+
+// What one KV format does to the budget `in` describes (inference): bytes per token of one conversation's cache, the
+// longest context that fits with in.users users, and the most users that fit at in.context tokens each.
+struct KvFormatFit {
+  NumberFormat format = NumberFormat::fp16;
+  double bytes_per_token = 0;       // one conversation's cache per token: 2 · layers · kv_heads · head_dim · bytes
+  std::int64_t max_context = 0;     // tokens per user, with in.users users (0: not one token fits)
+  std::int64_t max_users = 0;       // at in.context tokens each (0: not one user fits)
+};
+// The same inputs with the cache in each of kv_cache_formats(), weights and everything else unchanged. The lesson's
+// 7B in FP16 on the 24 GB shop card, 1 user at 4,096 tokens: FP16 15,611 tokens / 3 users, FP8 28,628 / 6, INT4
+// 49,100 / 11 (worked by hand in tests/unit/test_models_vram.cpp). Searches up to max_context and max_users.
+std::vector<KvFormatFit> kv_format_fits(const VramInputs& in, double card_bytes, std::int64_t max_context = 1 << 24,
+                                        std::int64_t max_users = 1 << 16);
 
 }  // namespace gpulab::models
