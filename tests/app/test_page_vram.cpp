@@ -23,6 +23,12 @@ double barTotal(VramPage& p, const QString& label) {
     if (b.label == label) return b.total();
   return -1;
 }
+// The lesson's running example: the 7B model in FP16 on the 24 GB shop card.
+void lessonSevenBOnTheShopCard(VramPage& page) {
+  page.choosePreset(QStringLiteral("lesson-7b"));
+  page.setCard(QStringLiteral("Shop card"));
+  page.setFormat(NumberFormat::fp16);
+}
 }  // namespace
 
 TEST(VramPage, PresetsChangeTheBars) {
@@ -123,9 +129,7 @@ TEST(VramPage, LongestContextAndMostUsers) {
   AppContext ctx(noGpu());
   VramPage page(ctx);
   page.initialize();
-  page.choosePreset(QStringLiteral("lesson-7b"));
-  page.setCard(QStringLiteral("Shop card"));
-  page.setFormat(NumberFormat::fp16);
+  lessonSevenBOnTheShopCard(page);
   const auto maxCtx = max_context_that_fits(page.inputs(), page.cardBytes());
   EXPECT_GT(maxCtx, 4096);
   VramInputs in = page.inputs();
@@ -317,9 +321,7 @@ TEST(VramPage, KvFormatsSideBySideInTheStrip) {
   AppContext ctx(noGpu());
   VramPage page(ctx);
   page.initialize();
-  page.choosePreset(QStringLiteral("lesson-7b"));
-  page.setCard(QStringLiteral("Shop card"));
-  page.setFormat(NumberFormat::fp16);
+  lessonSevenBOnTheShopCard(page);
   page.setContext(4096);
   page.setUsers(1);
   const QString ctxLine = page.contextText(), usersLine = page.usersText();
