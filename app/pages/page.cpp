@@ -183,6 +183,13 @@ void Page::showEvent(QShowEvent* e) {
   shownAtItsSize();
 }
 
+SourcedResults Page::sourcedResults() const {
+  SourcedResults out;
+  out.reserve(std::size_t(resultStore().all().size()));
+  for (const StoredResult& s : resultStore().all()) out.push_back({&s.result, s.source});
+  return out;
+}
+
 namespace {
 constexpr int kBadgeLineChars = 24;           // badges in a row beside the title
 constexpr int kBadgeLineCharsInAColumn = 44;  // badges in one column: one line each where the room allows

@@ -2,6 +2,7 @@
 // The base of every lesson page: the common scaffold (title + takeaway on top, the big visual in the middle,
 // controls on the right, a results strip and the Run bar below) and the hooks the main window, the export
 // code and the lesson layer use. Keep qcustomplot.h out of here: it is heavy and this header is everywhere.
+#include "models/sourced_result.h"
 #include "gpulab/experiments.hpp"
 #include "gpulab/plan.hpp"
 #include "gpulab/results.hpp"
@@ -60,6 +61,8 @@ class Page : public QWidget {
   AppContext& context() { return m_ctx; }
   // The store of results and recordings (defined out of line: a page header need not include app_context.h).
   const ResultStore& resultStore() const;
+  // Every result in the store (measured here and recorded), as the page models read them.
+  SourcedResults sourcedResults() const;
   QTabWidget* sideTabs() const { return m_sideTabs; }
   // The page's main plot or animation as setVisual() was given it (the fit test measures its share of a screen).
   QWidget* visual() const { return m_visual; }

@@ -1,8 +1,8 @@
 #pragma once
 // The lesson's running example — an appliance shop that wants a 7B language model as its support chatbot — as one
 // set of figures computed from the models, so every page that carries the story (what a GPU is, memory, training vs
-// inference, decode, precision, many GPUs) quotes the same numbers. Each page shows its line in a "Running example"
-// box at the top of its Lesson tab (LessonContent::runningExample).
+// inference, decode, precision, many GPUs) quotes the same numbers. Each such page words its own line in its
+// lesson file and shows it in a "Running example" box at the top of its Lesson tab (LessonContent::runningExample).
 #include <QString>
 
 namespace running_example {
@@ -40,8 +40,12 @@ struct Facts {
 // Computed once from gpulab/models (vram, decode, catalogue).
 const Facts& facts();
 
-// The running-example line for a page id ("whatgpu", "vram", "traininfer", "decode", "precision", "multigpu");
-// empty for a page the story does not pass through.
-QString line(const QString& pageId);
+// What a page's own running-example line (written in its lesson file) is built from, so every page words the
+// figures alike: "RTX 4090 (24 GB, 1,008 GB/s, datasheet)", "14.0 GB", a tokens/s count, "fits".
+QString cardWithDatasheet();
+QString gb(double v);
+QString tps(double v);
+QString fitWords(bool fits);
+QString tr(const char* s);  // translated in the "RunningExample" context
 
 }  // namespace running_example

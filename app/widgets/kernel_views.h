@@ -8,7 +8,7 @@
 //    barriers, the C cells it accumulates. 60 Hz timer on elapsed time, paused when hidden, nothing allocated per
 //    frame (the frames are computed when the trace arrives; the pictures are images updated in place).
 // Every picture says where its numbers come from: traced on the CPU emulator, counts exact, times not a GPU's.
-#include "models/kernel_view_model.h"
+#include "pages/kernel/model/kernel_view_model.h"
 #include "theme.h"
 
 #include <QElapsedTimer>

@@ -5,7 +5,7 @@
 // where they came from. Measured roofs are solid, datasheet dashed, model dotted (plot_style.h).
 // qcustomplot.h stays in the .cpp: this header is included by several pages.
 #include "gpulab/results.hpp"
-#include "models/roofline_model.h"
+#include "pages/roofline/model/roofline_model.h"
 #include "theme.h"
 #include "widgets/plot_style.h"
 

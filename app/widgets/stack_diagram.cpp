@@ -1,6 +1,6 @@
 #include "widgets/stack_diagram.h"
 
-#include "models/stack_model.h"
+#include "pages/stack/model/stack_model.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -6,6 +6,7 @@
 #include "gpulab/vulkan_loader.hpp"
 #include "gpulab/result_views.hpp"
 #include "gpulab/roofs.hpp"
+#include "gpulab/suite_registry.hpp"
 #include "gpulab/suites.hpp"
 #include "gpulab/models/amdahl_model.hpp"
 #include "gpulab/units.hpp"
@@ -167,6 +168,8 @@ BenchOptions parse_args(const Args& args) {
   }
   const bool runs = !o.help && !o.list && o.check.empty();
   if (runs && !is_suite(o.suite)) {
+    for (const auto& page : suite_registry().pages_without_suite())
+      if (page.page == o.suite) throw UsageError{"the " + page.page + " page measures nothing, so it has no suite: " + page.why};
     std::string names;
     for (const auto& s : suites()) names += (names.empty() ? "" : ", ") + s.name;
     throw UsageError{"unknown suite \"" + o.suite + "\" (the suites are: " + names + ")"};

@@ -1,10 +1,10 @@
 // The named suites behind `gpulab bench`: each suite is the plan a page builds for its default controls
-// (page_plans.hpp), run by run_plan; this file adds the recording around it (context, partial saves).
+// (registered by its plan file, suite_registry.hpp), run by run_plan; this file adds the recording around it (context, partial saves).
 // Nothing here throws past run_suite except for an unknown suite name: a failing job becomes an error result.
 #include "gpulab/suites.hpp"
 
 #include "gpulab/harness.hpp"
-#include "gpulab/page_plans.hpp"
+#include "gpulab/suite_registry.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,24 +15,6 @@
 
 namespace gpulab {
 namespace {
-
-const std::vector<SuiteInfo> suite_table{
-    {"quick", "CPU GEMM naive/reordered/BLAS at 512³ with a direct-BLAS control, and memory bandwidth (about a minute)"},
-    {"matmul", "the matrix-multiply page's default: every way at the lesson's n = 60 (the CPU's naive loop, reordered loop, BLAS on 1 and all threads; on a GPU its kernel ladder and cuBLAS, and these again at 4096³ (the naive steps at the largest size a quarter-second run allows) with cuBLAS at 8192³ too)"},
-    {"matmul-sizes", "the matrix-multiply page's ways from 64³ to 4096³ and at the lesson's shapes (60³, 32×4096·4096), for a recording; in all instead of matmul"},
-    {"bandwidth", "copy and triad from cache-sized to DRAM-sized arrays (CPU, and GPU when present)"},
-    {"transfer", "the PCIe page's sweep, 64 KiB to 1 GiB: host memcpy; on a GPU host→device, device→host (pinned and pageable), device→device"},
-    {"batch", "the batch page's sweep: the triad, then Y = X·W (d = 4096, FP32) for batch 1…1024 on the GPU (the CPU without one): memory-bound to compute-bound"},
-    {"precision", "the precision page's default: GEMM in every format on the GPU (8192³; the CPU at 1024³ without one), the formats it lacks recorded with the reason; each format's emulated error; the FP16 underflow demo"},
-    {"decode", "the decode page's run: the triad, then a 7B-shaped decode step (GEMV chain) at 1…64 users on the GPU in FP16 (the CPU in FP32 without one), against the bandwidth ceiling"},
-    {"amdahl", "the Amdahl page's run: a job with a 5 % serial part on 1…all CPU threads, timed side by side; GPU kernel-launch cost"},
-    {"vram", "on a GPU (CUDA or Vulkan): a 7B FP16 model's weights, KV cache and activations held one step each, then one more user at a time until the next would not fit (--until-refused: until the device refuses), the device's reading beside the prediction at each step, then freed"},
-    {"stadium", "the stadium's pace: the naive loop and BLAS on all cores at 512³, and the GPU's best GEMM (cuBLAS, or the top Vulkan shader)"},
-    {"roofs", "every device's three regimes: its FMA peak (FP32, FP64 and FP16 where it runs them), the overhead floor (an empty launch + wait; a CUDA graph's), an elementwise op from 1 element to 16 Mi, and the triad past the caches (under 30 s)"},
-    {"multigpu", "GPU→GPU copies at 64 MiB to 1 GiB when a second GPU is there (else a note saying why)"},
-    {"all", "every suite above, one after another"},
-    {"estimate", "the naive loop at 1024³ and 2048³, its predicted time beside the real one (minutes; not in all)"},
-};
 
 std::string hostname() {
   char buf[256] = {0};
@@ -63,10 +45,18 @@ std::string libraries_line(const Backends& b) {
 
 }  // namespace
 
-const std::vector<SuiteInfo>& suites() { return suite_table; }
+const std::vector<SuiteInfo>& suites() {
+  static const std::vector<SuiteInfo> list = [] {
+    std::vector<SuiteInfo> out;
+    for (const auto& s : suite_registry().suites()) out.push_back({s.name, s.description});
+    out.push_back({"all", "every suite above marked for it, one after another (not quick, matmul, roofline, estimate)"});
+    return out;
+  }();
+  return list;
+}
 
 bool is_suite(const std::string& name) {
-  return std::any_of(suite_table.begin(), suite_table.end(), [&](const SuiteInfo& s) { return s.name == name; });
+  return name == "all" || suite_registry().find(name) != nullptr;
 }
 
 Recording run_suite(const std::string& name, const Backends& backends, const RunContext& ctx,

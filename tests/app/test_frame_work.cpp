@@ -5,12 +5,12 @@
 // A handler that relays out the page, re-flows its keys or rebuilds a plot on every value fails here.
 #include "app_test_support.h"
 #include "format.h"
-#include "pages/amdahl_page.h"
-#include "pages/batch_page.h"
-#include "pages/kernel_page.h"
-#include "pages/matmul_page.h"
-#include "pages/precision_page.h"
-#include "pages/stadium_page.h"
+#include "pages/amdahl/amdahl_page.h"
+#include "pages/batch/batch_page.h"
+#include "pages/kernel/kernel_page.h"
+#include "pages/matmul/matmul_page.h"
+#include "pages/precision/precision_page.h"
+#include "pages/stadium/stadium_page.h"
 #include "widgets/frame_work_meter.h"
 #include "widgets/roofline_plot.h"
 

@@ -4,8 +4,8 @@
 // object (bars, graphs, texts, keys): the charts keep theirs and a value moves their data. A handler that rebuilds
 // a chart on every value (the pages did before: clearPlottables and new bars and texts per value) fails here.
 #include "app_test_support.h"
-#include "pages/decode_page.h"
-#include "pages/pcie_page.h"
+#include "pages/decode/decode_page.h"
+#include "pages/pcie/pcie_page.h"
 #include "widgets/frame_work_meter.h"
 
 #include "qcustomplot.h"

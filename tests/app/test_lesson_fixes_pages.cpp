@@ -3,11 +3,11 @@
 // the 1,979 headline is named (sparse FP16/BF16 = dense FP8) with the dense figure; the SIMD sentence follows the
 // detected width; the VRAM page refuses full training in INT4 and offers QLoRA.
 #include "app_test_support.h"
-#include "pages/batch_page.h"
-#include "pages/matmul_page.h"
-#include "pages/multigpu_page.h"
-#include "pages/precision_page.h"
-#include "pages/vram_page.h"
+#include "pages/batch/batch_page.h"
+#include "pages/matmul/matmul_page.h"
+#include "pages/multigpu/multigpu_page.h"
+#include "pages/precision/precision_page.h"
+#include "pages/vram/vram_page.h"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/vram_model.hpp"
 #include "widgets/parallelism_view.h"

@@ -1,7 +1,7 @@
 // Why NVIDIA and the alternatives: the CPU-or-GPU plot finds a crossover from this CPU's peak and the card's
 // datasheet; keeping the data on the GPU moves it left; the vendor table reads the catalogue (H100 vs MI300X).
 #include "app_test_support.h"
-#include "pages/alternatives_page.h"
+#include "pages/alternatives/alternatives_page.h"
 
 #include <QTest>
 #include <gtest/gtest.h>

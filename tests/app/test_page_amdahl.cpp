@@ -3,7 +3,7 @@
 #include "app_test_support.h"
 #include "gpulab/page_plans.hpp"
 #include "gpulab/recording.hpp"
-#include "pages/amdahl_page.h"
+#include "pages/amdahl/amdahl_page.h"
 #include "widgets/source_badge.h"
 
 #include "qcustomplot.h"

@@ -2,7 +2,7 @@
 // or says why none was found, and the model's ridge beside it.
 #include "app_context.h"
 #include "gpulab/models/gemm_model.hpp"
-#include "pages/batch_page.h"
+#include "pages/batch/batch_page.h"
 #include "widgets/roofline_plot.h"
 #include "widgets/run_bar.h"
 #include "gpulab/page_plans.hpp"

@@ -1,7 +1,7 @@
 // The decode page: the lesson's ceilings at 3,350 GB/s and at 50 GB/s, and a tiny chain run that completes.
 #include "app_test_support.h"
 #include "gpulab/page_plans.hpp"
-#include "pages/decode_page.h"
+#include "pages/decode/decode_page.h"
 
 #include "qcustomplot.h"
 

@@ -4,7 +4,7 @@
 #include "app_test_support.h"
 #include "export/export_cleanup.h"
 #include "main_window.h"
-#include "pages/kernel_page.h"
+#include "pages/kernel/kernel_page.h"
 #include "widgets/kernel_views.h"
 
 #include <QTableWidget>

@@ -4,7 +4,7 @@
 #include "app/badge_probe.h"
 #include "app_test_support.h"
 #include "main_window.h"
-#include "pages/matmul_page.h"
+#include "pages/matmul/matmul_page.h"
 #include "qcustomplot.h"
 #include "widgets/source_badge.h"
 

@@ -1,7 +1,7 @@
 // The many-GPUs page: the animation runs only while shown, the modes switch, the catalogue links are there and
 // labelled as datasheet, and the ring all-reduce model gives the expected times.
 #include "app_test_support.h"
-#include "pages/multigpu_page.h"
+#include "pages/multigpu/multigpu_page.h"
 #include "widgets/parallelism_view.h"
 
 #include <QTest>

@@ -1,7 +1,7 @@
 // The PCIe page: without a GPU it says there is no PCIe hop, measures host memcpy, and still prices a token
 // whose weights stream over the datasheet link.
 #include "app_test_support.h"
-#include "pages/pcie_page.h"
+#include "pages/pcie/pcie_page.h"
 #include "widgets/stacked_or_tabbed.h"
 
 #include "qcustomplot.h"

@@ -2,7 +2,7 @@
 // error for the CPU's formats, the underflow tab counts lost updates, two recordings are two sources.
 #include "app/badge_probe.h"
 #include "app_context.h"
-#include "pages/precision_page.h"
+#include "pages/precision/precision_page.h"
 #include "qcustomplot.h"
 #include "widgets/source_badge.h"
 

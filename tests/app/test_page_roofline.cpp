@@ -3,7 +3,7 @@
 #include "app_context.h"
 #include "gpulab/page_plans.hpp"
 #include "gpulab/recording.hpp"
-#include "pages/roofline_page.h"
+#include "pages/roofline/roofline_page.h"
 #include "qcustomplot.h"
 #include "widgets/roofline_plot.h"
 

@@ -4,7 +4,7 @@
 // keeps its graphs across redraws (issue 24): redrawing the same picture, or a smaller one, makes no new graph.
 #include "app_context.h"
 #include "gpulab/recording.hpp"
-#include "pages/roofline_page.h"
+#include "pages/roofline/roofline_page.h"
 #include "qcustomplot.h"
 #include "widgets/roofline_plot.h"
 

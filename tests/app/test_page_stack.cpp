@@ -1,7 +1,7 @@
 // The software-stack page: a cuBLAS result lights library + kernels, our own kernel skips the library, a CPU
 // BLAS result lights the CPU path with no driver; new results appear in the list.
 #include "app_test_support.h"
-#include "pages/stack_page.h"
+#include "pages/stack/stack_page.h"
 #include "widgets/stack_diagram.h"
 
 #include <QTest>

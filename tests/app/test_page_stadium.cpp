@@ -1,7 +1,7 @@
 // The professor-and-stadium page: the rounds counter shows the lesson's numbers, the animation follows the
 // clock and stops while hidden, and a slow clerk leaves the students idle.
 #include "app_context.h"
-#include "pages/stadium_page.h"
+#include "pages/stadium/stadium_page.h"
 #include "widgets/stadium_view.h"
 
 #include <QComboBox>

@@ -1,7 +1,7 @@
 // Training vs inference: the four budgets come from the VRAM model (serving 7B FP16 fits the shop's 24 GB card, full
 // fine-tuning does not, QLoRA does), the card and batch controls redraw the bars, the bounds name their sources.
 #include "app_test_support.h"
-#include "pages/traininfer_page.h"
+#include "pages/traininfer/traininfer_page.h"
 #include "widgets/lesson_panel.h"
 #include "widgets/vram_bars.h"
 

@@ -2,7 +2,7 @@
 // panel says why it is empty.
 #include "app_test_support.h"
 #include "format.h"
-#include "pages/vram_page.h"
+#include "pages/vram/vram_page.h"
 #include "widgets/vram_bars.h"
 
 #include "gpulab/page_plans.hpp"

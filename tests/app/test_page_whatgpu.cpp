@@ -3,7 +3,7 @@
 #include "app_test_support.h"
 #include "gpulab/models/catalogue.hpp"
 #include "main_window.h"
-#include "pages/whatgpu_page.h"
+#include "pages/whatgpu/whatgpu_page.h"
 #include "widgets/lesson_panel.h"
 
 #include <QComboBox>

@@ -4,7 +4,7 @@
 // offers the recording's size in one click; the recordings dialog lists what the recording holds, page by page.
 #include "app_test_support.h"
 #include "main_window.h"
-#include "pages/matmul_page.h"
+#include "pages/matmul/matmul_page.h"
 #include "shell/recordings_dialog.h"
 
 #include <QPushButton>

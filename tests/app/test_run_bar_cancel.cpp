@@ -4,7 +4,7 @@
 // machine needs, so only a machine too busy to schedule the worker for half a second fails it) and says that
 // what finished is kept. The RunBar's own rules are checked without a run first.
 #include "app_context.h"
-#include "pages/matmul_page.h"
+#include "pages/matmul/matmul_page.h"
 #include "widgets/run_bar.h"
 
 #include <QApplication>

@@ -40,13 +40,15 @@ TEST(RunningExample, ThreadedThroughTheStoryPages) {
     ASSERT_NE(p, nullptr) << id;
     const QString text = p->lesson().runningExample;
     EXPECT_FALSE(text.isEmpty()) << id;
-    EXPECT_EQ(text, running_example::line(QLatin1String(id))) << id;
+    EXPECT_TRUE(text.contains(QStringLiteral("7B")) || text.contains(QStringLiteral("shop"))) << id;
     ASSERT_NE(p->lessonPanel(), nullptr) << id;
     EXPECT_TRUE(p->lessonPanel()->runningExampleText().contains(QStringLiteral("7B"))) << id;
   }
-  // The numbers agree between pages: the same FP16 weight figure everywhere it is quoted.
+  // The numbers agree between pages: the same FP16 weight figure everywhere it is quoted. Each page words its own
+  // line (in its lesson file) from running_example::facts().
+  auto lineOf = [&w](const char* id) { return w.pageById(QLatin1String(id))->lesson().runningExample; };
   for (const char* id : {"vram", "decode", "precision", "multigpu", "traininfer"})
-    EXPECT_TRUE(running_example::line(QLatin1String(id)).contains(QStringLiteral("14.0 GB"))) << id;
-  EXPECT_TRUE(running_example::line(QStringLiteral("decode")).contains(QStringLiteral("239")));
-  EXPECT_TRUE(running_example::line(QStringLiteral("stadium")).isEmpty());
+    EXPECT_TRUE(lineOf(id).contains(QStringLiteral("14.0 GB"))) << id;
+  EXPECT_TRUE(lineOf("decode").contains(QStringLiteral("239")));
+  EXPECT_TRUE(lineOf("stadium").isEmpty());
 }

@@ -3,11 +3,11 @@
 // over things measured here, and the host memcpy headline from a DRAM-sized copy.
 #include "app_test_support.h"
 #include "widgets/plot_csv.h"
-#include "pages/amdahl_page.h"
-#include "pages/batch_page.h"
-#include "pages/decode_page.h"
-#include "pages/matmul_page.h"
-#include "pages/pcie_page.h"
+#include "pages/amdahl/amdahl_page.h"
+#include "pages/batch/batch_page.h"
+#include "pages/decode/decode_page.h"
+#include "pages/matmul/matmul_page.h"
+#include "pages/pcie/pcie_page.h"
 #include "widgets/source_badge.h"
 
 #include "qcustomplot.h"

@@ -28,7 +28,14 @@ def command_for(folder):
         rel = os.path.relpath(e["file"], os.path.join(root, "app"))
         if rel.startswith(".."):
             continue
-        if (folder == "." and "/" not in rel) or rel.startswith(folder + "/"):
+        # A page's model (pages/<id>/model/) compiles in the models layer: "pages/model" names those files,
+        # "pages" the views beside them.
+        in_model = rel.startswith("pages/") and "/model/" in rel
+        if folder == "pages/model":
+            hit = in_model
+        else:
+            hit = (folder == "." and "/" not in rel) or (rel.startswith(folder + "/") and not in_model)
+        if hit:
             if rel.endswith(".cpp") and not rel.startswith("main"):
                 return e
     return None
@@ -36,7 +43,7 @@ def command_for(folder):
 def try_compile(entry, folder, include):
     """Compiles a one-line file with the layer's command. The file sits in the scratch folder: a source in
     app/<folder>/ would first look beside itself, in app/<folder>/, which holds no other layer's folders either."""
-    name = os.path.join(scratch, "layer_probe_%s.cpp" % folder)
+    name = os.path.join(scratch, "layer_probe_%s.cpp" % folder.replace("/", "_"))
     with open(name, "w") as f:
         f.write('#include "%s"\nint layer_probe;\n' % include)
     if True:
@@ -64,6 +71,10 @@ cases = [
     ("models", "widgets/plot_export.h", "models/measured_spread.h"),
     ("models", "app_context.h", "gpulab/results.hpp"),
     ("runner", "pages/page.h", "runner/result_store.h"),
+    # A page's model sits in the page's folder but below its view: it sees other models, never a view or Qt widget.
+    ("pages/model", "pages/batch/batch_page.h", "pages/decode/model/decode_page_model.h"),
+    ("pages/model", "pages/page.h", "models/measured_spread.h"),
+    ("widgets", "pages/matmul/matmul_page.h", "pages/roofline/model/roofline_model.h"),
 ]
 failures = 0
 for folder, banned, allowed in cases:

@@ -8,7 +8,7 @@
 #include "fit/fit_support.h"
 #include "fit/plot_fit.h"
 #include "main_window.h"
-#include "pages/precision_page.h"
+#include "pages/precision/precision_page.h"
 #include "widgets/published_ladder.h"
 #include "theme.h"
 

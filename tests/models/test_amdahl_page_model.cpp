@@ -1,6 +1,6 @@
 // The Amdahl page's model: its run's thread counts and launch cost from the amdahl plan's results, one recorded
 // run per recording (two recordings: two runs, neither merged into the other), and nothing from another plan.
-#include "models/amdahl_page_model.h"
+#include "pages/amdahl/model/amdahl_page_model.h"
 
 #include "gpulab/page_plans.hpp"
 

@@ -1,6 +1,6 @@
 // The batch page's model: its own sweep's points from the batch plan's results, recorded sweeps of the same layer
 // shape (and nothing from another plan, nor another suite's GEMMs in a recording from before plans), device words.
-#include "models/batch_model.h"
+#include "pages/batch/model/batch_model.h"
 
 #include "gpulab/page_plans.hpp"
 

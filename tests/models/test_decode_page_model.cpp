@@ -1,6 +1,6 @@
 // The decode page's model: chains of the decode plan per source (another plan's never), scaled to 32 layers, the
 // chain's own ceiling from its device's triad, the "measured" ceiling bandwidth by the DRAM rule, device words.
-#include "models/decode_page_model.h"
+#include "pages/decode/model/decode_page_model.h"
 
 #include "gpulab/page_plans.hpp"
 

@@ -1,6 +1,6 @@
 // The decode verdict is read from the per-user curve: it can never say "memory-bound" while each user's speed
 // falls 4×, nor name a bend the samples' spread cannot support.
-#include "models/decode_verdict.h"
+#include "pages/decode/model/decode_verdict.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The kernel page's recorded speed of a ladder step: the CUDA module's GEMM of the matmul plan, largest size.
-#include "models/kernel_recorded.h"
+#include "pages/kernel/model/kernel_recorded.h"
 
 #include "gpulab/page_plans.hpp"
 

@@ -1,7 +1,7 @@
 // The Qt-free model behind "Inside the kernel" (models/kernel_view_model.h), on hand-made traces whose answers are
 // worked out by hand: sectors of a warp request, bank wavefronts, owners, the roofline placement, the k-loop frames.
 // (It lives with the app tests because the model is compiled into the app; it uses no Qt.)
-#include "models/kernel_view_model.h"
+#include "pages/kernel/model/kernel_view_model.h"
 
 #include <gtest/gtest.h>
 

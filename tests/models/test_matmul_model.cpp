@@ -1,6 +1,6 @@
 // The matrix-multiply page's model: rows from the plan builder's ways (a GPU slot's rows named by who ran them),
 // bars from typed GEMM results of the matmul page's plans only, the shares and the lesson's n = 60 ratio.
-#include "models/matmul_model.h"
+#include "pages/matmul/model/matmul_model.h"
 
 #include "gpulab/backend.hpp"
 #include "gpulab/page_plans.hpp"

@@ -1,7 +1,7 @@
 // A GEMM's share of its own device's measured FMA peak (issue 27; models/measured_peak.h, matmul_model's shares and
 // the ladder's best step): only a passed "peak" result of the same backend, device name and source counts; a
 // tensor-core format gets none; no peak measured means no share, never a datasheet figure in its place.
-#include "models/matmul_model.h"
+#include "pages/matmul/model/matmul_model.h"
 #include "models/measured_peak.h"
 
 #include "gpulab/backend.hpp"

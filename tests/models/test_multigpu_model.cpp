@@ -1,5 +1,5 @@
 // The many-GPUs page's model: GPU-to-GPU copies of its own plan only.
-#include "models/multigpu_model.h"
+#include "pages/multigpu/model/multigpu_model.h"
 
 #include "gpulab/page_plans.hpp"
 

@@ -1,5 +1,5 @@
 // The PCIe page's model: series, best rates and the link rate from the transfer plan's copies only.
-#include "models/pcie_model.h"
+#include "pages/pcie/model/pcie_model.h"
 
 #include "gpulab/page_plans.hpp"
 

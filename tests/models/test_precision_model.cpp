@@ -1,5 +1,5 @@
 // The precision page's model: rows from typed results of the precision plan only.
-#include "models/precision_model.h"
+#include "pages/precision/model/precision_model.h"
 
 #include "gpulab/page_plans.hpp"
 

@@ -3,7 +3,7 @@
 // Figures: H100 SXM dense FP16 989.4 TFLOP/s (data/gpu-specs.csv); published best-shape BF16 on an H100 SXM
 // 794.5 of 989 TFLOP/s = 80.33 %, on an A100 SXM 271.2 of 312 = 86.92 % (stas00/ml-engineering,
 // data/reference-results.md).
-#include "models/prefill_share.h"
+#include "pages/decode/model/prefill_share.h"
 
 #include "gpulab/models/catalogue.hpp"
 

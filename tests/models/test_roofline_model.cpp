@@ -3,7 +3,7 @@
 // session meets), so what is tested is exactly what it takes: GEMM and bandwidth results that ran, from any plan;
 // no other kind of result, no failed run, recordings only when asked; and device words, so lavapipe's Vulkan
 // device never gets a GPU's datasheet roof.
-#include "models/roofline_model.h"
+#include "pages/roofline/model/roofline_model.h"
 
 #include "gpulab/page_plans.hpp"
 

@@ -1,7 +1,7 @@
 // The roofline model's measured roofs (issue 27): "peak" results become each device's FMA roof per precision, the
 // empty "overhead" result its floor (a CUDA graph's kept apart), the sweep its own list; none of them is a point
 // (they move no bytes to place them by). A device with nothing but these (lavapipe, no datasheet) still has roofs.
-#include "models/roofline_model.h"
+#include "pages/roofline/model/roofline_model.h"
 
 #include "gpulab/roofs.hpp"
 

@@ -1,5 +1,5 @@
 // The software stack's model: the layers a result went through, CUDA's and Vulkan's paths, and its description.
-#include "models/stack_model.h"
+#include "pages/stack/model/stack_model.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The stadium's pace: the professor and the stadium from the stadium plan's GEMMs, per source.
-#include "models/stadium_model.h"
+#include "pages/stadium/model/stadium_model.h"
 
 #include "gpulab/page_plans.hpp"
 

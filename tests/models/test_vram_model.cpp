@@ -1,5 +1,5 @@
 // The memory page's live side: hold steps of the vram plan as bar numbers; notes and other plans' steps not drawn.
-#include "models/vram_model.h"
+#include "pages/vram/model/vram_model.h"
 
 #include "gpulab/page_plans.hpp"
 

@@ -1,8 +1,8 @@
 #pragma once
 // `gpulab bench --suite matmul`: the matrix-multiply page's default (every way at the lesson's 60³) and, on a real
-// GPU, its kernel ladder and library at sizes where the GPU's work, not the launch, is what is timed. Only
-// page_plans.cpp includes this (the suite table lives there); the page itself keeps building matmul_plan.
-#include "gpulab/page_plans.hpp"
+// GPU, its kernel ladder and library at sizes where the GPU's work, not the launch, is what is timed. Its
+// suite is registered in plans/matmul.cpp; the page itself keeps building matmul_plan.
+#include "plans/matmul.hpp"
 
 #include <string>
 #include <vector>
@@ -27,7 +27,7 @@ struct MatmulGpuJob {
 std::vector<MatmulGpuJob> matmul_gpu_suite_jobs(const Backends& backends);
 Plan matmul_suite_plan(const Backends& backends);
 
-// A rough single-run rate for ways not measured yet (page_plans.cpp), in GFLOP/s.
+// A rough single-run rate for ways not measured yet (plans/matmul.cpp), in GFLOP/s.
 double matmul_guess_gflops(const MatmulWay& w, double naive_gflops);
 
 }  // namespace gpulab

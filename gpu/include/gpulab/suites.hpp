@@ -1,9 +1,9 @@
 #pragma once
 // Named suites of experiments for `gpulab bench` / `gpulab-bench`. Both front ends call run_suite(). A suite is the
-// plan its page builds for the default controls (page_plans.hpp: suite_plan).
+// plan its page builds for the default controls (suite_registry.hpp: suite_plan).
 #include "gpulab/backend.hpp"
 #include "gpulab/experiments.hpp"
-#include "gpulab/page_plans.hpp"
+#include "gpulab/suite_registry.hpp"
 #include "gpulab/plan.hpp"
 #include "gpulab/recording.hpp"
 

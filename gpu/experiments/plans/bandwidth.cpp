@@ -1,0 +1,40 @@
+// Not a page's: memory bandwidth from cache to DRAM (see bandwidth.hpp).
+#include "plans/bandwidth.hpp"
+
+#include "gpulab/device_words.hpp"
+#include "gpulab/suite_registry.hpp"
+#include "gpulab/units.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <thread>
+
+namespace gpulab {
+namespace {
+constexpr std::size_t MiB = std::size_t{1} << 20;
+}  // namespace
+
+Plan bandwidth_plan(const Backends& backends) {
+  PlanBuilder plan(plan_name::bandwidth);
+  Backend& cpu = *backends.cpu;
+  // Small arrays live in cache: the curve shows the cliff down to DRAM bandwidth.
+  for (std::size_t bytes : {1 * MiB, 4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB})
+    for (const char* kind : {"copy", "triad"}) {
+      plan.bandwidth(cpu, kind, bytes, 1);
+      plan.bandwidth(cpu, kind, bytes, 0);
+    }
+  if (backends.cuda)
+    for (std::size_t bytes : {4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, 1024 * MiB})
+      for (const char* kind : {"copy", "triad"}) plan.bandwidth(*backends.cuda, kind, bytes);
+  return plan.take();
+}
+
+GPULAB_PLAN_FILE(bandwidth) {
+  registry.add({20, "bandwidth",
+                "copy and triad from cache-sized to DRAM-sized arrays (CPU, and GPU when present)",
+                true, [](const Backends& b, const SuiteOptions& o) { (void)o; return bandwidth_plan(b); }});
+}
+
+}  // namespace gpulab
