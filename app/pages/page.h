@@ -71,10 +71,15 @@ class Page : public QWidget {
   void setLessonHint(const QString& text);
 
   // The page's controls as a class plan addresses them (docs/class-plan.md; page_controls.cpp): every slider,
-  // spin box, combo box, check box and text field outside the lesson tab, under a key that is its objectName
-  // when it has one, else the text of the label beside it (or its own text, or its group's title). No per-page
+  // spin box, combo box, check box and text field outside the lesson tab, under a key that is its control id
+  // (setControlId) when it has one, else its objectName, else the text of the label beside it (or its own text, or its group's title). No per-page
   // code: a page opts a control out with the property gpulabPlanControl = false.
   QList<QPair<QString, QWidget*>> planControls() const;
+  // Gives a control the stable id a class plan names it by ("matmul.size"), set next to the control so renaming its
+  // label never breaks a plan; planControls() then keys it by the id (the label's key still finds it, for old
+  // plans). `positions`: for a slider whose position stands for another number (an index into sizes, a power of 2),
+  // the number each position from the minimum means; a plan that names the id gives that number, not the position.
+  static void setControlId(QWidget* control, const QString& id, const QList<double>& positions = {});
   QList<QPair<QString, QVariant>> controlValues() const;  // key -> number, bool or string
   // Sets each control as a user would (its signals fire); returns one line for each value it could not apply.
   QStringList applyControlValues(const QList<QPair<QString, QVariant>>& values);

@@ -1,7 +1,9 @@
 // Page::planControls / controlValues / applyControlValues: one generic way for a class plan to read and set any
 // page's controls, so no page needs code of its own for it. A control is found by a key a teacher can read in a
-// plan file: the objectName a page gave it, else the label beside it in its layout ("d_in", "Precision"), else its
-// own text (a check box), else the title of its group box. Keys repeat rarely; a repeat gets " 2", " 3".
+// plan file: the stable id the page gave it (setControlId: "matmul.size"), else the objectName a page gave it, else
+// the label beside it in its layout ("d_in", "Precision"), else its own text (a check box), else the title of its
+// group box. Keys repeat rarely; a repeat gets " 2", " 3". A control with an id is still found by the key it had
+// without one, so plans written before the ids keep working.
 #include "pages/page.h"
 #include "widgets/lesson_panel.h"
 
@@ -21,6 +23,7 @@
 #include <QScrollBar>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -97,7 +100,13 @@ QString kindName(const QWidget* w) {
   return QStringLiteral("text");
 }
 
-QString controlKey(const QWidget* w, const Page* page) {
+constexpr const char* kIdProperty = "gpulabControlId";
+constexpr const char* kPositionsProperty = "gpulabControlPositions";
+
+QString controlId(const QWidget* w) { return w->property(kIdProperty).toString(); }
+
+// The key a control had before ids (label text and the like): old plan files name controls by it.
+QString legacyKey(const QWidget* w, const Page* page) {
   if (!w->objectName().isEmpty() && !w->objectName().startsWith(QLatin1String("qt_"))) return w->objectName();
   if (auto* b = qobject_cast<const QAbstractButton*>(w); b && !plainText(b->text()).isEmpty()) return plainText(b->text());
   if (QString t = layoutLabel(w); !t.isEmpty()) return t;
@@ -108,8 +117,25 @@ QString controlKey(const QWidget* w, const Page* page) {
   return kindName(w);
 }
 
+QString controlKey(const QWidget* w, const Page* page) {
+  const QString id = controlId(w);
+  return id.isEmpty() ? legacyKey(w, page) : id;
+}
+
+// What each slider position stands for (setControlId), from the slider's minimum; empty: the position itself.
+QList<double> positionsOf(const QWidget* w) {
+  QList<double> out;
+  for (const QVariant& v : w->property(kPositionsProperty).toList()) out << v.toDouble();
+  return out;
+}
+
 QVariant valueOf(const QWidget* w) {
-  if (auto* s = qobject_cast<const QAbstractSlider*>(w)) return double(s->value());
+  if (auto* s = qobject_cast<const QAbstractSlider*>(w)) {
+    const QList<double> numbers = positionsOf(w);
+    const int i = s->value() - s->minimum();
+    if (!numbers.isEmpty() && i >= 0 && i < numbers.size()) return numbers[i];
+    return double(s->value());
+  }
   if (auto* s = qobject_cast<const QSpinBox*>(w)) return double(s->value());
   if (auto* s = qobject_cast<const QDoubleSpinBox*>(w)) return s->value();
   if (auto* c = qobject_cast<const QComboBox*>(w)) return c->currentText();
@@ -137,6 +163,27 @@ int comboIndex(const QComboBox* c, const QString& wanted) {
       found = i;
     }
   return found;
+}
+
+// A plan's number for a slider with positions -> the slider position that stands for it, or why there is none.
+QString toPosition(const QWidget* w, const QVariant& v, QVariant* position) {
+  const auto* s = qobject_cast<const QAbstractSlider*>(w);
+  const QList<double> numbers = s ? positionsOf(w) : QList<double>();
+  if (numbers.isEmpty()) {
+    *position = v;
+    return {};
+  }
+  double x = 0;
+  if (!toNumber(v, &x)) return QStringLiteral("wants a number");
+  QStringList offered;
+  for (int i = 0; i < numbers.size(); ++i) {
+    if (std::abs(numbers[i] - x) <= 1e-9 * std::max(1.0, std::abs(x))) {
+      *position = double(s->minimum() + i);
+      return {};
+    }
+    offered << QString::number(numbers[i]);
+  }
+  return QStringLiteral("has no setting %1 (it takes %2)").arg(x).arg(offered.join(QStringLiteral(", ")));
 }
 
 // Sets one control as a user would; returns why not, or an empty string.
@@ -183,18 +230,31 @@ QString apply(QWidget* w, const QVariant& v) {
   return QStringLiteral("cannot be set");
 }
 
-}  // namespace
-
-QList<QPair<QString, QWidget*>> Page::planControls() const {
+// Every plan control of `page` under a key `keyOf` gives it, a repeat numbered " 2", " 3".
+template <typename KeyOf>
+QList<QPair<QString, QWidget*>> keyedControls(const Page* page, const QWidget* lessonPanel, KeyOf keyOf) {
   QList<QPair<QString, QWidget*>> out;
   QHash<QString, int> seen;
-  for (QWidget* w : findChildren<QWidget*>()) {
-    if (!isPlanControl(w) || (m_lessonPanel && m_lessonPanel->isAncestorOf(w))) continue;
-    QString key = controlKey(w, this);
+  for (QWidget* w : page->findChildren<QWidget*>()) {
+    if (!isPlanControl(w) || (lessonPanel && lessonPanel->isAncestorOf(w))) continue;
+    QString key = keyOf(w);
     if (const int n = ++seen[key]; n > 1) key += QStringLiteral(" %1").arg(n);
     out.append({key, w});
   }
   return out;
+}
+
+}  // namespace
+
+void Page::setControlId(QWidget* control, const QString& id, const QList<double>& positions) {
+  control->setProperty(kIdProperty, id);
+  QVariantList numbers;
+  for (double x : positions) numbers << x;
+  if (!numbers.isEmpty()) control->setProperty(kPositionsProperty, numbers);
+}
+
+QList<QPair<QString, QWidget*>> Page::planControls() const {
+  return keyedControls(this, m_lessonPanel, [this](const QWidget* w) { return controlKey(w, this); });
 }
 
 QList<QPair<QString, QVariant>> Page::controlValues() const {
@@ -206,15 +266,32 @@ QList<QPair<QString, QVariant>> Page::controlValues() const {
 QStringList Page::applyControlValues(const QList<QPair<QString, QVariant>>& values) {
   QStringList problems;
   const auto controls = planControls();
+  // The keys plans used before ids (label text): an old plan's value is what it was then (a slider's position).
+  const auto legacy = keyedControls(this, m_lessonPanel, [this](const QWidget* w) { return legacyKey(w, this); });
   for (const auto& [key, value] : values) {
     QWidget* target = nullptr;
     for (const auto& [k, w] : controls)
       if (k == key) target = w;
+    QVariant v = value;
+    if (target) {
+      if (const QString why = toPosition(target, value, &v); !why.isEmpty()) {
+        problems << tr("%1: '%2' %3").arg(pageId(), key, why);
+        continue;
+      }
+    } else {
+      for (const auto& [k, w] : legacy)
+        if (k == key) target = w;
+    }
     if (!target) {
-      problems << tr("%1: no control '%2' on this page").arg(pageId(), key);
+      QStringList ids;
+      for (const auto& [k, w] : controls)
+        if (!controlId(w).isEmpty()) ids << k;
+      problems << (ids.isEmpty() ? tr("%1: no control '%2' on this page").arg(pageId(), key)
+                                 : tr("%1: no control '%2' on this page (its control ids: %3)")
+                                       .arg(pageId(), key, ids.join(QStringLiteral(", "))));
       continue;
     }
-    if (const QString why = apply(target, value); !why.isEmpty()) problems << tr("%1: '%2' %3").arg(pageId(), key, why);
+    if (const QString why = apply(target, v); !why.isEmpty()) problems << tr("%1: '%2' %3").arg(pageId(), key, why);
   }
   return problems;
 }

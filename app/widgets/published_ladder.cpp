@@ -3,6 +3,7 @@
 #include "app_context.h"
 #include "format.h"
 #include "models/published_results.h"
+#include "widgets/ladder_text.h"
 #include "widgets/plot_style.h"
 #include "widgets/published_views.h"
 
@@ -20,18 +21,11 @@ using gpulab::models::PublishedKind;
 using gpulab::models::PublishedResult;
 
 namespace {
-// The same names as the page's own GPU rows (gpu/cuda/kernels/0N_*.cu), so the two ladders read side by side.
+// The ladder table's titles (gpulab/gemm_ladder.hpp), the same words as the page's own GPU rows, so the two ladders
+// read side by side; a step the table lacks as the file spells it.
 QString stepName(const std::string& v) {
-  if (v == "naive") return QObject::tr("1 naive");
-  if (v == "coalesced") return QObject::tr("2 coalesced");
-  if (v == "smem") return QObject::tr("3 smem tiles");
-  if (v == "blocktile1d") return QObject::tr("4 1D blocking");
-  if (v == "blocktile2d") return QObject::tr("5 2D blocking");
-  if (v == "vectorized") return QObject::tr("6 vectorised");
-  if (v == "autotuned") return QObject::tr("6b autotuned");
-  if (v == "warptile") return QObject::tr("7 warp tiles");
-  if (v == "cublas") return QObject::tr("cuBLAS");
-  return QString::fromStdString(v);
+  const std::optional<gpulab::LadderStep> step = gpulab::ladder_step_of(v);
+  return step ? ladderTitle(*step) : QString::fromStdString(v);
 }
 std::vector<PublishedResult> ladder() { return gpulab::models::published_of_kind(PublishedKind::sgemm_ladder); }
 }  // namespace

@@ -186,7 +186,7 @@ class CudaBackend final : public Backend {
     if (spec.m > kMaxDim || spec.n > kMaxDim || spec.k > kMaxDim)
       return Support::no("each matrix dimension is limited to " + std::to_string(kMaxDim) + " here");
     const bool own = is_ladder_variant(spec.variant);
-    if (!own && spec.variant != "cublas") {
+    if (!own && ladder_step_of(spec.variant) != LadderStep::cublas) {
       std::string all;
       for (const auto& v : ladder_names()) all += (all.empty() ? "" : ", ") + v;
       return Support::no("the CUDA backend has no GEMM variant '" + spec.variant + "' (it has " + all + ")");

@@ -14,6 +14,7 @@
 #include "backend_internal.hpp"
 
 #include "convert.hpp"
+#include "gpulab/gemm_ladder.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/parallel_chunks.hpp"
 #include "kernels/blas.hpp"
@@ -56,14 +57,21 @@ double output_bytes(Precision p) {
 constexpr const char* kSelftestVariant = "selftest-wrong";  // unlisted: a wrong kernel the tests must catch
 
 kernels::SgemmLauncher ladder_launcher(const std::string& v) {
-  if (v == "naive") return kernels::sgemm_naive;
-  if (v == "coalesced") return kernels::sgemm_coalesced;
-  if (v == "smem") return kernels::sgemm_smem;
-  if (v == "blocktile1d") return kernels::sgemm_blocktile1d;
-  if (v == "blocktile2d") return kernels::sgemm_blocktile2d;
-  if (v == "vectorized") return kernels::sgemm_vectorized;
-  if (v == "warptile") return kernels::sgemm_warptile;
   if (v == kSelftestVariant) return kernels::sgemm_selftest_wrong;
+  const std::optional<LadderStep> step = ladder_step_of(v);  // the spelling: gpulab/gemm_ladder.hpp
+  if (!step) return nullptr;
+  switch (*step) {
+    case LadderStep::naive: return kernels::sgemm_naive;
+    case LadderStep::coalesced: return kernels::sgemm_coalesced;
+    case LadderStep::smem: return kernels::sgemm_smem;
+    case LadderStep::blocktile1d: return kernels::sgemm_blocktile1d;
+    case LadderStep::blocktile2d: return kernels::sgemm_blocktile2d;
+    case LadderStep::vectorized: return kernels::sgemm_vectorized;
+    case LadderStep::warptile: return kernels::sgemm_warptile;
+    case LadderStep::cublas:     // a library, not a hand-written kernel
+    case LadderStep::autotuned:  // published by others only
+      break;
+  }
   return nullptr;
 }
 
@@ -364,8 +372,11 @@ class GemmOp final : public TimedOp {
 }  // namespace
 
 const std::vector<std::string>& ladder_names() {
-  static const std::vector<std::string> names{"naive",       "coalesced",  "smem",     "blocktile1d",
-                                              "blocktile2d", "vectorized", "warptile", "cublas"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (LadderStep s : kCudaLadder) out.emplace_back(ladder_variant(s));
+    return out;
+  }();
   return names;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // The labelled peak model of an NVIDIA GPU (SMs × lanes × 2 FLOP per FMA × clock) and the time estimate that caps
 // the slow ladder kernels. Plain C++ (no CUDA headers) so tests/unit checks the mapping without a GPU.
+#include "gpulab/gemm_ladder.hpp"
+
 #include <string>
 
 namespace gpulab::cuda {
@@ -65,9 +67,10 @@ inline Fp64Peak fp64_peak(int major, int minor, int sms, double clock_mhz) {
 // an A6000: naive 309, coalesced 1,987, shared-memory tiles 2,980 GFLOP/s of a ~38.7 TFLOP/s FP32 peak). Steps not
 // listed are fast enough that any size the backend accepts finishes in well under a second: 0.
 inline double ladder_peak_share(const std::string& variant) {
-  if (variant == "naive") return 0.008;
-  if (variant == "coalesced") return 0.05;
-  if (variant == "smem") return 0.075;
+  const std::optional<LadderStep> step = ladder_step_of(variant);
+  if (step == LadderStep::naive) return 0.008;
+  if (step == LadderStep::coalesced) return 0.05;
+  if (step == LadderStep::smem) return 0.075;
   return 0;
 }
 

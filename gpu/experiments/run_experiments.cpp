@@ -1,6 +1,7 @@
 // The three primitive experiments: GEMM, streaming bandwidth, transfers. Each builds a self-describing Result:
 // what ran, on what, the check, every sample, and where the number came from.
 #include "gpulab/device_words.hpp"
+#include "gpulab/gemm_ladder.hpp"
 #include "gpulab/result_views.hpp"
 #include "gpulab/experiments.hpp"
 #include "gpulab/units.hpp"
@@ -249,7 +250,8 @@ std::optional<GemmPoint> as_gemm(const Result& r) {
   p.k = std::llround(r.param("k"));
   p.threads = static_cast<int>(std::lround(r.param("threads")));
   p.direct_control = r.variant == "blas-direct";
-  p.library = r.variant == "blas" || r.variant == "cublas" || r.variant == "cublaslt" || p.direct_control;
+  p.library = r.variant == "blas" || ladder_step_of(r.variant) == LadderStep::cublas || r.variant == "cublaslt" ||
+              p.direct_control;
   p.gflops = r.gflops;
   p.check_max_abs = r.check.checked > 0 ? r.check.max_abs_err : -1;
   return p;

@@ -8,6 +8,7 @@
 #include "backend_internal.hpp"
 #include "device_choices.hpp"
 
+#include "gpulab/gemm_ladder.hpp"
 #include "gpulab/harness.hpp"
 
 #include <cstdint>
@@ -20,32 +21,31 @@
 namespace gpulab::vk {
 namespace {
 
+// Vulkan's shaders for the steps of gpulab/gemm_ladder.hpp it offers (kVulkanLadder), in that order.
 struct Step {
-  const char* variant;
+  LadderStep id;
   const char* shader;   // build name without the precision suffix
+  ShaderKind kind;
   std::uint32_t tile_m, tile_n;  // outputs per workgroup
   bool needs_multiple_of_4;      // vec4 loads of A and B
 };
 
 const Step kSteps[] = {
-    {"naive", "gemm_01_naive", 16, 16, false},
-    {"smem", "gemm_02_shared_tiles", 16, 16, false},
-    {"blocktile2d", "gemm_03_register_blocking", 64, 64, false},
-    {"vectorized", "gemm_04_vectorized", 64, 64, true},
+    {LadderStep::naive, "gemm_01_naive", ShaderKind::gemm_naive, 16, 16, false},
+    {LadderStep::smem, "gemm_02_shared_tiles", ShaderKind::gemm_smem, 16, 16, false},
+    {LadderStep::blocktile2d, "gemm_03_register_blocking", ShaderKind::gemm_blocktile, 64, 64, false},
+    {LadderStep::vectorized, "gemm_04_vectorized", ShaderKind::gemm_vectorized, 64, 64, true},
 };
+static_assert(std::size(kSteps) == kVulkanLadder.size(), "one shader per step of kVulkanLadder");
 
 const Step* find_step(const std::string& variant) {
+  const std::optional<LadderStep> id = ladder_step_of(variant);
   for (const auto& s : kSteps)
-    if (variant == s.variant) return &s;
+    if (id == s.id) return &s;
   return nullptr;
 }
 
-ShaderKind shader_kind(const Step& s) {
-  const std::string v = s.variant;
-  if (v == "naive") return ShaderKind::gemm_naive;
-  if (v == "smem") return ShaderKind::gemm_smem;
-  return v == "blocktile2d" ? ShaderKind::gemm_blocktile : ShaderKind::gemm_vectorized;
-}
+ShaderKind shader_kind(const Step& s) { return s.kind; }
 
 }  // namespace
 
@@ -183,7 +183,11 @@ class GemmOp final : public TimedOp {
 }  // namespace
 
 const std::vector<std::string>& ladder_names() {
-  static const std::vector<std::string> names{"naive", "smem", "blocktile2d", "vectorized"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (LadderStep s : kVulkanLadder) out.emplace_back(ladder_variant(s));
+    return out;
+  }();
   return names;
 }
 

@@ -88,6 +88,31 @@ class PlanProbePage : public Page {
 };
 GPULAB_REGISTER_PAGE(15, PlanProbePage);
 
+// A page whose controls carry stable ids (Page::setControlId), as the real pages' do: a size slider whose
+// positions stand for sizes, and a spin box. Not registered: the tests build it alone.
+class IdProbePage : public Page {
+ public:
+  explicit IdProbePage(AppContext& ctx) : Page(ctx) {
+    auto* form = new QFormLayout;
+    size = new QSlider(Qt::Horizontal);
+    size->setRange(0, 3);
+    setControlId(size, QStringLiteral("probe.size"), {64, 128, 256, 512});
+    sizeLabel = new QLabel(QStringLiteral("Size"));
+    form->addRow(sizeLabel, size);
+    batch = new QSpinBox;
+    batch->setRange(1, 1024);
+    setControlId(batch, QStringLiteral("probe.batch"));
+    form->addRow(QStringLiteral("Batch"), batch);
+    controls()->addLayout(form);
+  }
+  QString pageId() const override { return QStringLiteral("idprobe"); }
+  QString title() const override { return QStringLiteral("Id probe"); }
+  QString takeaway() const override { return QStringLiteral("Controls with ids."); }
+  QSlider* size = nullptr;
+  QLabel* sizeLabel = nullptr;
+  QSpinBox* batch = nullptr;
+};
+
 class ClassPlanWalk : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -147,6 +172,39 @@ TEST_F(ClassPlanWalk, ApplyingValuesSetsControlsAndNamesWhatItCannot) {
   EXPECT_EQ(values[0].second.toDouble(), 32.0);
   EXPECT_EQ(values[2].second.toString(), QStringLiteral("GPU · Some Card"));
   EXPECT_EQ(values[4].second.toBool(), true);
+}
+
+TEST_F(ClassPlanWalk, ControlIdsBindPlansWhateverTheLabelSays) {
+  IdProbePage page(m_ctx);
+  QStringList keys;
+  for (const auto& [key, w] : page.planControls()) keys << key;
+  EXPECT_EQ(keys, (QStringList{QStringLiteral("probe.size"), QStringLiteral("probe.batch")}));
+
+  // The id takes the number the position stands for; a renamed label changes nothing.
+  page.sizeLabel->setText(QStringLiteral("Matrix size n"));
+  EXPECT_TRUE(page.applyControlValues({{QStringLiteral("probe.size"), 512.0}, {QStringLiteral("probe.batch"), 32.0}})
+                  .isEmpty());
+  EXPECT_EQ(page.size->value(), 3);
+  EXPECT_EQ(page.batch->value(), 32);
+  const auto values = page.controlValues();
+  ASSERT_EQ(values.size(), 2);
+  EXPECT_EQ(values[0].first, QStringLiteral("probe.size"));
+  EXPECT_EQ(values[0].second.toDouble(), 512.0);  // saved as the size, not the position
+
+  // An old plan's key (the label then) and its value (the position then) still apply.
+  EXPECT_TRUE(page.applyControlValues({{QStringLiteral("Matrix size n"), 1.0}, {QStringLiteral("Batch"), 8.0}}).isEmpty());
+  EXPECT_EQ(page.size->value(), 1);
+  EXPECT_EQ(page.batch->value(), 8);
+
+  // An unknown id is refused, naming the ids the page has; a size the slider does not offer is refused too.
+  const QStringList problems = page.applyControlValues({{QStringLiteral("probe.sise"), 512.0},
+                                                        {QStringLiteral("probe.size"), 500.0}});
+  ASSERT_EQ(problems.size(), 2) << problems.join(QLatin1Char('\n')).toStdString();
+  EXPECT_TRUE(problems[0].contains(QStringLiteral("no control 'probe.sise'"))) << problems[0].toStdString();
+  EXPECT_TRUE(problems[0].contains(QStringLiteral("probe.size, probe.batch"))) << problems[0].toStdString();
+  EXPECT_TRUE(problems[1].contains(QStringLiteral("has no setting 500 (it takes 64, 128, 256, 512)")))
+      << problems[1].toStdString();
+  EXPECT_EQ(page.size->value(), 1);  // left as it was
 }
 
 TEST_F(ClassPlanWalk, BundledPlanWalksTheWholeLessonWithTheClickerKeys) {

@@ -134,7 +134,7 @@ TEST(MatmulModel, ARecordingBringsItsGpuLadderNamedByItsDevice) {
   const Row& warp = row(rows, "cuda/warptile/-1");
   EXPECT_FALSE(warp.live);
   EXPECT_TRUE(warp.device.is_gpu);
-  EXPECT_EQ(warp.step, GpuStep::warptile);
+  EXPECT_EQ(warp.step, gpulab::LadderStep::warptile);
   EXPECT_EQ(warp.number, 7);  // the CUDA ladder's numbering
   EXPECT_EQ(row(rows, "cuda/cublas/-1").way.kind, gpulab::MatmulWayKind::gpu_library);
   EXPECT_EQ(row(rows, "cuda/cublas/-1").number, 0);

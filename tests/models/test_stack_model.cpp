@@ -63,3 +63,23 @@ TEST(StackModel, DescriptionNamesTheShapeOrTheExperiment) {
   EXPECT_EQ(h.what, "hold memory");
   EXPECT_EQ(h.api, Api::cpu);
 }
+
+TEST(StackModel, ExamplesAreTypedAndTakeTheChosenDevicesPath) {
+  using gpulab::BackendKind;
+  using gpulab::LadderStep;
+  const auto cuda = examplesFor(gpulab::DeviceClass::cuda_gpu);
+  ASSERT_EQ(cuda.size(), 3u);
+  EXPECT_EQ(cuda[0], (Example{BackendKind::cuda, LadderStep::cublas}));
+  EXPECT_EQ(cuda[1], (Example{BackendKind::cuda, LadderStep::warptile}));
+  EXPECT_EQ(cuda[2], (Example{BackendKind::cpu, std::nullopt}));
+  EXPECT_TRUE(layersFor(exampleResult(cuda[0])) & bit(Library));    // cuBLAS: the library layer
+  EXPECT_FALSE(layersFor(exampleResult(cuda[1])) & bit(Library));   // gpulab's own kernel skips it
+  EXPECT_TRUE(layersFor(exampleResult(cuda[2])) & bit(CpuLibrary));  // the CPU's BLAS
+  EXPECT_EQ(describe(exampleResult(cuda[1])).m, 1024);
+
+  const auto lavapipe = examplesFor(gpulab::DeviceClass::vulkan_on_cpu);
+  ASSERT_EQ(lavapipe.size(), 3u);
+  EXPECT_EQ(lavapipe[0], (Example{BackendKind::vulkan, LadderStep::vectorized, true}));
+  EXPECT_EQ(apiOf(exampleResult(lavapipe[0])), Api::vulkanCpu);
+  EXPECT_EQ(apiOf(exampleResult(examplesFor(gpulab::DeviceClass::vulkan_gpu)[1])), Api::vulkan);
+}

@@ -148,6 +148,9 @@ void BatchPage::buildControls() {
          tr("Columns of X = rows of W (the layer's input width), 256 … 8192. The lesson uses 4096."));
   slider(tr("d_out"), 8, 13, 12, &m_dOut, &m_dOutLabel,
          tr("Columns of W and Y (the layer's output width), 256 … 8192. The lesson uses 4096."));
+  const QList<double> widths{256, 512, 1024, 2048, 4096, 8192};  // 2^8 … 2^13, the sliders' positions
+  setControlId(m_dIn, QStringLiteral("batch.d_in"), widths);
+  setControlId(m_dOut, QStringLiteral("batch.d_out"), widths);
   slider(tr("largest B"), 0, 10, 10, &m_maxB, &m_maxBLabel,
          tr("The sweep runs B = 1, 2, 4 … up to this batch (rows of X: tokens or examples at once)."));
 

@@ -99,6 +99,7 @@ void DecodePage::buildControls() {
   m_params->setSuffix(tr(" B params"));
   m_params->setToolTip(tr("Model size in billions of parameters: every one is read once per token"));
   form->addRow(tr("Model"), m_params);
+  setControlId(m_params, QStringLiteral("decode.params"));
   m_moe = new QComboBox;
   m_moe->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_moe->setMinimumContentsLength(10);
@@ -132,6 +133,7 @@ void DecodePage::buildControls() {
   m_whatIf->setToolTip(tr("A bandwidth of your choice for the what-if bars (3,350 GB/s is the lesson's H100 SXM; "
                           "try 50 GB/s, a desktop CPU's memory)"));
   form->addRow(tr("What-if"), m_whatIf);
+  setControlId(m_whatIf, QStringLiteral("decode.what_if"));
   m_card = new QComboBox;
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -144,6 +146,7 @@ void DecodePage::buildControls() {
   m_card->setCurrentIndex(std::max(0, m_card->findData(detected ? QString::fromStdString(detected->name) : QStringLiteral("H100 SXM"))));
   m_card->setToolTip(tr("The datasheet card whose memory bandwidth gives the dashed-outline bars"));
   form->addRow(tr("Card"), m_card);
+  setControlId(m_card, QStringLiteral("decode.card"));
   controls()->addWidget(box);
 
   auto* cbox = new QGroupBox(tr("Measured chain"));

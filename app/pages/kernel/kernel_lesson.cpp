@@ -1,5 +1,6 @@
 // The "Inside the kernel" page's lesson: intro, questions and exercises (the page's code is in kernel_page*.cpp).
 #include "pages/kernel/kernel_page.h"
+#include "widgets/ladder_text.h"
 #include "widgets/lesson_more.h"
 
 #include <limits>
@@ -47,7 +48,7 @@ LessonContent KernelPage::lesson() const {
   sectors.unit = tr("sectors");
   sectors.tolerance = 0.02;
   sectors.compute = [this] {
-    auto t = m_traces.value(QStringLiteral("01_naive"));
+    auto t = m_traces.value(ladderKernel(gpulab::LadderStep::naive));
     if (!t) return std::numeric_limits<double>::quiet_NaN();
     for (const InstructionTrace& ins : t->instructions)
       if (ins.name == "load A") return ins.sectors_per_request();
@@ -62,7 +63,8 @@ LessonContent KernelPage::lesson() const {
   ratio.unit = tr("×");
   ratio.tolerance = 0.15;
   ratio.compute = [this] {
-    auto a = m_traces.value(QStringLiteral("02_coalesced")), b = m_traces.value(QStringLiteral("03_shared_tiles"));
+    auto a = m_traces.value(ladderKernel(gpulab::LadderStep::coalesced)),
+         b = m_traces.value(ladderKernel(gpulab::LadderStep::smem));
     if (!a || !b || b->bytes_per_flop() <= 0) return std::numeric_limits<double>::quiet_NaN();
     return a->bytes_per_flop() / b->bytes_per_flop();
   };

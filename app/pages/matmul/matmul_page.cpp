@@ -128,6 +128,7 @@ void MatmulPage::buildControls() {
   m_square = new QSlider(Qt::Horizontal);
   m_square->setRange(0, k_squareCount - 1);
   m_square->setPageStep(1);
+  setControlId(m_square, QStringLiteral("matmul.size"), QList<double>(std::begin(k_squares), std::end(k_squares)));
   m_square->setToolTip(tr("Square sizes n×n·n×n from tiny (8) to large (8192); the lesson's practice uses n = 60"));
   m_squareValue = new QLabel;
   m_squareValue->setMinimumWidth(60);

@@ -10,6 +10,7 @@
 #include "pages/matmul/matmul_page.h"
 #include "pages/matmul/matmul_page_detail.h"
 #include "qcustomplot.h"
+#include "widgets/ladder_text.h"
 #include "widgets/plot_object_pool.h"
 #include "widgets/plot_style.h"
 #include "widgets/recorded_look.h"
@@ -41,18 +42,8 @@ QString MatmulPage::rowName(const matmul_model::Row& row) const {
     }
     default: break;
   }
-  QString step;
-  switch (row.step) {
-    case matmul_model::GpuStep::naive: step = tr("naive"); break;
-    case matmul_model::GpuStep::coalesced: step = tr("coalesced"); break;
-    case matmul_model::GpuStep::smem: step = tr("smem tiles"); break;
-    case matmul_model::GpuStep::blocktile1d: step = tr("1D blocking"); break;
-    case matmul_model::GpuStep::blocktile2d: step = tr("2D blocking"); break;
-    case matmul_model::GpuStep::vectorized: step = tr("vectorised"); break;
-    case matmul_model::GpuStep::warptile: step = tr("warp tiles"); break;
-    case matmul_model::GpuStep::cublas: step = tr("cuBLAS"); break;
-    case matmul_model::GpuStep::other: step = QString::fromStdString(row.variant); break;
-  }
+  // The ladder's own words for its steps (gpulab/gemm_ladder.hpp); anything else as the recording spells it.
+  QString step = row.step ? ladderWords(*row.step) : QString::fromStdString(row.variant);
   if (row.number > 0) step = QString::number(row.number) + QLatin1Char(' ') + step;
   // Who ran it, in device_words' short words: "GPU", "Vulkan GPU", "Vulkan on the CPU" (lavapipe is no GPU).
   const QString noun = QString::fromStdString(row.device.noun);

@@ -143,28 +143,10 @@ void StackPage::refreshList() {
   }
   m_examples = m_entries.isEmpty();
   if (m_examples) {
-    // Nothing has run yet: three typical paths, marked as examples, so the diagram still teaches something.
-    // With a Vulkan device chosen, the examples take Vulkan's path (a CPU-type device's marked as such).
-    const gpulab::DeviceClass chosen = chosen_device::kind(m_ctx);
-    const bool vulkan = chosen == gpulab::DeviceClass::vulkan_gpu || chosen == gpulab::DeviceClass::vulkan_on_cpu;
-    auto example = [](const char* backend, const char* variant, bool cpuType = false) {
-      Result r;
-      r.experiment = "gemm";
-      r.backend = backend;
-      r.variant = variant;
-      r.params = {{"m", 1024}, {"n", 1024}, {"k", 1024}};
-      if (cpuType) r.provenance["device_type"] = "CPU (not a GPU)";  // as the Vulkan backend marks lavapipe
-      return r;
-    };
-    if (vulkan) {
-      const bool cpuType = chosen == gpulab::DeviceClass::vulkan_on_cpu;
-      m_entries.push_back({example("vulkan", "vectorized", cpuType), tr("example")});
-      m_entries.push_back({example("vulkan", "naive", cpuType), tr("example")});
-    } else {
-      m_entries.push_back({example("cuda", "cublas"), tr("example")});
-      m_entries.push_back({example("cuda", "warptile"), tr("example")});
-    }
-    m_entries.push_back({example("cpu", "blas"), tr("example")});
+    // Nothing has run yet: three typical paths from the model, marked as examples, so the diagram still teaches
+    // something. With a Vulkan device chosen, the examples take Vulkan's path (a CPU-type device's marked as such).
+    for (const stack_model::Example& e : stack_model::examplesFor(chosen_device::kind(m_ctx)))
+      m_entries.push_back({stack_model::exampleResult(e), tr("example")});
   }
   QSignalBlocker block(m_list);
   m_list->clear();

@@ -153,6 +153,7 @@ void StadiumPage::buildControls() {
   m_batchSlider = new QSlider(Qt::Horizontal);
   m_batchSlider->setRange(1, 64);
   m_batchSlider->setValue(m_batch);
+  setControlId(m_batchSlider, QStringLiteral("stadium.batch"));
   m_batchSlider->setToolTip(tr("Rows of Y = X·W: examples (or tokens) in the batch, 1 to 64. Each row has "
                                "d_out = 4,096 cells, each a 4,096-long dot product."));
   m_batchValue = new QLabel;

@@ -140,6 +140,7 @@ void VramPage::buildControls() {
   m_params->setToolTip(tr("Parameter count in billions (any value: the presets only fill it in). Weights = "
                           "parameters × bytes per parameter."));
   mform->addRow(tr("Size"), m_params);
+  setControlId(m_params, QStringLiteral("vram.params"));
   m_format = new QComboBox;
   for (NumberFormat f : k_formats) m_format->addItem(formatLabel(f), int(f));
   m_format->setCurrentIndex(1);
@@ -158,6 +159,7 @@ void VramPage::buildControls() {
                         "it is offered for FP32, FP16 and BF16 only. LoRA freezes the weights and trains small "
                         "adapters; over INT4 weights that is QLoRA (4-bit frozen base, 16-bit adapters)."));
   mform->addRow(tr("Mode"), m_mode);
+  setControlId(m_mode, QStringLiteral("vram.mode"));
   controls()->addWidget(modelBox);
 
   auto* kvBox = new QGroupBox(tr("KV cache and activations"));

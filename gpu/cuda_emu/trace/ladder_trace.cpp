@@ -1,6 +1,7 @@
 // trace_ladder_step: one SGEMM ladder step, traced, on random inputs, checked against FP64 dot products.
 #include "trace_recorder.hpp"
 
+#include <gpulab/gemm_ladder.hpp>
 #include <gpulab/harness.hpp>
 #include <gpulab/precision.hpp>
 #include <gpulab_emu/device_memory.hpp>
@@ -31,16 +32,21 @@ namespace {
 
 #if GPULAB_HAVE_KERNEL_TRACE
 namespace kt = gpulab::cuda::kernels_traced;
-struct TracedStep {
-  const char* name;
-  kt::Launcher launcher;
-};
-const TracedStep kSteps[] = {
-    {"01_naive", kt::sgemm_naive},         {"02_coalesced", kt::sgemm_coalesced},
-    {"03_shared_tiles", kt::sgemm_smem},   {"04_blocktile_1d", kt::sgemm_blocktile1d},
-    {"05_blocktile_2d", kt::sgemm_blocktile2d}, {"06_vectorized", kt::sgemm_vectorized},
-    {"07_warptile", kt::sgemm_warptile},
-};
+// The traced launcher of each step with a kernel file; the step's name is that file's (gpulab/gemm_ladder.hpp).
+kt::Launcher traced_launcher(LadderStep step) {
+  switch (step) {
+    case LadderStep::naive: return kt::sgemm_naive;
+    case LadderStep::coalesced: return kt::sgemm_coalesced;
+    case LadderStep::smem: return kt::sgemm_smem;
+    case LadderStep::blocktile1d: return kt::sgemm_blocktile1d;
+    case LadderStep::blocktile2d: return kt::sgemm_blocktile2d;
+    case LadderStep::vectorized: return kt::sgemm_vectorized;
+    case LadderStep::warptile: return kt::sgemm_warptile;
+    case LadderStep::cublas:
+    case LadderStep::autotuned: break;
+  }
+  return nullptr;
+}
 #endif
 
 // A device array from the emulated cudaMalloc, freed however the trace ends.
@@ -97,20 +103,18 @@ long long StepTrace::shared_extra_wavefronts() const {
 }
 
 std::string module_variant_of(const std::string& step) {
-  // The module's names (gpu/cuda/gemm_op.cpp) for the kernel files the steps are named after.
-  static const std::pair<const char*, const char*> names[] = {
-      {"01_naive", "naive"},         {"02_coalesced", "coalesced"},   {"03_shared_tiles", "smem"},
-      {"04_blocktile_1d", "blocktile1d"}, {"05_blocktile_2d", "blocktile2d"}, {"06_vectorized", "vectorized"},
-      {"07_warptile", "warptile"}};
-  for (const auto& [s, v] : names)
-    if (step == s) return v;
-  return {};
+  const std::optional<LadderStep> id = ladder_step_of_kernel(step);
+  return id ? std::string(ladder_variant(*id)) : std::string();
 }
 
 const std::vector<std::string>& traced_ladder_steps() {
-  static const std::vector<std::string> steps = {"01_naive",        "02_coalesced",    "03_shared_tiles",
-                                                 "04_blocktile_1d", "05_blocktile_2d", "06_vectorized",
-                                                 "07_warptile"};
+  // Every step with a kernel file of its own, in the ladder's order: "01_naive" … "07_warptile".
+  static const std::vector<std::string> steps = [] {
+    std::vector<std::string> out;
+    for (const LadderStepInfo& s : kLadderSteps)
+      if (!s.kernel.empty()) out.emplace_back(s.kernel);
+    return out;
+  }();
   return steps;
 }
 
@@ -120,10 +124,9 @@ StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape, co
   for (int d : {shape.m, shape.n, shape.k})
     if (d < 1 || d > 512) throw std::invalid_argument("kernel trace: each size must be 1…512 (got " + std::to_string(d) + ")");
 #if GPULAB_HAVE_KERNEL_TRACE
-  const TracedStep* found = nullptr;
-  for (const TracedStep& s : kSteps)
-    if (step == s.name) found = &s;
-  if (!found) throw std::invalid_argument("kernel trace: no ladder step \"" + step + "\"");
+  const std::optional<LadderStep> id = ladder_step_of_kernel(step);
+  const kt::Launcher launcher = id ? traced_launcher(*id) : nullptr;
+  if (!launcher) throw std::invalid_argument("kernel trace: no ladder step \"" + step + "\"");
 
   const std::size_t m = std::size_t(shape.m), n = std::size_t(shape.n), k = std::size_t(shape.k);
   std::vector<float> a(m * k), b(k * n), c(m * n);
@@ -146,7 +149,7 @@ StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape, co
     static bool ask(const void* f) { return (*static_cast<const std::function<bool()>*>(f))(); }
     StopRequest previous;
   } stop_scope(stop);
-  found->launcher(shape.m, shape.n, shape.k, da.get(), db.get(), dc.get(), nullptr);
+  launcher(shape.m, shape.n, shape.k, da.get(), db.get(), dc.get(), nullptr);
   recorder.stop();
 
   StepTrace out;

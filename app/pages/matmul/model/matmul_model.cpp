@@ -3,20 +3,10 @@
 #include "models/measured_peak.h"
 
 #include <algorithm>
-#include <map>
 
 namespace matmul_model {
 
 namespace {
-
-GpuStep stepOf(const std::string& variant) {
-  static const std::map<std::string, GpuStep> steps{
-      {"naive", GpuStep::naive},           {"coalesced", GpuStep::coalesced},   {"smem", GpuStep::smem},
-      {"blocktile1d", GpuStep::blocktile1d}, {"blocktile2d", GpuStep::blocktile2d}, {"vectorized", GpuStep::vectorized},
-      {"warptile", GpuStep::warptile},     {"cublas", GpuStep::cublas}};
-  const auto it = steps.find(variant);
-  return it == steps.end() ? GpuStep::other : it->second;
-}
 
 Row rowFor(const gpulab::MatmulWay& way, const gpulab::DeviceWords& device, bool live) {
   Row r;
@@ -24,10 +14,10 @@ Row rowFor(const gpulab::MatmulWay& way, const gpulab::DeviceWords& device, bool
   r.way = way;
   r.variant = way.variant;
   r.gpu_side = gpulab::backend_kind(way.backend) != gpulab::BackendKind::cpu;
-  r.step = r.gpu_side ? stepOf(way.variant) : GpuStep::other;
+  if (r.gpu_side) r.step = gpulab::ladder_step_of(way.variant);
   // A live ladder's own order; a recorded CUDA step keeps the CUDA ladder's numbering (kernels/0N_*.cu).
-  const bool cudaStep = gpulab::backend_kind(way.backend) == gpulab::BackendKind::cuda && r.step < GpuStep::cublas;
-  r.number = way.step > 0 ? way.step : cudaStep ? int(r.step) + 1 : 0;
+  const bool cudaStep = gpulab::backend_kind(way.backend) == gpulab::BackendKind::cuda && r.step;
+  r.number = way.step > 0 ? way.step : cudaStep ? gpulab::ladder_step_info(*r.step).number : 0;
   r.device = device;
   r.live = live;
   return r;

@@ -6,11 +6,13 @@
 // (gpulab::is_matmul_page_plan), so a recording's batch sweep or stadium never becomes a bar here.
 #include "models/sourced_result.h"
 #include "gpulab/device_words.hpp"
+#include "gpulab/gemm_ladder.hpp"
 #include "gpulab/page_plans.hpp"
 #include "gpulab/result_views.hpp"
 #include "gpulab/results.hpp"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,13 +27,11 @@ struct Shape {
   double flops() const { return 2.0 * double(m) * double(k) * double(n); }
 };
 
-// A step of a GPU ladder, for the page's words ("smem tiles"): the CUDA ladder's numbered order.
-enum class GpuStep { naive, coalesced, smem, blocktile1d, blocktile2d, vectorized, warptile, cublas, other };
 
 struct Row {
   std::string key;  // gpulab::matmul_way_key: "cpu/naive/-1", "cuda/cublas/-1", "vulkan/smem/-1"
   gpulab::MatmulWay way;
-  GpuStep step = GpuStep::other;
+  std::optional<gpulab::LadderStep> step;  // a GPU ladder's step (gpulab/gemm_ladder.hpp); none: CPU or unknown
   int number = 0;              // its place on the ladder, from 1 (0: a library, or unknown for a recorded step)
   std::string variant;         // shown as is only for a step the page has no words for
   bool gpu_side = false;       // any backend but the CPU

@@ -69,4 +69,30 @@ Description describe(const gpulab::Result& r) {
   return d;
 }
 
+std::vector<Example> examplesFor(gpulab::DeviceClass chosen) {
+  using gpulab::BackendKind;
+  using gpulab::LadderStep;
+  std::vector<Example> out;
+  if (chosen == gpulab::DeviceClass::vulkan_gpu || chosen == gpulab::DeviceClass::vulkan_on_cpu) {
+    const bool cpuType = chosen == gpulab::DeviceClass::vulkan_on_cpu;
+    out.push_back({BackendKind::vulkan, LadderStep::vectorized, cpuType});
+    out.push_back({BackendKind::vulkan, LadderStep::naive, cpuType});
+  } else {
+    out.push_back({BackendKind::cuda, LadderStep::cublas});
+    out.push_back({BackendKind::cuda, LadderStep::warptile});
+  }
+  out.push_back({BackendKind::cpu, std::nullopt});
+  return out;
+}
+
+gpulab::Result exampleResult(const Example& e) {
+  gpulab::Result r;
+  r.experiment = "gemm";
+  r.backend = std::string(gpulab::backend_name(e.backend));
+  r.variant = e.step ? std::string(gpulab::ladder_variant(*e.step)) : std::string("blas");  // the CPU backend's BLAS
+  r.params = {{"m", 1024}, {"n", 1024}, {"k", 1024}};
+  if (e.cpuDevice) r.provenance["device_type"] = "CPU (not a GPU)";  // as the Vulkan backend marks lavapipe
+  return r;
+}
+
 }  // namespace stack_model

@@ -1,5 +1,6 @@
 #include "pages/stadium/model/stadium_model.h"
 
+#include "gpulab/gemm_ladder.hpp"
 #include "gpulab/page_plans.hpp"
 #include "gpulab/result_views.hpp"
 
@@ -38,7 +39,7 @@ std::vector<Pace> paces(const std::vector<Input>& results, int recordings) {
       if (g->head.on_gpu) {
         // Before plans the stadium raced only cuBLAS; the plan's GPU GEMM is the device's best, whatever it is.
         if ((!legacy || g->library) && (!gpu || g->gflops > gpu->gflops)) gpu = g;
-      } else if (g->head.variant == "naive") {
+      } else if (gpulab::ladder_step_of(g->head.variant) == gpulab::LadderStep::naive) {  // the CPU loop spells it alike
         naive = g;  // newest wins
       } else if (g->library && !g->direct_control && g->threads == 0) {
         blas = g;
