@@ -249,8 +249,8 @@ void BatchPage::replot() {
     hideItem(m_hint);
   }
   if (!std::isfinite(ylo) || yhi <= 0) {
-    ylo = onGpu ? 1e11 : 1e9;
-    yhi = onGpu ? 1e15 : 1e11;
+    ylo = shown.onGpu ? 1e11 : 1e9;
+    yhi = shown.onGpu ? 1e15 : 1e11;
   }
   m_plot->xAxis->setRange(bmin / 1.5, bmax * 1.5);
   m_plot->yAxis->setRange(ylo / 2, yhi * 2.5);
@@ -277,8 +277,8 @@ void BatchPage::replot() {
   const double ridge = modelRidge();
   const double bx = modelCrossoverBatch();
   // The roof's source: a catalogued GPU's datasheet, else the device's own clock model, or the CPU's FMA peak.
-  const bool sheet = onGpu && m_ctx.gpuInfo() && gpulab::models::find_gpu(m_ctx.gpuInfo()->name);
-  QString peakWhat = sheet ? tr("datasheet") : onGpu ? tr("device model") : tr("FMA");
+  const bool sheet = shown.onGpu && m_ctx.gpuInfo() && gpulab::models::find_gpu(m_ctx.gpuInfo()->name);
+  QString peakWhat = sheet ? tr("datasheet") : shown.onGpu ? tr("device model") : tr("FMA");
   // Beside it, the FMA peak the roofs suite measured on the sweep's device (only where one was measured).
   if (!m_state.points.empty() && m_state.measuredPeakGflops > 0)
     peakWhat += tr("; measured %1").arg(fmtSi(m_state.measuredPeakGflops * 1e9, "FLOP/s"));
