@@ -28,8 +28,8 @@ class AppContext : public QObject {
   ~AppContext() override;
 
   gpulab::Backend& cpu() { return *m_cpu; }
-  // The chosen GPU backend (CUDA or Vulkan; pages call it cuda() from before there were two); null: the CPU only.
-  gpulab::Backend* cuda() { return m_gpu; }
+  // The chosen GPU backend (CUDA or Vulkan); null: the CPU only.
+  gpulab::Backend* gpu() { return m_gpu; }
   bool hasGpu() const { return m_gpu != nullptr; }
   QString gpuReason() const;  // why there is no GPU, in full
   // The device choice (device panel): "cuda", "vulkan" or "cpu". Cancels a running experiment first. Returns false

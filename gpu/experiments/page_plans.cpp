@@ -57,7 +57,7 @@ std::string precision_gemm_variant(Backend& b, Precision p, Support* why) {
 
 Plan precision_plan(const Backends& backends, const PrecisionControls& c) {
   PlanBuilder plan(plan_name::precision);
-  Backend& b = c.use_gpu && backends.cuda ? *backends.cuda : *backends.cpu;
+  Backend& b = c.use_gpu && backends.gpu ? *backends.gpu : *backends.cpu;
   const long long n = c.n > 0 ? c.n : precision_default_n(b);
   for (Precision p : all_precisions) {
     Support why;
@@ -94,8 +94,8 @@ std::vector<std::size_t> transfer_sweep_bytes() {
 Plan transfer_plan(const Backends& backends, const TransferControls& c) {
   PlanBuilder plan(plan_name::transfer);
   for (std::size_t bytes : c.cpu_bytes) plan.transfer(*backends.cpu, "h2h", false, bytes);
-  if (backends.cuda) {
-    Backend& gpu = *backends.cuda;
+  if (backends.gpu) {
+    Backend& gpu = *backends.gpu;
     for (std::size_t bytes : c.gpu_bytes) {
       for (bool pinned : {true, false}) {
         if (!pinned && !c.pageable) continue;
@@ -115,13 +115,13 @@ Plan transfer_plan(const Backends& backends, const TransferControls& c) {
 Plan multigpu_plan(const Backends& backends, const MultiGpuControls& c) {
   PlanBuilder plan(plan_name::multigpu);
   const std::size_t first = c.bytes.empty() ? 64 * MiB : c.bytes.front();
-  if (!backends.cuda) {
+  if (!backends.gpu) {
     plan.note(*backends.cpu, "transfer", "p2p", Precision::fp32, {{"bytes", double(first)}},
               "GPU-to-GPU copies need two GPUs in one machine, and this one has none" +
-                  (backends.cuda_reason.empty() ? std::string() : " (" + backends.cuda_reason + ")"));
+                  (backends.gpu_reason.empty() ? std::string() : " (" + backends.gpu_reason + ")"));
     return plan.take();
   }
-  Backend& gpu = *backends.cuda;
+  Backend& gpu = *backends.gpu;
   const Support p2p = gpu.supports(TransferSpec{"p2p", true, first});
   if (!p2p.ok) plan.note(gpu, "transfer", "p2p", Precision::fp32, {{"bytes", double(first)}}, p2p.reason);
   else
@@ -163,15 +163,15 @@ Plan stadium_plan(const Backends& backends, const StadiumControls& c) {
   // 512³: big enough that the loop strides through memory as the lesson's long dot products do.
   plan.gemm(cpu, c.cpu_n, c.cpu_n, c.cpu_n, "naive", Precision::fp32);
   plan.gemm(cpu, c.cpu_n, c.cpu_n, c.cpu_n, "blas", Precision::fp32, 0);
-  if (c.use_gpu && backends.cuda) {
+  if (c.use_gpu && backends.gpu) {
     long long n = c.gpu_n;
     std::string why;
-    const std::string v = stadium_gpu_variant(*backends.cuda, c.gpu_n, &n, &why);
+    const std::string v = stadium_gpu_variant(*backends.gpu, c.gpu_n, &n, &why);
     if (v.empty())
-      plan.note(*backends.cuda, "gemm", "best", Precision::fp32,
+      plan.note(*backends.gpu, "gemm", "best", Precision::fp32,
                 {{"m", double(c.gpu_n)}, {"n", double(c.gpu_n)}, {"k", double(c.gpu_n)}}, why);
     else
-      plan.gemm(*backends.cuda, n, n, n, v, Precision::fp32);
+      plan.gemm(*backends.gpu, n, n, n, v, Precision::fp32);
   }
   return plan.take();
 }
@@ -228,17 +228,17 @@ models::VramInputs vram_default_inputs() {
 // step. A device only: the page is about the card's memory, not the host's.
 Plan vram_plan(const Backends& backends, const VramControls& c) {
   PlanBuilder plan(plan_name::vram);
-  if (!backends.cuda) {
+  if (!backends.gpu) {
     plan.note(*backends.cpu, experiment_name::hold_memory, "held", Precision::fp32, {},
               "the live memory bars need a GPU: " +
-                  (backends.cuda_reason.empty() ? std::string("none here") : backends.cuda_reason));
+                  (backends.gpu_reason.empty() ? std::string("none here") : backends.gpu_reason));
     return plan.take();
   }
-  if (const std::string why = vram_hold_unavailable(*backends.cuda); !why.empty()) {
-    plan.note(*backends.cuda, experiment_name::hold_memory, "held", Precision::fp32, {}, why);
+  if (const std::string why = vram_hold_unavailable(*backends.gpu); !why.empty()) {
+    plan.note(*backends.gpu, experiment_name::hold_memory, "held", Precision::fp32, {}, why);
     return plan.take();
   }
-  Backend* gpu = backends.cuda;
+  Backend* gpu = backends.gpu;
   HoldRequest q;
   if (c.inputs || !(c.request_bytes > 0)) {
     q = vram_hold_request(c.inputs ? *c.inputs : vram_default_inputs());
@@ -307,8 +307,8 @@ Plan quick_plan(const Backends& backends) {
   plan.direct_blas(cpu, 512, 0);
   for (std::size_t bytes : {64 * MiB, 256 * MiB})
     for (const char* kind : {"copy", "triad"}) plan.bandwidth(cpu, kind, bytes);
-  if (backends.cuda) {
-    Backend& gpu = *backends.cuda;
+  if (backends.gpu) {
+    Backend& gpu = *backends.gpu;
     // Each GEMM step at 2048³, or at the largest size below it the device accepts (a CPU-type Vulkan device caps
     // the work per run at 512³): one note says why 2048³ was refused, and the CPU's BLAS runs at that size too,
     // so "GPU GEMM / CPU BLAS" divides like for like from this one run.
@@ -366,11 +366,11 @@ MatmulWay matmul_way_of(const std::string& backend, const std::string& variant, 
 std::vector<MatmulWay> matmul_ways(const Backends& backends) {
   std::vector<MatmulWay> ways{matmul_way_of("cpu", "naive", -1, false), matmul_way_of("cpu", "reordered", -1, false),
                               matmul_way_of("cpu", "blas", 1, true), matmul_way_of("cpu", "blas", 0, true)};
-  if (backends.cuda) {
+  if (backends.gpu) {
     int step = 0;
-    for (const auto& v : backends.cuda->gemm_variants()) {
+    for (const auto& v : backends.gpu->gemm_variants()) {
       const bool library = v == "cublas" || v == "cublaslt";  // a vendor's, not one of gpulab's steps
-      MatmulWay w = matmul_way_of(backends.cuda->kind(), v, -1, library);
+      MatmulWay w = matmul_way_of(backends.gpu->kind(), v, -1, library);
       w.step = library ? 0 : ++step;
       ways.push_back(w);
     }
@@ -398,7 +398,7 @@ Plan matmul_plan(const Backends& backends, const MatmulControls& c) {
   std::vector<bool> once;  // per job: a big size, checked once and timed once
   for (const MatmulWay& w : matmul_ways(backends)) {
     if (std::find(c.left_out.begin(), c.left_out.end(), matmul_way_key(w)) != c.left_out.end()) continue;
-    Backend& b = w.backend == "cpu" ? *backends.cpu : *backends.cuda;
+    Backend& b = w.backend == "cpu" ? *backends.cpu : *backends.gpu;
     builder.gemm(b, c.m, c.n, c.k, w.variant, Precision::fp32, w.threads < 0 ? 0 : w.threads);
     once.push_back(flops / (matmul_guess_gflops(w, c.naive_gflops) * 1e9) > c.single_run_s);
   }
@@ -463,8 +463,8 @@ Plan matmul_sizes_plan(const Backends& backends) {
       }
   };
   lesson_shapes(cpu, true);
-  if (backends.cuda) {
-    Backend& gpu = *backends.cuda;
+  if (backends.gpu) {
+    Backend& gpu = *backends.gpu;
     for (long long n : {256, 1024, 2048, 4096})
       for (const auto& v : gpu.gemm_variants()) plan.gemm(gpu, n, n, n, v, Precision::fp32);
     if (offers_variant(gpu, "cublas")) plan.gemm(gpu, 8192, 8192, 8192, "cublas", Precision::fp32);
@@ -484,9 +484,9 @@ Plan bandwidth_plan(const Backends& backends) {
       plan.bandwidth(cpu, kind, bytes, 1);
       plan.bandwidth(cpu, kind, bytes, 0);
     }
-  if (backends.cuda)
+  if (backends.gpu)
     for (std::size_t bytes : {4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, 1024 * MiB})
-      for (const char* kind : {"copy", "triad"}) plan.bandwidth(*backends.cuda, kind, bytes);
+      for (const char* kind : {"copy", "triad"}) plan.bandwidth(*backends.gpu, kind, bytes);
   return plan.take();
 }
 
@@ -520,7 +520,7 @@ std::string batch_gemm_variant(Backend& b, Precision p, long long max_batch, lon
 // the same run), then Y = X·W for every batch size through the device's library GEMM.
 Plan batch_plan(const Backends& backends, const BatchControls& c) {
   PlanBuilder plan(plan_name::batch);
-  Backend& b = c.use_gpu && backends.cuda ? *backends.cuda : *backends.cpu;
+  Backend& b = c.use_gpu && backends.gpu ? *backends.gpu : *backends.cpu;
   std::string why;
   const long long largest = c.batches.empty() ? 1 : *std::max_element(c.batches.begin(), c.batches.end());
   const std::string variant = batch_gemm_variant(b, c.precision, largest, c.d_in, c.d_out, &why);
@@ -550,8 +550,8 @@ Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
             2, cpu, experiment_name::amdahl_scaling, "threads", Precision::fp64,
             {{"serial_share", spec.serial_share}, {"max_threads", double(spec.threads.back())}},
             [cpu, spec](const RunContext& ctx) { return run_amdahl_scaling(*cpu, spec, ctx); }});
-  if (backends.cuda) {
-    Backend* gpu = backends.cuda;
+  if (backends.gpu) {
+    Backend* gpu = backends.gpu;
     const LaunchOverheadSpec launch{1000, 1024};
     const Params params{{"kernels", double(launch.kernels)}, {"elements", double(launch.elements)}};
     // Vulkan records no launch cost (the CUDA module does): the page says why instead of a gap.
@@ -572,7 +572,7 @@ Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
 Plan roofline_plan(const Backends& backends, const RooflineControls& c) {
   PlanBuilder plan(plan_name::roofline);
   std::vector<Backend*> devices{backends.cpu};
-  if (backends.cuda) devices.push_back(backends.cuda);
+  if (backends.gpu) devices.push_back(backends.gpu);
   for (Backend* be : devices) {
     std::vector<std::string> libraries;
     for (const char* lib : {"cublaslt", "cublas"})
