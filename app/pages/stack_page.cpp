@@ -147,10 +147,11 @@ void StackPage::refreshList() {
     // With a Vulkan device chosen, the examples take Vulkan's path (a CPU-type device's marked as such).
     const gpulab::DeviceClass chosen = chosen_device::kind(m_ctx);
     const bool vulkan = chosen == gpulab::DeviceClass::vulkan_gpu || chosen == gpulab::DeviceClass::vulkan_on_cpu;
-    auto example = [](const char* backend, const char* variant, bool cpuType = false) {
+    using gpulab::BackendKind;
+    auto example = [](BackendKind backend, const char* variant, bool cpuType = false) {
       Result r;
       r.experiment = "gemm";
-      r.backend = backend;
+      r.backend = gpulab::backend_name(backend);
       r.variant = variant;
       r.params = {{"m", 1024}, {"n", 1024}, {"k", 1024}};
       if (cpuType) r.provenance["device_type"] = "CPU (not a GPU)";  // as the Vulkan backend marks lavapipe
@@ -158,13 +159,13 @@ void StackPage::refreshList() {
     };
     if (vulkan) {
       const bool cpuType = chosen == gpulab::DeviceClass::vulkan_on_cpu;
-      m_entries.push_back({example("vulkan", "vectorized", cpuType), tr("example")});
-      m_entries.push_back({example("vulkan", "naive", cpuType), tr("example")});
+      m_entries.push_back({example(BackendKind::vulkan, "vectorized", cpuType), tr("example")});
+      m_entries.push_back({example(BackendKind::vulkan, "naive", cpuType), tr("example")});
     } else {
-      m_entries.push_back({example("cuda", "cublas"), tr("example")});
-      m_entries.push_back({example("cuda", "warptile"), tr("example")});
+      m_entries.push_back({example(BackendKind::cuda, "cublas"), tr("example")});
+      m_entries.push_back({example(BackendKind::cuda, "warptile"), tr("example")});
     }
-    m_entries.push_back({example("cpu", "blas"), tr("example")});
+    m_entries.push_back({example(BackendKind::cpu, "blas"), tr("example")});
   }
   QSignalBlocker block(m_list);
   m_list->clear();

@@ -24,7 +24,7 @@ namespace {
 std::unique_ptr<AppContext> lavapipe() {
   qputenv("GPULAB_VULKAN_ALLOW_CPU", "1");
   AppContext::Options o;
-  o.device = QStringLiteral("vulkan");
+  o.device = gpulab::BackendKind::vulkan;
   auto ctx = std::make_unique<AppContext>(o);
   qunsetenv("GPULAB_VULKAN_ALLOW_CPU");
   if (!ctx->hasGpu() || gpulab::device_words(*ctx->gpuInfo()).device_class != gpulab::DeviceClass::vulkan_on_cpu)
