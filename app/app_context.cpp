@@ -24,19 +24,20 @@ AppContext::AppContext(Options options, QObject* parent) : QObject(parent) {
   // The default: CUDA, else a Vulkan GPU; a CPU-type Vulkan device (lavapipe) only when asked for by name.
   const bool vulkanIsGpu =
       m_vulkan.backend && m_vulkan.backend->provenance()["device_type"].find("CPU") == std::string::npos;
-  if (!options.device.isEmpty()) chooseGpu(options.device);
+  if (options.device != gpulab::BackendKind::unknown) chooseGpu(options.device);
   if (!m_gpu && !m_cpuChosen) {
-    if (m_cuda.backend) chooseGpu(QStringLiteral("cuda"));
-    else if (vulkanIsGpu) chooseGpu(QStringLiteral("vulkan"));
+    if (m_cuda.backend) chooseGpu(gpulab::BackendKind::cuda);
+    else if (vulkanIsGpu) chooseGpu(gpulab::BackendKind::vulkan);
   }
 }
 
-bool AppContext::chooseGpu(const QString& kind) {
+bool AppContext::chooseGpu(gpulab::BackendKind kind) {
+  using gpulab::BackendKind;
   gpulab::Backend* next = nullptr;
-  if (kind == QLatin1String("cuda")) next = m_cuda.backend.get();
-  else if (kind == QLatin1String("vulkan")) next = m_vulkan.backend.get();
-  else if (kind != QLatin1String("cpu")) return false;
-  if (kind != QLatin1String("cpu") && !next) return false;
+  if (kind == BackendKind::cuda) next = m_cuda.backend.get();
+  else if (kind == BackendKind::vulkan) next = m_vulkan.backend.get();
+  else if (kind != BackendKind::cpu) return false;
+  if (kind != BackendKind::cpu && !next) return false;
   if (next == m_gpu && m_cpuChosen == !next) return true;
   // A running experiment holds the old backend: stop it before the pages see another one.
   m_runner.cancel();

@@ -19,23 +19,25 @@ class AppContext : public QObject {
  public:
   struct Options {
     bool loadCuda = true;  // false: behave as if no GPU (tests, --no-gpu); Vulkan is not loaded either
-    // "cuda", "vulkan" or "cpu"; empty: CUDA, else a Vulkan GPU, else the CPU (a CPU-type Vulkan device is never
-    // the default). GPULAB_DEVICE sets it; GPULAB_VULKAN_ALLOW_CPU=1 makes lavapipe choosable.
-    QString device = qEnvironmentVariable("GPULAB_DEVICE");
+    // cuda, vulkan or cpu; unknown: CUDA, else a Vulkan GPU, else the CPU (a CPU-type Vulkan device is never
+    // the default). GPULAB_DEVICE sets it, spelled as recordings spell backends ("cuda", "vulkan", "cpu"): the
+    // one place a spelling becomes a kind. GPULAB_VULKAN_ALLOW_CPU=1 makes lavapipe choosable.
+    gpulab::BackendKind device = gpulab::backend_kind(qEnvironmentVariable("GPULAB_DEVICE").toStdString());
   };
   explicit AppContext(Options options, QObject* parent = nullptr);
   explicit AppContext(QObject* parent = nullptr) : AppContext(Options{}, parent) {}
   ~AppContext() override;
 
   gpulab::Backend& cpu() { return *m_cpu; }
-  // The chosen GPU backend (CUDA or Vulkan; pages call it cuda() from before there were two); null: the CPU only.
-  gpulab::Backend* cuda() { return m_gpu; }
+  // The chosen GPU backend (CUDA or Vulkan); null: the CPU only.
+  gpulab::Backend* gpu() { return m_gpu; }
   bool hasGpu() const { return m_gpu != nullptr; }
   QString gpuReason() const;  // why there is no GPU, in full
-  // The device choice (device panel): "cuda", "vulkan" or "cpu". Cancels a running experiment first. Returns false
+  // The device choice (device panel): cuda, vulkan or cpu. Cancels a running experiment first. Returns false
   // (and keeps the current choice) when that backend is not available.
-  bool chooseGpu(const QString& kind);
-  QString gpuKind() const { return m_gpu ? QString::fromStdString(m_gpu->kind()) : QStringLiteral("cpu"); }
+  bool chooseGpu(gpulab::BackendKind kind);
+  // The chosen device's kind: cpu when no GPU is chosen.
+  gpulab::BackendKind gpuKind() const { return m_gpu ? m_gpu->kind_id() : gpulab::BackendKind::cpu; }
   gpulab::Backend* cudaBackend() { return m_cuda.backend.get(); }
   gpulab::Backend* vulkanBackend() { return m_vulkan.backend.get(); }
   QString cudaReason() const { return QString::fromStdString(m_cuda.reason); }

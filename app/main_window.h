@@ -1,6 +1,8 @@
 #pragma once
 // The window: a lesson navigator and the device panel on the left, the current page on the right, menus and
 // the keyboard layer a teacher drives the lesson with (←/→, Page Up/Down, Space, B/., Esc, F5: shell/presenter_keys.h).
+#include "shell/page_navigator.h"
+
 #include <QMainWindow>
 #include <QRect>
 #include <QVector>
@@ -15,16 +17,16 @@ class PageStack;
 class QAction;
 struct Theme;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public PageNavigator {
   Q_OBJECT
  public:
   explicit MainWindow(AppContext& ctx, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  const QVector<Page*>& pages() const { return m_pages; }
+  const QVector<Page*>& pages() const override { return m_pages; }
   Page* currentPage() const;
-  Page* pageById(const QString& id) const;
-  bool showPage(const QString& id);
+  Page* pageById(const QString& id) const override;
+  bool showPage(const QString& id) override;
   void showPageIndex(int index);
   void nextPage();
   void previousPage();
@@ -41,9 +43,9 @@ class MainWindow : public QMainWindow {
   // A presenter clicker's "blank screen" key (B or .): black the window out until any key.
   bool screenBlanked() const;
   void openRecordingFile(const QString& path);  // shows a clear error on failure
-  AppContext& context() const { return m_ctx; }
+  AppContext& context() const override { return m_ctx; }
   // Each page's "Next: …" hint from the lesson order (a running class plan writes its own over it).
-  void refreshLessonHints();
+  void refreshLessonHints() override;
 
   // A class plan (docs/class-plan.md; shell/main_window_presenter.cpp): loads it, checks every page exists, and
   // starts at step 1; Page Down / Page Up then walk its steps. A file path or ClassPlanRunner::bundledPlanPath().

@@ -6,7 +6,7 @@ namespace measured_peak {
 
 Device deviceOf(const gpulab::Result& r) {
   const auto it = r.provenance.find("device");
-  return {r.backend, it == r.provenance.end() ? std::string() : it->second};
+  return {gpulab::backend_kind(r.backend), it == r.provenance.end() ? std::string() : it->second};
 }
 
 bool gemmSharesPeak(const Device& device, gpulab::Precision p) { return gpulab::gemm_on_fma_units(device.backend, p); }
@@ -14,7 +14,7 @@ bool gemmSharesPeak(const Device& device, gpulab::Precision p) { return gpulab::
 double peakGflopsOf(const gpulab::Result& r, const Device& device, gpulab::Precision p) {
   const auto pk = gpulab::as_peak(r);
   if (!pk || !pk->head.ok || !(pk->gflops > 0) || pk->head.precision != p) return 0;
-  if (r.backend != device.backend || pk->head.device != device.name) return 0;
+  if (gpulab::backend_kind(r.backend) != device.backend || pk->head.device != device.name) return 0;
   return pk->gflops;
 }
 

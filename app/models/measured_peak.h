@@ -4,6 +4,7 @@
 // (measured here, or the same recording): never another device's peak, another recording's, or a datasheet
 // figure. A format whose GEMM runs on other units than the FMA chains (tensor cores) gets no share
 // (gpulab::gemm_on_fma_units). Qt-free; tests/models/test_measured_peak.cpp.
+#include "gpulab/backend_kind.hpp"
 #include "gpulab/precision.hpp"
 #include "gpulab/results.hpp"
 
@@ -11,9 +12,9 @@
 
 namespace measured_peak {
 
-// Who ran a result: its backend ("cpu", "cuda", "vulkan") and the device's name from provenance.
+// Who ran a result: its backend kind and the device's name from provenance.
 struct Device {
-  std::string backend;
+  gpulab::BackendKind backend = gpulab::BackendKind::unknown;
   std::string name;
 };
 Device deviceOf(const gpulab::Result& r);

@@ -347,7 +347,7 @@ bool Page::startPlan(const QString& label, gpulab::Plan plan, gpulab::MeasurePol
 }
 
 gpulab::Backends Page::planBackends() {
-  return {&m_ctx.cpu(), m_ctx.cuda(), m_ctx.gpuReason().toStdString()};
+  return {&m_ctx.cpu(), m_ctx.gpu(), m_ctx.gpuReason().toStdString()};
 }
 
 bool Page::startJob(const QString& label, std::function<void(const gpulab::RunContext&)> job,

@@ -1,8 +1,8 @@
 #include "shell/class_plan_runner.h"
 
 #include "app_context.h"
-#include "main_window.h"
 #include "pages/page.h"
+#include "shell/page_navigator.h"
 
 #include <QCoreApplication>
 #include <QDate>
@@ -37,7 +37,7 @@ QString sampleRecordingsDir() {
 
 }  // namespace
 
-ClassPlanRunner::ClassPlanRunner(MainWindow& window, QObject* parent) : QObject(parent), m_window(window) {}
+ClassPlanRunner::ClassPlanRunner(PageNavigator& window, QObject* parent) : QObject(parent), m_window(window) {}
 
 QString ClassPlanRunner::bundledPlanPath() { return QStringLiteral(":/gpulab/plans/lesson-30min.json"); }
 

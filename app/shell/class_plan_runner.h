@@ -9,12 +9,12 @@
 #include <QString>
 #include <QStringList>
 
-class MainWindow;
+class PageNavigator;
 
 class ClassPlanRunner : public QObject {
   Q_OBJECT
  public:
-  explicit ClassPlanRunner(MainWindow& window, QObject* parent = nullptr);
+  explicit ClassPlanRunner(PageNavigator& window, QObject* parent = nullptr);
 
   // Reads a plan (a file path or a ":/" resource) and checks that every step names a page of this build. On
   // failure the running plan, if any, is untouched and *error names the problem. Does not start it.
@@ -56,7 +56,7 @@ class ClassPlanRunner : public QObject {
   void applyStep(int index);
   QString resolveRecording(const QString& path) const;
 
-  MainWindow& m_window;
+  PageNavigator& m_window;
   gpulab::models::ClassPlan m_plan;
   QString m_path;
   QString m_baseDir;

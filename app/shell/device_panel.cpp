@@ -41,7 +41,7 @@ QString describeVulkan(const gpulab::DeviceInfo& g) {
   return s;
 }
 QString describeGpu(AppContext& ctx) {
-  if (const auto* g = ctx.gpuInfo(); g && g->kind == "vulkan") return describeVulkan(*g);
+  if (const auto* g = ctx.gpuInfo(); g && g->kind_id() == gpulab::BackendKind::vulkan) return describeVulkan(*g);
   if (const auto* g = ctx.gpuInfo()) {
     QString s = QStringLiteral("<b>GPU</b> %1<br>").arg(QString::fromStdString(g->name).toHtmlEscaped());
     s += QObject::tr("compute %1 · %2 SMs · %3").arg(QString::fromStdString(g->compute_capability)).arg(g->compute_units).arg(fmtBytes(g->memory_total_bytes));
@@ -51,6 +51,7 @@ QString describeGpu(AppContext& ctx) {
   return QObject::tr("<b>GPU: not available</b> — %1<br><i>GPU figures come from recordings or the datasheet model.</i>")
       .arg(ctx.gpuReasonShort().toHtmlEscaped());
 }
+int kindData(gpulab::BackendKind kind) { return static_cast<int>(kind); }
 QString detailLines(const gpulab::DeviceInfo& d) {
   QString s;
   for (const auto& [k, v] : d.details) s += QStringLiteral("  %1: %2\n").arg(QString::fromStdString(k), QString::fromStdString(v));
@@ -72,22 +73,24 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
   m_choice = new QComboBox(this);
   m_choice->setObjectName(QStringLiteral("deviceChoice"));
   m_choice->setToolTip(tr("Which device the pages measure on (the CPU is always measured too)"));
-  m_choice->addItem(tr("CPU only"), QStringLiteral("cpu"));
-  auto addGpu = [this](const QString& kind, gpulab::Backend* b, const QString& prefix, const QString& reason) {
+  // Each item's data is its BackendKind (as an int: QVariant needs no registration for it).
+  m_choice->addItem(tr("CPU only"), kindData(gpulab::BackendKind::cpu));
+  auto addGpu = [this](gpulab::BackendKind kind, gpulab::Backend* b, const QString& prefix, const QString& reason) {
     const QString name = b ? QString::fromStdString(b->device_info().name) : reason;
     // A device that is not a GPU (lavapipe) is listed by its device_words label, with no "GPU" prefix.
     const auto words = b ? gpulab::models::device_words(b->device_info()) : gpulab::models::DeviceWords{};
     const QString text = b && !words.is_gpu ? QString::fromStdString(words.label) : prefix + name;
-    m_choice->addItem(text, kind);
+    m_choice->addItem(text, kindData(kind));
     const int row = m_choice->count() - 1;
     m_choice->setItemData(row, b ? name : reason, Qt::ToolTipRole);
     if (!b) m_choice->setItemData(row, 0, Qt::UserRole - 1);  // disabled: the model's enabled flag
   };
-  addGpu(QStringLiteral("cuda"), ctx.cudaBackend(), tr("CUDA GPU: "), ctx.cudaReason());
-  addGpu(QStringLiteral("vulkan"), ctx.vulkanBackend(), tr("Vulkan GPU: "), ctx.vulkanReason());
-  m_choice->setCurrentIndex(m_choice->findData(ctx.gpuKind()));
+  addGpu(gpulab::BackendKind::cuda, ctx.cudaBackend(), tr("CUDA GPU: "), ctx.cudaReason());
+  addGpu(gpulab::BackendKind::vulkan, ctx.vulkanBackend(), tr("Vulkan GPU: "), ctx.vulkanReason());
+  m_choice->setCurrentIndex(m_choice->findData(kindData(ctx.gpuKind())));
   connect(m_choice, &QComboBox::currentIndexChanged, this, [this](int i) {
-    if (!m_ctx.chooseGpu(m_choice->itemData(i).toString())) m_choice->setCurrentIndex(m_choice->findData(m_ctx.gpuKind()));
+    const auto kind = static_cast<gpulab::BackendKind>(m_choice->itemData(i).toInt());
+    if (!m_ctx.chooseGpu(kind)) m_choice->setCurrentIndex(m_choice->findData(kindData(m_ctx.gpuKind())));
   });
   connect(&ctx, &AppContext::gpuChanged, this, &DevicePanel::refresh);
   refresh();
@@ -126,12 +129,12 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
 
 void DevicePanel::refresh() {
   m_gpu->setText(describeGpu(m_ctx));
-  const QString how = m_ctx.gpuKind() == QLatin1String("vulkan") ? tr("through Vulkan compute shaders")
+  const QString how = m_ctx.gpuKind() == gpulab::BackendKind::vulkan ? tr("through Vulkan compute shaders")
                                                                  : tr("through the CUDA module");
   m_gpu->setToolTip(m_ctx.hasGpu() ? tr("Experiments run on this device %1").arg(how)
                                    : tr("%1\n\nEvery page still works: the CPU measures for real, and GPU figures "
                                         "come from a recording (File → Open) or the datasheet.").arg(m_ctx.gpuReason()));
-  const int row = m_choice->findData(m_ctx.gpuKind());
+  const int row = m_choice->findData(kindData(m_ctx.gpuKind()));
   if (row != m_choice->currentIndex()) m_choice->setCurrentIndex(row);
 }
 
@@ -144,7 +147,7 @@ QString DevicePanel::detailsText() const {
   if (c.clock_mhz > 0) s += tr("  clock: %1 MHz\n").arg(c.clock_mhz, 0, 'f', 0);
   if (c.peak_gflops_fp32 > 0) s += tr("  FMA peak FP32 / FP64: %1 / %2\n").arg(fmtSi(c.peak_gflops_fp32 * 1e9, "FLOP/s"), fmtSi(c.peak_gflops_fp64 * 1e9, "FLOP/s"));
   s += detailLines(c);
-  if (const auto* g = m_ctx.gpuInfo(); g && g->kind == "vulkan") {
+  if (const auto* g = m_ctx.gpuInfo(); g && g->kind_id() == gpulab::BackendKind::vulkan) {
     // Vulkan reports no compute capability, SMs or clock; free memory only through VK_EXT_memory_budget.
     s += tr("\n%1\n  memory: %2 (free %3)\n  driver: %4\n  API: %5\n")
              .arg(QString::fromStdString(gpulab::models::device_words(*g).label),

@@ -1,14 +1,23 @@
 #pragma once
 // Painting helpers shared by the kernel views (kernel_views.cpp, kernel_timeline_view.cpp): block hues, a
-// picture's header with its provenance line, messages, cells fitted to an area.
-#include "widgets/kernel_views.h"
+// picture's header with its provenance line, messages, cells fitted to an area. Needs only the theme, so the
+// views' header can include it without an include cycle (tools/include-cycles.py).
+#include "theme.h"
 
 #include <QFont>
 #include <QFontMetrics>
+#include <QObject>
 #include <QPainter>
 #include <QRect>
+#include <QString>
+#include <QStringList>
 
 #include <algorithm>
+
+// The line every figure of the page carries (the pictures' headers, and the kernel page's notes and tooltips).
+inline QString kernelTraceProvenance() {
+  return QObject::tr("traced on the CPU emulator: counts exact, times not a GPU's");
+}
 
 namespace kernelview_paint {
 

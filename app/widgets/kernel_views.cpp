@@ -13,10 +13,6 @@
 
 using namespace gpulab::kernelview;
 
-QString kernelTraceProvenance() {
-  return QObject::tr("traced on the CPU emulator: counts exact, times not a GPU's");
-}
-
 using namespace kernelview_paint;
 
 // ---- OwnerView --------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 // Every picture says where its numbers come from: traced on the CPU emulator, counts exact, times not a GPU's.
 #include "pages/kernel/model/kernel_view_model.h"
 #include "theme.h"
+#include "widgets/kernel_view_paint.h"  // kernelTraceProvenance(), which the kernel page's notes use too
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -18,9 +19,6 @@
 #include <QWidget>
 
 #include <memory>
-
-// The line every figure of the page carries.
-QString kernelTraceProvenance();
 
 class OwnerView : public QWidget {
   Q_OBJECT

@@ -587,23 +587,23 @@ int run_bench(const BenchOptions& o) {
   CudaLoadResult cuda;
   VulkanLoadResult vulkan;
   if (o.no_gpu) {
-    backends.cuda_reason = "not used (--no-gpu)";
+    backends.gpu_reason = "not used (--no-gpu)";
   } else if (o.device == "vulkan") {
     // The Vulkan device takes the GPU slot: every suite's GPU jobs run on it.
     VulkanOptions vo = VulkanOptions::from_env();
     vo.allow_cpu = vo.allow_cpu || o.allow_cpu_vulkan;
     vulkan = load_vulkan_backend(vo);
-    backends.cuda = vulkan.backend.get();
-    backends.cuda_reason = vulkan.reason;
+    backends.gpu = vulkan.backend.get();
+    backends.gpu_reason = vulkan.reason;
   } else {
     cuda = load_cuda_backend();
-    backends.cuda = cuda.backend.get();
-    backends.cuda_reason = cuda.reason;
+    backends.gpu = cuda.backend.get();
+    backends.gpu_reason = cuda.reason;
   }
   if (!o.quiet) {
     std::fprintf(stderr, "CPU: %s\n", cpu->device_info().name.c_str());
-    if (backends.cuda) std::fprintf(stderr, "GPU: %s\n", backends.cuda->device_info().name.c_str());
-    else std::fprintf(stderr, "GPU: not available — %s\n", backends.cuda_reason.c_str());
+    if (backends.gpu) std::fprintf(stderr, "GPU: %s\n", backends.gpu->device_info().name.c_str());
+    else std::fprintf(stderr, "GPU: not available — %s\n", backends.gpu_reason.c_str());
   }
 
   ProgressLine progress(o.quiet);

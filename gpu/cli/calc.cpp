@@ -43,9 +43,9 @@ const char* const k_usage_text =
 std::string percent_of_workers(double efficiency) {
   const double pct = 100 * efficiency;
   if (!(pct > 0)) return "0%";
-  if (pct >= 10) return fixed(pct, 1) + "%";
+  if (pct >= 10) return format_fixed_plain(pct, 1) + "%";
   const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(pct))), 1, 12);
-  return fixed(pct, decimals) + "%";
+  return format_fixed_plain(pct, decimals) + "%";
 }
 
 int calc_amdahl(const Flags& f) {
@@ -76,10 +76,10 @@ int calc_amdahl(const Flags& f) {
       std::cout << "Amdahl's law (model): speed-up = 1 / (s + (1 - s) / N), serial share s = " << Reader::num(*serial)
                 << "\n";
       if (workers)
-        std::cout << "  speed-up with " << grouped(*workers) << " workers: " << fixed(amdahl_speedup(*serial, *workers), 1)
+        std::cout << "  speed-up with " << format_whole(*workers) << " workers: " << format_fixed_plain(amdahl_speedup(*serial, *workers), 1)
                   << "x (" << percent_of_workers(amdahl_efficiency(*serial, *workers)) << " of the workers' worth)\n";
       std::cout << "  limit with unlimited workers: "
-                << (std::isfinite(limit) ? fixed(limit, 1) + "x (1 / s)" : std::string("unbounded (no serial part)"))
+                << (std::isfinite(limit) ? format_fixed_plain(limit, 1) + "x (1 / s)" : std::string("unbounded (no serial part)"))
                 << "\n";
     }
   } else {
@@ -88,9 +88,9 @@ int calc_amdahl(const Flags& f) {
     j["factor"] = *factor;
     j["speedup"] = s;
     if (!f.on("json"))
-      std::cout << "Two-part job (model): " << fixed(100 * *fraction, 0) << "% of the time sped up " << Reader::num(*factor)
+      std::cout << "Two-part job (model): " << format_fixed_plain(100 * *fraction, 0) << "% of the time sped up " << Reader::num(*factor)
                 << "x -> 1 / (" << Reader::num(1 - *fraction) << " + " << Reader::num(*fraction) << " / "
-                << Reader::num(*factor) << ") = " << fixed(s, 2) << "x overall\n";
+                << Reader::num(*factor) << ") = " << format_fixed_plain(s, 2) << "x overall\n";
   }
   if (f.on("json")) print_json(j);
   return k_ok;
@@ -125,11 +125,11 @@ int calc_rounds(const Flags& f) {
   }
   std::cout << "Rounds (model): ceil(cells / workers), one cell per worker per round\n"
             << "  " << count_of(*cells, "cell", "cells") << ", " << count_of(*workers, "worker", "workers") << ": "
-            << count_of(double(n), "round", "rounds") << " (" << fixed(100 * round_utilisation(c, w), 1) << "% of worker-rounds busy)\n";
+            << count_of(double(n), "round", "rounds") << " (" << format_fixed_plain(100 * round_utilisation(c, w), 1) << "% of worker-rounds busy)\n";
   if (clerk) {
-    std::cout << "  clerk: workers could do " << si(clerk->demand_rate, "cells/s") << ", sheets arrive at "
-              << (clerk_rate ? si(*clerk_rate, "sheets/s") : std::string("no limit")) << " -> "
-              << si(clerk->effective_rate, "cells/s") << ", " << fixed(100 * clerk->idle_share, 1)
+    std::cout << "  clerk: workers could do " << format_si(clerk->demand_rate, "cells/s") << ", sheets arrive at "
+              << (clerk_rate ? format_si(*clerk_rate, "sheets/s") : std::string("no limit")) << " -> "
+              << format_si(clerk->effective_rate, "cells/s") << ", " << format_fixed_plain(100 * clerk->idle_share, 1)
               << "% of the workers idle" << (clerk->clerk_limited ? " (the clerk sets the pace)" : "") << "\n";
   }
   return k_ok;
@@ -180,18 +180,18 @@ int calc_intensity(const Flags& f) {
     print_json(j);
     return k_ok;
   }
-  std::cout << "Arithmetic intensity (model): Y = X.W, X " << grouped(*batch) << "x" << grouped(*d_in) << ", W "
-            << grouped(*d_in) << "x" << grouped(*d_out) << ", " << format_name(fmt) << "\n"
-            << "  FLOPs:        " << grouped(c.flops) << " (" << si(c.flops, "FLOP") << ", 2.B.d_in.d_out)\n"
-            << "  output cells: " << grouped(c.cells) << "\n"
-            << "  bytes moved:  " << grouped(c.bytes) << " (" << si(c.bytes, "B")
+  std::cout << "Arithmetic intensity (model): Y = X.W, X " << format_whole(*batch) << "x" << format_whole(*d_in) << ", W "
+            << format_whole(*d_in) << "x" << format_whole(*d_out) << ", " << format_name(fmt) << "\n"
+            << "  FLOPs:        " << format_whole(c.flops) << " (" << format_si(c.flops, "FLOP") << ", 2.B.d_in.d_out)\n"
+            << "  output cells: " << format_whole(c.cells) << "\n"
+            << "  bytes moved:  " << format_whole(c.bytes) << " (" << format_si(c.bytes, "B")
             << ", X + W + Y once each)\n"
-            << "  intensity:    " << fixed(c.intensity, 1) << " FLOPs per byte\n";
+            << "  intensity:    " << format_fixed_plain(c.intensity, 1) << " FLOPs per byte\n";
   if (peak && bw > 0) {
     const double ridge = ridge_point(*peak, bw);
-    std::cout << "  " << roof->name << " (datasheet, " << format_name(fmt) << " dense): ridge at " << fixed(ridge, 1)
+    std::cout << "  " << roof->name << " (datasheet, " << format_name(fmt) << " dense): ridge at " << format_fixed_plain(ridge, 1)
               << " FLOPs/byte -> " << bound_name(classify(c.intensity, *peak, bw)) << ", at most "
-              << si(attainable_flops(*peak, bw, c.intensity), "FLOP/s") << "\n";
+              << format_si(attainable_flops(*peak, bw, c.intensity), "FLOP/s") << "\n";
   } else if (roof) {
     std::cout << "  " << roof->name << ": no " << format_name(fmt) << " peak in the catalogue, no roofline comparison\n";
   }

@@ -51,11 +51,11 @@ int calc_decode(const Flags& f) {
   const bool as_json = f.on("json");
   if (!as_json) {
     std::cout << "Decode ceiling (model): tokens/s <= bandwidth / bytes per token (every weight read once per token)\n"
-              << "  " << grouped(*params) << " params, " << grouped(bw_gbs) << " GB/s"
+              << "  " << format_whole(*params) << " params, " << format_whole(bw_gbs) << " GB/s"
               << (card ? " (" + card->name + (bandwidth ? ", bandwidth given" : ", datasheet") + ")" : "") << "\n";
     if (active)
-      std::cout << "  mixture of experts: each token reads " << grouped(*active) << " active params of "
-                << grouped(*params) << "; memory still holds all of them\n";
+      std::cout << "  mixture of experts: each token reads " << format_whole(*active) << " active params of "
+                << format_whole(*params) << "; memory still holds all of them\n";
   }
   for (NumberFormat fmt : formats) {
     const MoeDecode moe = moe_decode(*params, read, bytes_per_value(fmt), bw_gbs * 1e9);
@@ -71,14 +71,14 @@ int calc_decode(const Flags& f) {
       char buf[200];
       std::snprintf(buf, sizeof buf, "  %-5s %8s per token -> at most %s tokens/s per stream (%s)",
                     std::string(format_name(fmt)).c_str(), gb(per_token).c_str(), tokens(ceiling).c_str(),
-                    fixed(ceiling, 2).c_str());
+                    format_fixed_plain(ceiling, 2).c_str());
       std::cout << buf << "\n";
       if (active)
-        std::cout << "        holds " << gb(moe.weights_bytes) << ", reads " << fixed(100 * moe.read_share, 1)
+        std::cout << "        holds " << gb(moe.weights_bytes) << ", reads " << format_fixed_plain(100 * moe.read_share, 1)
                   << "% of it per token (read whole: at most " << tokens(moe.dense_ceiling_tokens_s) << " tokens/s)\n";
-      std::cout << "        compute at that ceiling: " << si(decode_flops_per_token(read), "FLOP") << "/token x "
-                << fixed(ceiling, 2) << " tokens/s = " << si(compute, "FLOP/s");
-      if (peak_flops > 0) std::cout << ", cores idle " << fixed(100 * (1 - compute / peak_flops), 2) << "% of the time";
+      std::cout << "        compute at that ceiling: " << format_si(decode_flops_per_token(read), "FLOP") << "/token x "
+                << format_fixed_plain(ceiling, 2) << " tokens/s = " << format_si(compute, "FLOP/s");
+      if (peak_flops > 0) std::cout << ", cores idle " << format_fixed_plain(100 * (1 - compute / peak_flops), 2) << "% of the time";
       std::cout << "\n";
     }
     if (prompt) {
@@ -96,12 +96,12 @@ int calc_decode(const Flags& f) {
                         {"time_to_first_token_s", p.ttft_s}, {"compute_bound", p.compute_bound},
                         {"prompt_tokens_per_s", p.prompt_tokens_s}, {"compute_bound_from_tokens", ridge}};
       if (!as_json) {
-        std::cout << "        prompt of " << grouped(*prompt) << " tokens (one batch of " << grouped(*prompt)
-                  << "): " << si(p.flops, "FLOP") << " = " << fixed(p.compute_s * 1e3, 2) << " ms of compute, "
-                  << gb(pin.weight_bytes) << " of weights = " << fixed(p.memory_s * 1e3, 2) << " ms\n"
-                  << "        time to first token >= " << fixed(p.ttft_s * 1e3, 2) << " ms ("
+        std::cout << "        prompt of " << format_whole(*prompt) << " tokens (one batch of " << format_whole(*prompt)
+                  << "): " << format_si(p.flops, "FLOP") << " = " << format_fixed_plain(p.compute_s * 1e3, 2) << " ms of compute, "
+                  << gb(pin.weight_bytes) << " of weights = " << format_fixed_plain(p.memory_s * 1e3, 2) << " ms\n"
+                  << "        time to first token >= " << format_fixed_plain(p.ttft_s * 1e3, 2) << " ms ("
                   << (p.compute_bound ? "compute-bound" : "memory-bound") << ", compute-bound from ~"
-                  << grouped(std::ceil(ridge)) << " tokens), then " << tokens(ceiling)
+                  << format_whole(std::ceil(ridge)) << " tokens), then " << tokens(ceiling)
                   << " tokens/s (memory-bound, one token a pass)\n";
       }
     }
@@ -118,9 +118,9 @@ int calc_decode(const Flags& f) {
                       {"compute_bound_from_users", std::isfinite(turn) ? json(turn) : json(nullptr)}};
       if (!as_json) {
         std::cout << "        " << count_of(*users, "user", "users") << " batched: " << tokens(s.aggregate_tokens_s)
-                  << " tokens/s in total, " << fixed(s.per_user_tokens_s, 1) << " per user ("
+                  << " tokens/s in total, " << format_fixed_plain(s.per_user_tokens_s, 1) << " per user ("
                   << (s.compute_bound ? "compute-bound" : "memory-bound") << ")";
-        if (std::isfinite(turn)) std::cout << "; compute-bound from ~" << grouped(std::ceil(turn)) << " users";
+        if (std::isfinite(turn)) std::cout << "; compute-bound from ~" << format_whole(std::ceil(turn)) << " users";
         else std::cout << "; no compute limit given (--peak-tflops or --card)";
         std::cout << "\n";
       }

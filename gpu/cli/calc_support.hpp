@@ -4,6 +4,7 @@
 #include "gpulab/cli.hpp"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/number_format.hpp"
+#include "gpulab/units.hpp"  // every number the verbs print: format_fixed_plain, format_whole, format_si
 
 #include <nlohmann/json.hpp>
 
@@ -120,14 +121,9 @@ struct Reader {
   }
 };
 
-// ---- formatting (local: the models' output needs only these few) --------------------------------------------
-std::string fixed(double v, int decimals);
-// 131072 -> "131,072" (rounded to a whole number first).
-std::string grouped(double v);
+// ---- the lesson's ways to print a few figures, on gpulab/units.hpp --------------------------------------------
 // Decimal GB with one decimal, as the lesson prints weights (28.0 / 14.0 / 7.0 / 3.5 GB); MB below 1 GB.
 std::string gb(double bytes);
-// SI prefix with 3 significant digits: 3.35e12 FLOP/s -> "3.35 TFLOP/s".
-std::string si(double v, const std::string& unit);
 // "1 user", "4 users".
 std::string count_of(double n, const std::string& singular, const std::string& plural);
 // Tokens per second as the lesson prints them: whole tokens from 100 up (239), one decimal below (3.6).

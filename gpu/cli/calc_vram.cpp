@@ -122,7 +122,7 @@ int calc_vram(const Flags& f) {
     const char* labels[] = {"FP32", "FP16/BF16", "INT8", "INT4"};
     json rows = json::array();
     if (!f.on("json")) {
-      std::cout << "Weights only (model): params x bytes per parameter, " << grouped(in.shape.params) << " params\n";
+      std::cout << "Weights only (model): params x bytes per parameter, " << format_whole(in.shape.params) << " params\n";
     }
     for (int i = 0; i < 4; ++i) {
       const double w = weight_bytes(in.shape.params, formats[i]);
@@ -138,7 +138,7 @@ int calc_vram(const Flags& f) {
       rows.push_back(row);
       if (!f.on("json")) {
         char line[128];
-        std::snprintf(line, sizeof line, "  %-10s %6s GB of weights", labels[i], fixed(w / 1e9, 1).c_str());
+        std::snprintf(line, sizeof line, "  %-10s %6s GB of weights", labels[i], format_fixed_plain(w / 1e9, 1).c_str());
         std::cout << line << fit << "\n";
       }
     }
@@ -148,7 +148,7 @@ int calc_vram(const Flags& f) {
       if (have_card) j["card_bytes"] = card_bytes;
       print_json(j);
     } else {
-      std::cout << "  full mixed-precision Adam training state: ~" << fixed(in.shape.params * 16 / 1e9, 0)
+      std::cout << "  full mixed-precision Adam training state: ~" << format_fixed_plain(in.shape.params * 16 / 1e9, 0)
                 << " GB (16 bytes/param, + activations)\n";
     }
     return k_ok;
@@ -210,19 +210,19 @@ int calc_vram(const Flags& f) {
     std::cout << buf << (note.empty() ? "" : "   " + note) << "\n";
   };
   std::cout << "VRAM budget (model, not a measurement): " << mode_name(in.mode) << ", "
-            << format_name(in.weights_format) << " weights, " << grouped(in.shape.params) << " params\n";
+            << format_name(in.weights_format) << " weights, " << format_whole(in.shape.params) << " params\n";
   std::cout << "  shape: " << in.shape.layers << " layers, " << in.shape.kv_heads << " KV heads x "
             << in.shape.head_dim << " head dim, hidden " << in.shape.hidden << " (" << shape_note << ")\n";
   line("weights", gb(b.weights),
-       fixed(bytes_per_value(in.weights_format), 1) + " bytes/param" + (in.mode == VramMode::lora ? ", frozen" : ""));
+       format_fixed_plain(bytes_per_value(in.weights_format), 1) + " bytes/param" + (in.mode == VramMode::lora ? ", frozen" : ""));
   if (in.mode == VramMode::inference)
     line("KV cache", gb(b.kv_cache),
          count_of(in.context, "token", "tokens") + (context ? "" : " (default)") + " x " +
-             count_of(in.users, "user", "users") + " x " + grouped(kv_per_token) + " B/token (" +
+             count_of(in.users, "user", "users") + " x " + format_whole(kv_per_token) + " B/token (" +
              std::string(format_name(in.kv_format)) + (kv_precision ? ")" : ", default; --kv-precision fp8|int4)"));
   if (active)
     line("read per token", gb(*active * bytes_per_value(in.weights_format)),
-         "mixture of experts: " + grouped(*active) + " active of " + grouped(in.shape.params) +
+         "mixture of experts: " + format_whole(*active) + " active of " + format_whole(in.shape.params) +
              " params; VRAM holds every expert");
   if (in.mode == VramMode::train) {
     line("gradients", gb(b.gradients));
@@ -233,7 +233,7 @@ int calc_vram(const Flags& f) {
   }
   if (in.mode == VramMode::lora)
     line("LoRA adapters", gb(b.adapter),
-         grouped(b.adapter_params) + " trainable params x 16 B (rank " + std::to_string(in.lora_rank) + ")");
+         format_whole(b.adapter_params) + " trainable params x 16 B (rank " + std::to_string(in.lora_rank) + ")");
   line("activations", gb(b.activations),
        !in.include_activations ? "left out (--no-activations)"
        : in.context > 0        ? (in.mode == VramMode::inference ? "prefill working set"
@@ -255,7 +255,7 @@ int calc_vram(const Flags& f) {
                 << "): " << count_of(double(*max_ctx), "token", "tokens") << "\n";
     if (in.context > 0)
       std::cout << "  most " << (in.mode == VramMode::inference ? "users" : "sequences per step") << " that fit at "
-                << grouped(in.context) << " tokens: " << grouped(double(*max_users)) << "\n";
+                << format_whole(in.context) << " tokens: " << format_whole(double(*max_users)) << "\n";
   }
   return k_ok;
 }

@@ -72,7 +72,7 @@ Result run_layer_chain(Backend& backend, const LayerChainSpec& spec, const RunCo
   std::string shapes;
   for (const auto& m : spec.matrices) shapes += (shapes.empty() ? "" : ", ") + std::to_string(m.k) + "\u2192" + std::to_string(m.n);
   r.provenance["layer_shapes"] = shapes;
-  r.provenance["code_path"] = layer_chain_code_path(backend.kind(), spec.batch);
+  r.provenance["code_path"] = layer_chain_code_path(backend.kind_id(), spec.batch);
 
   const std::string label = "chain " + std::to_string(spec.layers) + " layer(s), batch " + std::to_string(spec.batch);
   const Support s = backend.supports(spec);

@@ -19,8 +19,8 @@ double run_seconds(long long n, double gflops) { return 2.0 * double(n) * double
 
 std::vector<MatmulGpuJob> matmul_gpu_suite_jobs(const Backends& backends) {
   std::vector<MatmulGpuJob> jobs;
-  if (!backends.cuda || is_cpu_type(*backends.cuda)) return jobs;
-  Backend& gpu = *backends.cuda;
+  if (!backends.gpu || is_cpu_type(*backends.gpu)) return jobs;
+  Backend& gpu = *backends.gpu;
   for (const MatmulWay& w : matmul_ways(backends)) {
     if (w.backend == "cpu") continue;
     const double gflops = matmul_guess_gflops(w, 0);
@@ -50,7 +50,7 @@ Plan matmul_suite_plan(const Backends& backends) {
   const std::vector<MatmulGpuJob> jobs = matmul_gpu_suite_jobs(backends);
   if (jobs.empty()) return plan;
   PlanBuilder gpu_part(plan.name);
-  for (const MatmulGpuJob& j : jobs) gpu_part.gemm(*backends.cuda, j.n, j.n, j.n, j.way.variant, Precision::fp32);
+  for (const MatmulGpuJob& j : jobs) gpu_part.gemm(*backends.gpu, j.n, j.n, j.n, j.way.variant, Precision::fp32);
   plan.append(gpu_part.take());
   return plan;
 }

@@ -135,7 +135,7 @@ Result run_overhead(Backend& backend, const OverheadSpec& spec, const RunContext
 Plan roofs_plan(const Backends& backends, const RoofsControls& c) {
   PlanBuilder plan(plan_name::roofs);
   std::vector<Backend*> devices{backends.cpu};
-  if (backends.cuda) devices.push_back(backends.cuda);
+  if (backends.gpu) devices.push_back(backends.gpu);
   for (Backend* be : devices) {
     const std::string side = be == backends.cpu ? "CPU " : "GPU slot ";
     for (Precision p : {Precision::fp32, Precision::fp64, Precision::fp16}) {

@@ -39,7 +39,7 @@ std::string libraries_line(const Backends& b) {
     }
   };
   scan(b.cpu);
-  scan(b.cuda);
+  scan(b.gpu);
   return out;
 }
 
@@ -72,15 +72,15 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
   rec.context["cpu"] = cpu.name;
   rec.context["cpu_cores"] = std::to_string(cpu.compute_units);
   if (!cpu.simd.empty()) rec.context["cpu_simd"] = cpu.simd;
-  if (backends.cuda) {
-    const DeviceInfo gpu = backends.cuda->device_info();
+  if (backends.gpu) {
+    const DeviceInfo gpu = backends.gpu->device_info();
     rec.context["gpu"] = gpu.name;
     if (!gpu.compute_capability.empty()) rec.context["gpu_compute_capability"] = gpu.compute_capability;
     if (!gpu.driver_version.empty()) rec.context["gpu_driver"] = gpu.driver_version;
     if (!gpu.runtime_version.empty()) rec.context["gpu_runtime"] = gpu.runtime_version;
   } else {
     rec.context["gpu"] = "none";
-    rec.context["gpu_reason"] = backends.cuda_reason.empty() ? "no CUDA backend" : backends.cuda_reason;
+    rec.context["gpu_reason"] = backends.gpu_reason.empty() ? "no CUDA backend" : backends.gpu_reason;
   }
   rec.context["libraries"] = libraries_line(backends);
   rec.context["date"] = iso_date_now();
@@ -92,17 +92,17 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
   rec.context["policy"] = policy.str();
 
   Plan plan = suite_plan(name, backends, options);
-  if (gpu_only && backends.cuda) {
-    std::erase_if(plan.jobs, [&](const PlanJob& j) { return j.backend != backends.cuda; });
+  if (gpu_only && backends.gpu) {
+    std::erase_if(plan.jobs, [&](const PlanJob& j) { return j.backend != backends.gpu; });
     rec.context["gpu_only"] = "yes: the CPU's jobs of this suite were left out (--gpu-only)";
   }
   rec.complete = false;  // until every job has run
   if (on_update) on_update(rec);
   // GPU jobs first: GPU time is the scarce kind (a borrowed server, a capped device check), and a run stopped
   // early should have spent it on the GPU. Stable, so CPU jobs that pair up (BLAS then direct BLAS) stay adjacent.
-  if (backends.cuda)
+  if (backends.gpu)
     std::stable_partition(plan.jobs.begin(), plan.jobs.end(),
-                          [&](const PlanJob& j) { return j.backend == backends.cuda; });
+                          [&](const PlanJob& j) { return j.backend == backends.gpu; });
   run_plan(plan, ctx, [&](const std::vector<Result>& rs) {
     for (const auto& r : rs) rec.results.push_back(r);
     if (on_update) on_update(rec);

@@ -60,12 +60,17 @@ std::string format_si(double value, const std::string& unit, int significant) {
   if (e3 > unity) e3 = unity;
   double scaled = mag / std::pow(1000.0, e3);
   int dec = decimals_for(scaled, significant);
-  // Rounding can carry into the next prefix (999.7 -> "1000"): then show it as 1.00 of the next one.
+  // Rounding can carry into the next prefix (999.7 -> "1000"): then show it as 1.00 of the next one. It can also
+  // add a digit within the prefix (9.997 -> "10.00", 99.97 -> "100.0"): then take the decimals the rounded value
+  // needs, so it keeps `significant` digits ("10.0", "100").
   const std::string rounded = fixed_raw(scaled, dec);
-  if (std::min(rounded.find('.'), rounded.size()) >= 4 && e3 < unity) {
+  const std::size_t int_len = std::min(rounded.find('.'), rounded.size());
+  if (int_len >= 4 && e3 < unity) {
     ++e3;
     scaled = mag / std::pow(1000.0, e3);
     dec = decimals_for(scaled, significant);
+  } else {
+    dec = decimals_for(std::pow(10.0, double(int_len) - 1), significant);
   }
   std::string digits = group_thousands(fixed_raw(scaled, dec));  // only beyond the largest prefix
   return (value < 0 ? "-" : "") + digits + sep + prefixes[e3 + unity] + unit;
@@ -86,13 +91,20 @@ std::string format_seconds(double seconds, int significant) {
 
 std::string format_count(long long n) { return group_thousands(std::to_string(n)); }
 
-std::string format_fixed(double v, int decimals) {
+std::string format_whole(double v) {
+  if (!std::isfinite(v)) return non_finite(v, "");
+  return format_fixed(std::round(v), 0);  // std::round: half away from zero (to_chars alone rounds half to even)
+}
+
+std::string format_fixed(double v, int decimals) { return group_thousands(format_fixed_plain(v, decimals)); }
+
+std::string format_fixed_plain(double v, int decimals) {
   if (!std::isfinite(v)) return non_finite(v, "");
   std::string s = fixed_raw(v, decimals);
   if (s == "-0" || s.find_first_not_of("-0.") == std::string::npos) {
     if (s[0] == '-') s.erase(0, 1);  // "-0.0" reads as a sign error
   }
-  return group_thousands(s);
+  return s;
 }
 
 }  // namespace gpulab

@@ -11,8 +11,8 @@
 
 namespace gpulab {
 
-bool gemm_on_fma_units(const std::string& backend, Precision p) {
-  if (backend == "cpu") return p == Precision::fp32 || p == Precision::fp64;
+bool gemm_on_fma_units(BackendKind kind, Precision p) {
+  if (kind == BackendKind::cpu) return p == Precision::fp32 || p == Precision::fp64;
   return p == Precision::fp32;  // vulkan, cuda: tensor cores (and FP16 with FP32 sums) are another roof
 }
 
@@ -31,7 +31,7 @@ std::vector<std::string> roof_problems(const Recording& rec) {
   for (std::size_t i = 0; i < rec.results.size(); ++i) {
     const Result& r = rec.results[i];
     const auto g = as_gemm(r);
-    if (!g || !g->head.ok || !(g->gflops > 0) || !gemm_on_fma_units(r.backend, r.precision)) continue;
+    if (!g || !g->head.ok || !(g->gflops > 0) || !gemm_on_fma_units(backend_kind(r.backend), r.precision)) continue;
     const auto it = roofs.find({r.backend, g->head.device, r.precision});
     if (it == roofs.end()) continue;
     const double allowed = it->second.flops * (1 + std::max(0.10, it->second.spread));

@@ -107,7 +107,7 @@ TEST(AmdahlPage, DefaultPlanIsTheBenchSuite) {
   AppContext ctx(noGpu());
   AmdahlPage page(ctx);
   page.initialize();
-  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  const gpulab::Backends backends{&ctx.cpu(), ctx.gpu(), ctx.gpuReason().toStdString()};
   std::multiset<std::string> fromPage, fromSuite;
   for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
   for (const auto& j : gpulab::suite_plan("amdahl", backends).jobs) fromSuite.insert(gpulab::job_key(j));

@@ -288,7 +288,7 @@ TEST(VramPage, DefaultPlanIsTheBenchSuite) {
   page.initialize();
   // The page's default estimate is the request the bench holds (7B in FP16, 4,096 tokens).
   EXPECT_NEAR(page.runControls().request_bytes, gpulab::vram_default_request_bytes(), 1e6);
-  const gpulab::Backends backends{&ctx.cpu(), ctx.cuda(), ctx.gpuReason().toStdString()};
+  const gpulab::Backends backends{&ctx.cpu(), ctx.gpu(), ctx.gpuReason().toStdString()};
   std::multiset<std::string> fromPage, fromSuite;
   for (const auto& j : page.plan().jobs) fromPage.insert(gpulab::job_key(j));
   for (const auto& j : gpulab::suite_plan("vram", backends).jobs) fromSuite.insert(gpulab::job_key(j));

@@ -24,7 +24,7 @@ namespace {
 std::unique_ptr<AppContext> lavapipe() {
   qputenv("GPULAB_VULKAN_ALLOW_CPU", "1");
   AppContext::Options o;
-  o.device = QStringLiteral("vulkan");
+  o.device = gpulab::BackendKind::vulkan;
   auto ctx = std::make_unique<AppContext>(o);
   qunsetenv("GPULAB_VULKAN_ALLOW_CPU");
   if (!ctx->hasGpu() || gpulab::device_words(*ctx->gpuInfo()).device_class != gpulab::DeviceClass::vulkan_on_cpu)
@@ -66,7 +66,7 @@ TEST(PagesOnLavapipe, MemoryPageHoldsUnderTheCapSaysItIsSharedRamAndFreesIt) {
   EXPECT_TRUE(page.sharedMemoryText().contains(QStringLiteral("not dedicated VRAM")));
   ASSERT_EQ(page.plan().jobs.size(), 1u);
   EXPECT_TRUE(page.plan().jobs[0].run) << "a hold, not a note";
-  const double freeBefore = ctx->cuda()->hold_reading().free_bytes;
+  const double freeBefore = ctx->gpu()->hold_reading().free_bytes;
   page.run();
   ASSERT_TRUE(ctx->runner().waitForIdle(60000));
   QCoreApplication::processEvents();
@@ -88,7 +88,7 @@ TEST(PagesOnLavapipe, MemoryPageHoldsUnderTheCapSaysItIsSharedRamAndFreesIt) {
   EXPECT_TRUE(note->text().contains(QStringLiteral("computer's RAM")));
   EXPECT_TRUE(note->text().contains(QStringLiteral("not dedicated VRAM")));
   // Everything freed: the reading is back where it began (within what other programs move it by).
-  EXPECT_NEAR(ctx->cuda()->hold_reading().free_bytes, freeBefore, 128.0 * 1024 * 1024);
+  EXPECT_NEAR(ctx->gpu()->hold_reading().free_bytes, freeBefore, 128.0 * 1024 * 1024);
 }
 
 TEST(PagesOnLavapipe, PcieNoteSaysNoPcieHopOnTheCpuDevice) {

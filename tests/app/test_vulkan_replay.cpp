@@ -73,10 +73,10 @@ TEST(VulkanReplay, ALavapipeRecordingIsNeverCalledAGpu) {
 TEST(VulkanReplay, LiveLavapipeIsNotAnnouncedAsAGpu) {
   qputenv("GPULAB_VULKAN_ALLOW_CPU", "1");
   AppContext::Options o;
-  o.device = QStringLiteral("vulkan");
+  o.device = gpulab::BackendKind::vulkan;
   AppContext ctx(o);
   qunsetenv("GPULAB_VULKAN_ALLOW_CPU");
-  if (!ctx.hasGpu() || ctx.gpuKind() != QLatin1String("vulkan"))
+  if (!ctx.hasGpu() || ctx.gpuKind() != gpulab::BackendKind::vulkan)
     GTEST_SKIP() << "no Vulkan device here: " << ctx.vulkanReason().toStdString();
   const auto words = gpulab::models::device_words(*ctx.gpuInfo());
   if (words.is_gpu) GTEST_SKIP() << "the Vulkan device here is a GPU (" << words.label << "): nothing to check";

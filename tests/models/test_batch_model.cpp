@@ -128,8 +128,6 @@ TEST(BatchModel, ACpuTypeVulkanDeviceIsNotAGpu) {
   EXPECT_FALSE(sweeps[0].device.is_gpu);
   EXPECT_EQ(sweeps[0].device.device_class, gpulab::DeviceClass::vulkan_on_cpu);
   EXPECT_EQ(sweeps[0].deviceName, "llvmpipe");
-  EXPECT_EQ(shortDevice("AMD EPYC 7R13 64-Core Processor"), "AMD EPYC 7R13");
-  EXPECT_EQ(shortDevice("Intel(R) Core(TM) i7-1165G7 @ 2.80GHz"), "Intel Core i7-1165G7");
 }
 
 TEST(BatchModel, SessionBandwidthFromTheLargestCpuArrays) {

@@ -80,10 +80,10 @@ TEST(MeasuredPeak, TensorCoreFormatsGetNoShareOfTheSimtPeak) {
   const gpulab::Result half = peak("cuda", 120000, "NVIDIA H200", gpulab::Precision::fp16);
   const std::vector<Input> results{{&half, -1}};
   EXPECT_DOUBLE_EQ(
-      measured_peak::bestPeakGflops(results, -1, {"cuda", "NVIDIA H200"}, gpulab::Precision::fp16), 0);
+      measured_peak::bestPeakGflops(results, -1, {gpulab::BackendKind::cuda, "NVIDIA H200"}, gpulab::Precision::fp16), 0);
   const gpulab::Result cpu64 = peak("cpu", 110, "AMD EPYC 7R13", gpulab::Precision::fp64);
   const std::vector<Input> cpu{{&cpu64, -1}};
-  EXPECT_DOUBLE_EQ(measured_peak::bestPeakGflops(cpu, -1, {"cpu", "AMD EPYC 7R13"}, gpulab::Precision::fp64), 110);
+  EXPECT_DOUBLE_EQ(measured_peak::bestPeakGflops(cpu, -1, {gpulab::BackendKind::cpu, "AMD EPYC 7R13"}, gpulab::Precision::fp64), 110);
 }
 
 TEST(MeasuredPeak, SharesSayAboveOnlyPastTheNoise) {

@@ -99,7 +99,7 @@ TEST(RecordingPartial, RunSuiteHandsOutEachStepAndMarksAStoppedRunIncomplete) {
   std::unique_ptr<gpulab::Backend> cpu = gpulab::make_cpu_backend();
   gpulab::Backends backends;
   backends.cpu = cpu.get();
-  backends.cuda_reason = "not used in this test";
+  backends.gpu_reason = "not used in this test";
   std::stop_source stop;
   gpulab::RunContext ctx;
   ctx.policy.time_budget_s = 0.01;

@@ -25,6 +25,14 @@ TEST(Units, FormatSiRoundingCarriesToNextPrefix) {
   EXPECT_EQ(format_si(999.4e9, "FLOP/s"), "999 GFLOP/s");
 }
 
+// Rounding that adds a digit within the prefix keeps three significant digits (it printed "10.00", "100.0").
+TEST(Units, FormatSiRoundingAddsADigit) {
+  EXPECT_EQ(format_si(9.997e12, "FLOP/s"), "10.0 TFLOP/s");
+  EXPECT_EQ(format_si(99.97e9, "B"), "100 GB");
+  EXPECT_EQ(format_si(9.994, "s"), "9.99 s");
+  EXPECT_EQ(format_si(99.94, "s"), "99.9 s");
+}
+
 TEST(Units, FormatSiEdgeValues) {
   EXPECT_EQ(format_si(0, "FLOP/s"), "0 FLOP/s");
   EXPECT_EQ(format_si(std::numeric_limits<double>::quiet_NaN(), "B"), "n/a B");
@@ -62,4 +70,19 @@ TEST(Units, FormatFixed) {
   EXPECT_EQ(format_fixed(3.7, 0), "4");
   EXPECT_EQ(format_fixed(-0.04, 1), "0.0");  // no "-0.0"
   EXPECT_EQ(format_fixed(-1234.5, 1), "-1,234.5");
+}
+
+// The CLI's figures: no separators, so a script reads "4096.0" back as a number (tests/cli/test_calc.sh).
+TEST(Units, FormatFixedPlain) {
+  EXPECT_EQ(format_fixed_plain(4096, 1), "4096.0");
+  EXPECT_EQ(format_fixed_plain(19.96, 1), "20.0");
+  EXPECT_EQ(format_fixed_plain(-0.04, 1), "0.0");
+  EXPECT_EQ(format_fixed_plain(std::numeric_limits<double>::quiet_NaN(), 1), "n/a");
+}
+
+TEST(Units, FormatWhole) {
+  EXPECT_EQ(format_whole(131071.6), "131,072");
+  EXPECT_EQ(format_whole(2.5), "3");  // half away from zero, as std::round
+  EXPECT_EQ(format_whole(-1234.5), "-1,235");
+  EXPECT_EQ(format_whole(7e9), "7,000,000,000");
 }

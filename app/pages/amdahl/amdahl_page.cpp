@@ -175,7 +175,7 @@ AmdahlPage::AmdahlPage(AppContext& ctx) : Page(ctx) {
   runBar()->runButton()->setToolTip(tr("Time a job with a real serial part (a dependent chain) and a parallel part "
                                        "(independent chains) on 1, 2, 4 … threads of this CPU, at the serial share "
                                        "set above%1")
-                                       .arg(m_ctx.cuda() && m_ctx.cuda()->supports(LaunchOverheadSpec{}).ok
+                                       .arg(m_ctx.gpu() && m_ctx.gpu()->supports(LaunchOverheadSpec{}).ok
                                                 ? tr(", and the GPU's kernel-launch overhead")
                                                 : QString()));
   recordingsChanged();
@@ -420,7 +420,7 @@ void AmdahlPage::updateGpuNote() {
               "of SMs removes.")
                .arg(m_launchSource, fmtSeconds(m_launchPerKernel), fmtSeconds(work),
                     fmtPercent(m_launchPerKernel / (m_launchPerKernel + work)));
-  } else if (gpulab::Backend* gpu = m_ctx.cuda()) {
+  } else if (gpulab::Backend* gpu = m_ctx.gpu()) {
     const Support ok = gpu->supports(LaunchOverheadSpec{});
     text = ok.ok ? tr("<b>GPU serial part</b>: the run also launches 1,000 tiny kernels on the GPU to time the fixed "
                       "cost of each launch.")

@@ -234,7 +234,7 @@ void BatchPage::refillDevices() {
 bool BatchPage::gpuChosen() const { return m_backend->currentData().toBool(); }
 
 gpulab::Backend& BatchPage::backend() {
-  if (gpuChosen() && m_ctx.cuda()) return *m_ctx.cuda();
+  if (gpuChosen() && m_ctx.gpu()) return *m_ctx.gpu();
   return m_ctx.cpu();
 }
 

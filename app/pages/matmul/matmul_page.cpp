@@ -140,7 +140,7 @@ void MatmulPage::buildControls() {
   squareRow->addWidget(m_square, 1);
   squareRow->addWidget(m_squareValue);
   sl->addLayout(squareRow, 0, 0, 1, 6);
-  const int maxDim = m_ctx.cuda() ? 16384 : 8192;  // any device in the GPU slot takes the larger sizes
+  const int maxDim = m_ctx.gpu() ? 16384 : 8192;  // any device in the GPU slot takes the larger sizes
   auto spin = [&](const QString& tip) {
     auto* s = new QSpinBox;
     s->setRange(1, maxDim);
@@ -230,7 +230,7 @@ void MatmulPage::buildControls() {
 
   m_log = new QCheckBox(tr("Logarithmic GFLOP/s axis"));
   m_log->setToolTip(tr("Show rates that differ by thousands of times side by side (each grid step is 10×)"));
-  m_log->setChecked(m_ctx.cuda() != nullptr);  // a second device's rates differ by orders of magnitude
+  m_log->setChecked(m_ctx.gpu() != nullptr);  // a second device's rates differ by orders of magnitude
   connect(m_log, &QCheckBox::toggled, this, [this] { scheduleReplot(); });
   controls()->addWidget(m_log);
 

@@ -1,6 +1,7 @@
 #pragma once
 // One-liners the matrix-multiply page's files share (matmul_page.cpp, matmul_page_views.cpp, matmul_lesson.cpp).
-#include "pages/matmul/matmul_page.h"
+// It does not include matmul_page.h, which would make the page and this header an include cycle.
+#include "plans/matmul.hpp"
 
 #include <QString>
 
@@ -12,8 +13,9 @@ inline QString shape(long long m, long long k, long long n) {
   return QStringLiteral("%1×%2 · %2×%3").arg(m).arg(k).arg(n);
 }
 
-// The first row of this kind (-1: none).
-inline int rowOfKind(const QVector<MatmulPage::Row>& rows, gpulab::MatmulWayKind kind) {
+// The first row of this kind (-1: none); `rows` are MatmulPage::Row.
+template <class Rows>
+int rowOfKind(const Rows& rows, gpulab::MatmulWayKind kind) {
   for (int i = 0; i < rows.size(); ++i)
     if (rows[i].model.way.kind == kind) return i;
   return -1;

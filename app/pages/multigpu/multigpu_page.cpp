@@ -197,7 +197,7 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
 }
 
 QString MultiGpuPage::peerUnavailableReason() const {
-  gpulab::Backend* gpu = m_ctx.cuda();
+  gpulab::Backend* gpu = m_ctx.gpu();
   if (!gpu) {
     QString why = m_ctx.gpuReason();
     if (const int cut = why.indexOf(QStringLiteral(" (")); cut > 0) why.truncate(cut);
@@ -207,7 +207,7 @@ QString MultiGpuPage::peerUnavailableReason() const {
   return s.ok ? QString() : QString::fromStdString(s.reason);
 }
 
-bool MultiGpuPage::canRun() const { return m_ctx.cuda() && peerUnavailableReason().isEmpty(); }
+bool MultiGpuPage::canRun() const { return m_ctx.gpu() && peerUnavailableReason().isEmpty(); }
 
 gpulab::Plan MultiGpuPage::plan() { return gpulab::multigpu_plan(planBackends(), {}); }
 

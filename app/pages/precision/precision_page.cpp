@@ -215,7 +215,7 @@ gpulab::PrecisionControls PrecisionPage::runControls() const {
 }
 
 gpulab::Backend& PrecisionPage::backend() {
-  return runControls().use_gpu && m_ctx.cuda() ? *m_ctx.cuda() : m_ctx.cpu();
+  return runControls().use_gpu && m_ctx.gpu() ? *m_ctx.gpu() : m_ctx.cpu();
 }
 
 void PrecisionPage::refreshSupport() {

@@ -20,7 +20,7 @@ QString gb(double bytes) { return fmtBytes(bytes, 3); }
 }  // namespace
 
 QString VramPage::holdUnavailable() const {
-  gpulab::Backend* gpu = const_cast<AppContext&>(m_ctx).cuda();
+  gpulab::Backend* gpu = const_cast<AppContext&>(m_ctx).gpu();
   return gpu ? QString::fromStdString(gpulab::vram_hold_unavailable(*gpu)) : QString();
 }
 

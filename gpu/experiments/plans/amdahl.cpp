@@ -31,8 +31,8 @@ Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
             2, cpu, experiment_name::amdahl_scaling, "threads", Precision::fp64,
             {{"serial_share", spec.serial_share}, {"max_threads", double(spec.threads.back())}},
             [cpu, spec](const RunContext& ctx) { return run_amdahl_scaling(*cpu, spec, ctx); }});
-  if (backends.cuda) {
-    Backend* gpu = backends.cuda;
+  if (backends.gpu) {
+    Backend* gpu = backends.gpu;
     const LaunchOverheadSpec launch{1000, 1024};
     const Params params{{"kernels", double(launch.kernels)}, {"elements", double(launch.elements)}};
     // Vulkan records no launch cost (the CUDA module does): the page says why instead of a gap.

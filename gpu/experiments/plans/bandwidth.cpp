@@ -25,9 +25,9 @@ Plan bandwidth_plan(const Backends& backends) {
       plan.bandwidth(cpu, kind, bytes, 1);
       plan.bandwidth(cpu, kind, bytes, 0);
     }
-  if (backends.cuda)
+  if (backends.gpu)
     for (std::size_t bytes : {4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, 1024 * MiB})
-      for (const char* kind : {"copy", "triad"}) plan.bandwidth(*backends.cuda, kind, bytes);
+      for (const char* kind : {"copy", "triad"}) plan.bandwidth(*backends.gpu, kind, bytes);
   return plan.take();
 }
 

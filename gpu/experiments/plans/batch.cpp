@@ -46,7 +46,7 @@ std::string batch_gemm_variant(Backend& b, Precision p, long long max_batch, lon
 // the same run), then Y = X·W for every batch size through the device's library GEMM.
 Plan batch_plan(const Backends& backends, const BatchControls& c) {
   PlanBuilder plan(plan_name::batch);
-  Backend& b = c.use_gpu && backends.cuda ? *backends.cuda : *backends.cpu;
+  Backend& b = c.use_gpu && backends.gpu ? *backends.gpu : *backends.cpu;
   std::string why;
   const long long largest = c.batches.empty() ? 1 : *std::max_element(c.batches.begin(), c.batches.end());
   const std::string variant = batch_gemm_variant(b, c.precision, largest, c.d_in, c.d_out, &why);

@@ -26,17 +26,17 @@ Plan decode_plan(const Backends& backends, const DecodeControls& c) {
   PlanBuilder plan(plan_name::decode);
   Backend* b = backends.cpu;
   Precision p = Precision::fp32;
-  if (c.use_gpu && backends.cuda) {
+  if (c.use_gpu && backends.gpu) {
     // FP16 weights as a GPU serves them; FP32 where the device has no FP16 chain.
     for (Precision gp : {Precision::fp16, Precision::fp32}) {
-      if (!backends.cuda->supports(layer_chain_for(c.shape, 1, 1, gp)).ok) continue;
-      b = backends.cuda;
+      if (!backends.gpu->supports(layer_chain_for(c.shape, 1, 1, gp)).ok) continue;
+      b = backends.gpu;
       p = gp;
       break;
     }
     if (b == backends.cpu)
-      plan.note(*backends.cuda, experiment_name::layer_chain, "gemm_chain", Precision::fp16, {{"batch", 1.0}},
-                backends.cuda->supports(layer_chain_for(c.shape, 1, 1, Precision::fp16)).reason +
+      plan.note(*backends.gpu, experiment_name::layer_chain, "gemm_chain", Precision::fp16, {{"batch", 1.0}},
+                backends.gpu->supports(layer_chain_for(c.shape, 1, 1, Precision::fp16)).reason +
                     " — the chain runs on the CPU");
   }
   const LayerChainSpec probe = layer_chain_for(c.shape, 1, 1, p);

@@ -38,11 +38,11 @@ MatmulWay matmul_way_of(const std::string& backend, const std::string& variant, 
 std::vector<MatmulWay> matmul_ways(const Backends& backends) {
   std::vector<MatmulWay> ways{matmul_way_of("cpu", "naive", -1, false), matmul_way_of("cpu", "reordered", -1, false),
                               matmul_way_of("cpu", "blas", 1, true), matmul_way_of("cpu", "blas", 0, true)};
-  if (backends.cuda) {
+  if (backends.gpu) {
     int step = 0;
-    for (const auto& v : backends.cuda->gemm_variants()) {
+    for (const auto& v : backends.gpu->gemm_variants()) {
       const bool library = v == "cublas" || v == "cublaslt";  // a vendor's, not one of gpulab's steps
-      MatmulWay w = matmul_way_of(backends.cuda->kind(), v, -1, library);
+      MatmulWay w = matmul_way_of(backends.gpu->kind(), v, -1, library);
       w.step = library ? 0 : ++step;
       ways.push_back(w);
     }
@@ -70,7 +70,7 @@ Plan matmul_plan(const Backends& backends, const MatmulControls& c) {
   std::vector<bool> once;  // per job: a big size, checked once and timed once
   for (const MatmulWay& w : matmul_ways(backends)) {
     if (std::find(c.left_out.begin(), c.left_out.end(), matmul_way_key(w)) != c.left_out.end()) continue;
-    Backend& b = w.backend == "cpu" ? *backends.cpu : *backends.cuda;
+    Backend& b = w.backend == "cpu" ? *backends.cpu : *backends.gpu;
     builder.gemm(b, c.m, c.n, c.k, w.variant, Precision::fp32, w.threads < 0 ? 0 : w.threads);
     once.push_back(flops / (matmul_guess_gflops(w, c.naive_gflops) * 1e9) > c.single_run_s);
   }
@@ -135,8 +135,8 @@ Plan matmul_sizes_plan(const Backends& backends) {
       }
   };
   lesson_shapes(cpu, true);
-  if (backends.cuda) {
-    Backend& gpu = *backends.cuda;
+  if (backends.gpu) {
+    Backend& gpu = *backends.gpu;
     for (long long n : {256, 1024, 2048, 4096})
       for (const auto& v : gpu.gemm_variants()) plan.gemm(gpu, n, n, n, v, Precision::fp32);
     if (offers_variant(gpu, "cublas")) plan.gemm(gpu, 8192, 8192, 8192, "cublas", Precision::fp32);

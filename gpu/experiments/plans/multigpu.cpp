@@ -21,13 +21,13 @@ constexpr std::size_t MiB = std::size_t{1} << 20;
 Plan multigpu_plan(const Backends& backends, const MultiGpuControls& c) {
   PlanBuilder plan(plan_name::multigpu);
   const std::size_t first = c.bytes.empty() ? 64 * MiB : c.bytes.front();
-  if (!backends.cuda) {
+  if (!backends.gpu) {
     plan.note(*backends.cpu, "transfer", "p2p", Precision::fp32, {{"bytes", double(first)}},
               "GPU-to-GPU copies need two GPUs in one machine, and this one has none" +
-                  (backends.cuda_reason.empty() ? std::string() : " (" + backends.cuda_reason + ")"));
+                  (backends.gpu_reason.empty() ? std::string() : " (" + backends.gpu_reason + ")"));
     return plan.take();
   }
-  Backend& gpu = *backends.cuda;
+  Backend& gpu = *backends.gpu;
   const Support p2p = gpu.supports(TransferSpec{"p2p", true, first});
   if (!p2p.ok) plan.note(gpu, "transfer", "p2p", Precision::fp32, {{"bytes", double(first)}}, p2p.reason);
   else

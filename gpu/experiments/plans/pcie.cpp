@@ -27,8 +27,8 @@ std::vector<std::size_t> transfer_sweep_bytes() {
 Plan transfer_plan(const Backends& backends, const TransferControls& c) {
   PlanBuilder plan(plan_name::transfer);
   for (std::size_t bytes : c.cpu_bytes) plan.transfer(*backends.cpu, "h2h", false, bytes);
-  if (backends.cuda) {
-    Backend& gpu = *backends.cuda;
+  if (backends.gpu) {
+    Backend& gpu = *backends.gpu;
     for (std::size_t bytes : c.gpu_bytes) {
       for (bool pinned : {true, false}) {
         if (!pinned && !c.pageable) continue;

@@ -49,7 +49,7 @@ std::string precision_gemm_variant(Backend& b, Precision p, Support* why) {
 
 Plan precision_plan(const Backends& backends, const PrecisionControls& c) {
   PlanBuilder plan(plan_name::precision);
-  Backend& b = c.use_gpu && backends.cuda ? *backends.cuda : *backends.cpu;
+  Backend& b = c.use_gpu && backends.gpu ? *backends.gpu : *backends.cpu;
   const long long n = c.n > 0 ? c.n : precision_default_n(b);
   for (Precision p : all_precisions) {
     Support why;

@@ -47,8 +47,8 @@ Plan quick_plan(const Backends& backends) {
   plan.direct_blas(cpu, 512, 0);
   for (std::size_t bytes : {64 * MiB, 256 * MiB})
     for (const char* kind : {"copy", "triad"}) plan.bandwidth(cpu, kind, bytes);
-  if (backends.cuda) {
-    Backend& gpu = *backends.cuda;
+  if (backends.gpu) {
+    Backend& gpu = *backends.gpu;
     // Each GEMM step at 2048³, or at the largest size below it the device accepts (a CPU-type Vulkan device caps
     // the work per run at 512³): one note says why 2048³ was refused, and the CPU's BLAS runs at that size too,
     // so "GPU GEMM / CPU BLAS" divides like for like from this one run.

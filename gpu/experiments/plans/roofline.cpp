@@ -19,7 +19,7 @@ namespace gpulab {
 Plan roofline_plan(const Backends& backends, const RooflineControls& c) {
   PlanBuilder plan(plan_name::roofline);
   std::vector<Backend*> devices{backends.cpu};
-  if (backends.cuda) devices.push_back(backends.cuda);
+  if (backends.gpu) devices.push_back(backends.gpu);
   for (Backend* be : devices) {
     std::vector<std::string> libraries;
     for (const char* lib : {"cublaslt", "cublas"})

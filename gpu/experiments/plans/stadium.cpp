@@ -47,15 +47,15 @@ Plan stadium_plan(const Backends& backends, const StadiumControls& c) {
   // 512³: big enough that the loop strides through memory as the lesson's long dot products do.
   plan.gemm(cpu, c.cpu_n, c.cpu_n, c.cpu_n, "naive", Precision::fp32);
   plan.gemm(cpu, c.cpu_n, c.cpu_n, c.cpu_n, "blas", Precision::fp32, 0);
-  if (c.use_gpu && backends.cuda) {
+  if (c.use_gpu && backends.gpu) {
     long long n = c.gpu_n;
     std::string why;
-    const std::string v = stadium_gpu_variant(*backends.cuda, c.gpu_n, &n, &why);
+    const std::string v = stadium_gpu_variant(*backends.gpu, c.gpu_n, &n, &why);
     if (v.empty())
-      plan.note(*backends.cuda, "gemm", "best", Precision::fp32,
+      plan.note(*backends.gpu, "gemm", "best", Precision::fp32,
                 {{"m", double(c.gpu_n)}, {"n", double(c.gpu_n)}, {"k", double(c.gpu_n)}}, why);
     else
-      plan.gemm(*backends.cuda, n, n, n, v, Precision::fp32);
+      plan.gemm(*backends.gpu, n, n, n, v, Precision::fp32);
   }
   return plan.take();
 }

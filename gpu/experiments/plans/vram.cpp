@@ -68,17 +68,17 @@ models::VramInputs vram_default_inputs() {
 // step. A device only: the page is about the card's memory, not the host's.
 Plan vram_plan(const Backends& backends, const VramControls& c) {
   PlanBuilder plan(plan_name::vram);
-  if (!backends.cuda) {
+  if (!backends.gpu) {
     plan.note(*backends.cpu, experiment_name::hold_memory, "held", Precision::fp32, {},
               "the live memory bars need a GPU: " +
-                  (backends.cuda_reason.empty() ? std::string("none here") : backends.cuda_reason));
+                  (backends.gpu_reason.empty() ? std::string("none here") : backends.gpu_reason));
     return plan.take();
   }
-  if (const std::string why = vram_hold_unavailable(*backends.cuda); !why.empty()) {
-    plan.note(*backends.cuda, experiment_name::hold_memory, "held", Precision::fp32, {}, why);
+  if (const std::string why = vram_hold_unavailable(*backends.gpu); !why.empty()) {
+    plan.note(*backends.gpu, experiment_name::hold_memory, "held", Precision::fp32, {}, why);
     return plan.take();
   }
-  Backend* gpu = backends.cuda;
+  Backend* gpu = backends.gpu;
   HoldRequest q;
   if (c.inputs || !(c.request_bytes > 0)) {
     q = vram_hold_request(c.inputs ? *c.inputs : vram_default_inputs());

@@ -16,6 +16,7 @@ namespace gpulab {
 
 struct DeviceInfo {
   std::string kind;  // "cpu" | "cuda" | "vulkan"
+  BackendKind kind_id() const { return backend_kind(kind); }  // the same, typed: what code compares
   std::string name;
   int compute_units = 0;           // CPU: logical cores; GPU: SMs
   int threads = 0;                 // CPU: threads the backend uses by default

@@ -14,15 +14,15 @@ namespace gpulab {
 // cpu_chain_stream_max_batch batch rows (OpenBLAS 0.3.21 packs the weights for every small-m call, which sets
 // the pace there; see cpu/layer_chain.cpp), OpenBLAS sgemm above. On the GPU: cuBLAS / cuBLASLt.
 inline constexpr long long cpu_chain_stream_max_batch = 8;
-inline bool layer_chain_uses_library(const std::string& backend_kind, long long batch) {
-  return backend_kind == "cuda" || batch > cpu_chain_stream_max_batch;
+inline bool layer_chain_uses_library(BackendKind kind, long long batch) {
+  return kind == BackendKind::cuda || batch > cpu_chain_stream_max_batch;
 }
-inline const char* layer_chain_code_path(const std::string& backend_kind, long long batch) {
+inline const char* layer_chain_code_path(BackendKind kind, long long batch) {
   // gpulab's own shaders on Vulkan: weights streamed once for a few rows (gpu/vulkan/chain_layout.hpp), tiles above.
-  if (backend_kind == "vulkan")
+  if (kind == BackendKind::vulkan)
     return batch <= cpu_chain_stream_max_batch ? "own weight-streaming shader (Vulkan)" : "own shared-memory-tile shader (Vulkan)";
-  if (!layer_chain_uses_library(backend_kind, batch)) return "own weight-streaming loop";
-  return backend_kind == "cuda" ? "cuBLAS" : "OpenBLAS sgemm";
+  if (!layer_chain_uses_library(kind, batch)) return "own weight-streaming loop";
+  return kind == BackendKind::cuda ? "cuBLAS" : "OpenBLAS sgemm";
 }
 
 // One product of the chain: out (batch×n) = in (batch×k, row stride lda) · W (k×n).

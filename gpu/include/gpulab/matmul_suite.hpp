@@ -22,7 +22,7 @@ struct MatmulGpuJob {
   long long n = 0;          // the square size chosen
   double guessed_run_s = 0; // at that size, from the way's guessed rate
 };
-// The GPU jobs the suite adds on `backends.cuda` (none without a GPU, or when the GPU slot holds a CPU-type
+// The GPU jobs the suite adds on `backends.gpu` (none without a GPU, or when the GPU slot holds a CPU-type
 // device such as lavapipe: those keep the page's sizes).
 std::vector<MatmulGpuJob> matmul_gpu_suite_jobs(const Backends& backends);
 Plan matmul_suite_plan(const Backends& backends);

@@ -15,8 +15,8 @@ namespace gpulab {
 
 struct Backends {
   Backend* cpu = nullptr;   // always present
-  Backend* cuda = nullptr;  // null when no GPU; cuda_reason says why
-  std::string cuda_reason;
+  Backend* gpu = nullptr;   // the chosen GPU (CUDA or Vulkan); null when none, gpu_reason says why
+  std::string gpu_reason;
 };
 
 struct PlanJob {

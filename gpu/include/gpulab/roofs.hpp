@@ -63,9 +63,9 @@ std::optional<OverheadPoint> as_overhead(const Result& r);
 // TF32 and FP64 GEMMs use tensor cores the SIMT FMA chains do not), by more than the noise: the larger of 10 % and
 // the peak's own spread.
 struct Recording;
-// Whether a GEMM in `p` on `backend` ("cpu", "cuda", "vulkan") runs on the units the FMA chains of `p` measure, so
-// its share of that FMA peak means something (the check above, and the pages' "% of measured peak").
-bool gemm_on_fma_units(const std::string& backend, Precision p);
+// Whether a GEMM in `p` on a `kind` backend runs on the units the FMA chains of `p` measure, so its share of that
+// FMA peak means something (the check above, and the pages' "% of measured peak").
+bool gemm_on_fma_units(BackendKind kind, Precision p);
 std::vector<std::string> roof_problems(const Recording& rec);
 // One line per device and roof for the bench's summary: "roofs, cpu (AMD EPYC …): FP32 FMA peak 230 GFLOP/s …".
 std::vector<std::string> roofs_summary(const Recording& rec);

@@ -75,8 +75,6 @@ double sessionCpuBandwidth(const std::vector<Input>& results) {
   return best;
 }
 
-std::string shortDevice(const std::string& name) { return gpulab::short_device_name(name); }
-
 std::vector<RecordedSweep> recordedSweeps(const std::vector<Input>& results, long long dIn, long long dOut) {
   // (source, backend, device, precision) -> batch -> the newest point
   using Key = std::tuple<int, std::string, std::string, int>;
@@ -96,7 +94,7 @@ std::vector<RecordedSweep> recordedSweeps(const std::vector<Input>& results, lon
     RecordedSweep s;
     s.source = std::get<0>(key);
     s.device = words[key];
-    s.deviceName = shortDevice(std::get<2>(key).empty() ? std::get<1>(key) : std::get<2>(key));
+    s.deviceName = gpulab::short_device_name(std::get<2>(key).empty() ? std::get<1>(key) : std::get<2>(key));
     s.precision = static_cast<gpulab::Precision>(std::get<3>(key));
     for (const auto& [b, f] : byBatch) {
       s.batches.push_back(double(b));

@@ -86,10 +86,6 @@ struct RecordedSweep {
 };
 std::vector<RecordedSweep> recordedSweeps(const std::vector<Input>& results, long long dIn, long long dOut);
 
-// A device name short enough for a legend: "(R)"/"(TM)" dropped, a bracketed tail cut ("llvmpipe (LLVM 15…)"),
-// the first three words.
-std::string shortDevice(const std::string& name);
-
 // The crossover the sweep's points support (guarded_conclusions: a zig-zag is not a crossover).
 gpulab::models::GuardedCrossover crossover(const std::vector<SweepPoint>& sweep);
 

@@ -46,7 +46,7 @@ unsigned layersFor(const gpulab::Result& r) {
   if (const auto c = gpulab::as_layer_chain(r)) {
     // The decode chain: cuBLAS on CUDA; on the CPU an own loop for small batches, OpenBLAS above; own shaders on Vulkan.
     if (api == Api::vulkan || api == Api::vulkanCpu) return gpuPath(api, false);
-    const bool library = gpulab::layer_chain_uses_library(gpu ? "cuda" : "cpu", c->users > 0 ? c->users : 1);
+    const bool library = gpulab::layer_chain_uses_library(gpu ? gpulab::BackendKind::cuda : gpulab::BackendKind::cpu, c->users > 0 ? c->users : 1);
     return gpu ? gpuPath(api, library) : cpuPath(library);
   }
   return gpu ? gpuPath(api, false) : cpuPath(false);
