@@ -6,7 +6,8 @@
 #    does not fail the configure);
 #  - no GPU, tests on (tools/run-tests, CI): every architecture nvcc 13 builds that a package ships, 75 80 86 89 90,
 #    so each is proven to compile;
-#  - no GPU, a plain build: PTX for compute capability 7.5 alone. It runs on every card nvcc 13 supports (Turing
+#  - no GPU, a plain build (the README's first command): no CUDA module at all, since nothing here could load it;
+#  - no GPU, -DGPULAB_CUDA=ON: PTX for compute capability 7.5 alone. It runs on every card nvcc 13 supports (Turing
 #    and newer): the driver compiles it for the card the first time the module loads, and caches the result.
 # Sets CMAKE_CUDA_ARCHITECTURES (a normal variable, before the CUDA section enables the language) and says why.
 if(GPULAB_CUDA STREQUAL "OFF" OR DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})
@@ -38,6 +39,12 @@ if(_gpulab_present_archs)
 elseif(GPULAB_TESTS)
   set(CMAKE_CUDA_ARCHITECTURES 75 80 86 89 90)
   set(_gpulab_why "every architecture a package ships, so the tests prove each compiles")
+elseif(GPULAB_CUDA STREQUAL "AUTO")
+  # No NVIDIA GPU and no tests: a module nothing here could load. Skipping it takes about a quarter off the
+  # first build (CMakeLists.txt reads this flag); -DGPULAB_CUDA=ON builds it anyway, as PTX (below).
+  set(GPULAB_CUDA_SKIPPED_NO_GPU ON)
+  unset(_gpulab_present_archs)
+  return()
 else()
   set(CMAKE_CUDA_ARCHITECTURES 75-virtual)
   set(_gpulab_why "no GPU here: PTX the driver compiles for any Turing-or-newer card at first load; a package to hand out wants CMAKE_CUDA_ARCHITECTURES 75 80 86 89 90, see the README")

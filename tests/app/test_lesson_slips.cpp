@@ -242,7 +242,7 @@ TEST(LessonSlips, SmallFacts) {
     EXPECT_FALSE(text.contains(QStringLiteral("similar size"))) << p->pageId().toStdString();
   }
   // The shop card's 82.6 TFLOP/s FP32 is its ordinary cores', not its tensor cores'.
-  const QString precision = running_example::line(QStringLiteral("precision"));
+  const QString precision = w.pageById(QStringLiteral("precision"))->lesson().runningExample;
   EXPECT_TRUE(precision.contains(QStringLiteral("82.6"))) << precision.toStdString();
   EXPECT_FALSE(precision.contains(QStringLiteral("tensor cores give"))) << precision.toStdString();
   EXPECT_TRUE(precision.contains(QStringLiteral("without tensor cores"))) << precision.toStdString();

@@ -2,6 +2,8 @@
 #include "pages/multigpu/multigpu_page.h"
 #include "pages/running_example.h"
 
+#include <cmath>
+
 #include "format.h"
 
 

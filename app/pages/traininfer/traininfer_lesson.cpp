@@ -1,7 +1,10 @@
 // The training-vs-inference page's lesson: intro, questions and the exercise (the page's code is in
 // traininfer_page.cpp).
+#include "format.h"
 #include "pages/traininfer/traininfer_page.h"
 #include "pages/running_example.h"
+
+#include <cmath>
 
 #include "gpulab/models/vram_model.hpp"
 

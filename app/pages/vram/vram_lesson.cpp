@@ -5,6 +5,7 @@
 #include "pages/running_example.h"
 #include "pages/vram/vram_page.h"
 
+#include <cmath>
 #include <vector>
 
 using namespace gpulab::models;

@@ -1,6 +1,9 @@
 // The What-is-a-GPU page's lesson: intro and questions (the page's code is in whatgpu_page.cpp).
+#include "format.h"
 #include "pages/whatgpu/whatgpu_page.h"
 #include "pages/running_example.h"
+
+#include <cmath>
 
 
 namespace {

@@ -1,5 +1,6 @@
 // The matrix-multiply page's plans (see matmul.hpp).
 #include "plans/matmul.hpp"
+#include "gpulab/gemm_ladder.hpp"
 #include "gpulab/matmul_suite.hpp"
 #include "plans/quick.hpp"
 
@@ -41,7 +42,8 @@ std::vector<MatmulWay> matmul_ways(const Backends& backends) {
   if (backends.gpu) {
     int step = 0;
     for (const auto& v : backends.gpu->gemm_variants()) {
-      const bool library = v == "cublas" || v == "cublaslt";  // a vendor's, not one of gpulab's steps
+      // A vendor's library (cuBLAS, cuBLASLt), not one of gpulab's own steps.
+      const bool library = v == ladder_variant(LadderStep::cublas) || v == "cublaslt";
       MatmulWay w = matmul_way_of(backends.gpu->kind(), v, -1, library);
       w.step = library ? 0 : ++step;
       ways.push_back(w);
@@ -139,7 +141,8 @@ Plan matmul_sizes_plan(const Backends& backends) {
     Backend& gpu = *backends.gpu;
     for (long long n : {256, 1024, 2048, 4096})
       for (const auto& v : gpu.gemm_variants()) plan.gemm(gpu, n, n, n, v, Precision::fp32);
-    if (offers_variant(gpu, "cublas")) plan.gemm(gpu, 8192, 8192, 8192, "cublas", Precision::fp32);
+    const std::string cublas{ladder_variant(LadderStep::cublas)};
+    if (offers_variant(gpu, cublas)) plan.gemm(gpu, 8192, 8192, 8192, cublas, Precision::fp32);
     lesson_shapes(gpu, false);
   }
   return plan.take();

@@ -2,6 +2,7 @@
 #include "plans/stadium.hpp"
 
 #include "gpulab/device_words.hpp"
+#include "gpulab/gemm_ladder.hpp"
 #include "gpulab/suite_registry.hpp"
 #include "gpulab/units.hpp"
 
@@ -17,7 +18,8 @@ namespace gpulab {
 
 std::string stadium_gpu_variant(Backend& gpu, long long gpu_n, long long* n, std::string* why) {
   std::vector<std::string> order;
-  if (offers_variant(gpu, "cublas")) order.push_back("cublas");
+  const std::string cublas{ladder_variant(LadderStep::cublas)};
+  if (offers_variant(gpu, cublas)) order.push_back(cublas);
   const auto ladder = gpu.gemm_variants();
   for (auto it = ladder.rbegin(); it != ladder.rend(); ++it)
     if (std::find(order.begin(), order.end(), *it) == order.end()) order.push_back(*it);

@@ -56,10 +56,7 @@ const gpulab::Result* measuredFor(const std::vector<Input>& results, const Row& 
 // its own: a faster run in another recording never hides this one's.
 const gpulab::Result* recordedFor(const std::vector<Input>& results, const Row& row, const Shape& shape, int source);
 // A row's recorded bars: one per recording with a passed result at `shape`, in source order.
-struct Recorded {
-  const gpulab::Result* result = nullptr;
-  int source = -1;
-};
+using Recorded = SourcedResult;  // models/sourced_result.h
 std::vector<Recorded> recordedBars(const std::vector<Input>& results, const Row& row, const Shape& shape);
 // The recordings with at least one bar at `shape`, in source order (one badge each).
 std::vector<int> recordedSources(const std::vector<Input>& results, const std::vector<Row>& rows, const Shape& shape);

@@ -3,6 +3,7 @@
 // it ran here or in a recording, its error against FP64, the chosen card's datasheet figure) and the verdicts the
 // results strip states (the fastest format, the FP32 guard). Built from typed results (result_views.hpp) of the
 // precision plan only, so a recording's other GEMMs never become a format's bar.
+#include "models/sourced_result.h"
 #include "gpulab/backend.hpp"
 #include "gpulab/precision.hpp"
 #include "gpulab/results.hpp"
@@ -52,10 +53,7 @@ std::optional<std::string> applyMeasured(std::vector<Row>& rows, const gpulab::R
 // The recordings' results: for each recording, the fastest GEMM of each format among those its precision plan made
 // (a recording from before plans were recorded: its library GEMMs, as then); a faster recording never hides a
 // slower one's bar. Returns the sources that contributed, in source order.
-struct RecordedResult {
-  const gpulab::Result* result = nullptr;
-  int source = -1;
-};
+using RecordedResult = SourcedResult;  // models/sourced_result.h
 std::vector<int> applyRecorded(std::vector<Row>& rows, const std::vector<RecordedResult>& recorded);
 // A row's rate in recording `source` (0: that recording did not run the format).
 double recordedFlops(const Row& row, int source);

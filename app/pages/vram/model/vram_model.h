@@ -2,6 +2,7 @@
 // The memory page's live side, without Qt: one hold_memory step of the vram plan (or of a recording from before
 // plans) as the numbers its "before / holding / freed" bars need, which steps may be drawn, and a recording's
 // newest drawable step. Read through the typed view as_memory_hold, so no other plan's result is drawn.
+#include "models/sourced_result.h"
 #include "gpulab/result_views.hpp"
 #include "gpulab/results.hpp"
 
@@ -39,10 +40,7 @@ std::optional<LiveStep> liveStep(const gpulab::Result& r);
 // A result of the vram plan that says why nothing could be held here (no GPU, not offered on this backend).
 std::optional<std::string> unavailableReason(const gpulab::Result& r);
 
-struct Recorded {
-  const gpulab::Result* result = nullptr;
-  int source = -1;
-};
+using Recorded = SourcedResult;  // models/sourced_result.h
 // The newest step a recording holds that shows memory in use (a refusal counts; "freed again" does not).
 struct RecordedStep {
   LiveStep step;
