@@ -192,6 +192,17 @@ void Page::fitBadges() {
   if (!m_badges || !m_title) return;
   QList<QWidget*> shown, hidden;
   for (QWidget* w : m_badgeOrder) (w->isHidden() ? hidden : shown) << w;
+  // On a projector a recording's badge without its date: two recordings' badges took two lines each, and a header
+  // of four stacked badges cost a 1280×720 roofline the rows that put its chart under half the screen. Kept whole
+  // where two shown badges would then read the same (one machine recorded twice).
+  {
+    QStringList compactTexts;
+    for (QWidget* w : shown)
+      if (auto* badge = qobject_cast<SourceBadge*>(w)) compactTexts << badge->compactText();
+    const bool compact = m_ctx.theme().isProjector() && compactTexts.removeDuplicates() == 0;
+    for (QWidget* w : m_badgeOrder)
+      if (auto* badge = qobject_cast<SourceBadge*>(w)) badge->setCompact(compact);
+  }
   const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
   const int available = width() - m.left() - m.right() - (layout() ? layout()->spacing() : 0);
   // The title's one-line width in its own (style-sheet) font, plus a little for the label's rounding.
