@@ -61,8 +61,11 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   left->setObjectName(QStringLiteral("lessonSidebar"));
   // A fifth of a narrow screen (204 px at 1024: the page beside it needs the rest), 250 px from 1280 up.
   const QScreen* screen0 = QGuiApplication::primaryScreen();
-  left->setMinimumWidth(std::clamp(int(0.2 * (screen0 ? screen0->geometry().width() : 1280)), 200, 250));
-  left->setMaximumWidth(330);
+  const int screenWidth0 = screen0 ? screen0->geometry().width() : 1280;
+  left->setMinimumWidth(std::clamp(int(0.2 * screenWidth0), 200, 250));
+  // On a narrow screen the list keeps to its minimum: the 100 px more it took beside a page at its widest
+  // were the page's controls column's, which scrolled sideways for want of them (1024×768).
+  left->setMaximumWidth(screenWidth0 < 1280 ? left->minimumWidth() : 330);
 
   m_stack = new PageStack(this);
   buildPages();

@@ -7,6 +7,7 @@
 #include "widgets/steady_label.h"
 
 #include <QEvent>
+#include <QFormLayout>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -199,6 +200,17 @@ void Page::fitBadges() {
   if (!m_badges || !m_title) return;
   QList<QWidget*> shown, hidden;
   for (QWidget* w : m_badgeOrder) (w->isHidden() ? hidden : shown) << w;
+  // On a projector a recording's badge without its date: two recordings' badges took two lines each, and a header
+  // of four stacked badges cost a 1280×720 roofline the rows that put its chart under half the screen. Kept whole
+  // where two shown badges would then read the same (one machine recorded twice).
+  {
+    QStringList compactTexts;
+    for (QWidget* w : shown)
+      if (auto* badge = qobject_cast<SourceBadge*>(w)) compactTexts << badge->compactText();
+    const bool compact = m_ctx.theme().isProjector() && compactTexts.removeDuplicates() == 0;
+    for (QWidget* w : m_badgeOrder)
+      if (auto* badge = qobject_cast<SourceBadge*>(w)) badge->setCompact(compact);
+  }
   const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
   const int available = width() - m.left() - m.right() - (layout() ? layout()->spacing() : 0);
   // The title's one-line width in its own (style-sheet) font, plus a little for the label's rounding.
@@ -262,7 +274,10 @@ void Page::fitSideColumn(const Theme& theme) {
   // above its own minimum; else 28 % of the page. The page's width as the screen allows it: a page laid out wider
   // than its screen must not widen its own column.
   const int screenWidth = screen() ? screen()->geometry().width() : width();
-  const int pageWidth = std::min(width(), screenWidth);
+  // Nor wider than the screen leaves beside the window's other columns (the lesson list): a page measured before
+  // the window had its final width gave its column a minimum that pushed a 1024 px window 11 px past its screen.
+  const int outside = window() && window() != this ? std::max(0, window()->width() - width()) : 0;
+  const int pageWidth = std::min(width(), screenWidth - outside);
   // On a projector the plot needs half the screen: the column may be narrower than a window's. A window on a
   // 1024 px screen has the lesson list beside the page: its column starts at 280 px, not 340.
   const int floor = theme.isProjector() ? 260 : screenWidth < 1280 ? 280 : 340;
@@ -274,18 +289,60 @@ void Page::fitSideColumn(const Theme& theme) {
                         m_sideTabs->tabBar()->sizeHint().width() + 8);
   const int neededFor = (theme.isProjector() ? 1 : 0) + 2 * theme.baseFontPt + 1000 * screenWidth;
   if (neededFor == m_sideNeededFor) needed = std::max(needed, m_sideNeeded);
-  m_sideNeeded = needed;
-  m_sideNeededFor = neededFor;
   const QMargins m = layout() ? layout()->contentsMargins() : QMargins();
   const int visualMin = m_visual ? std::max(m_visual->minimumSizeHint().width(), m_visual->minimumWidth()) : 0;
   const int spare = pageWidth - m.left() - m.right() - 12 - visualMin;
-  const int cap = std::max(floor, std::min(theme.isProjector() ? 640 : 460,
-                                           std::max(int(0.28 * pageWidth), std::min(needed, spare))));
+  auto capFor = [&](int need) {
+    return std::max(floor, std::min(theme.isProjector() ? 640 : 460, std::max(int(0.28 * pageWidth), std::min(need, spare))));
+  };
+  // A form's labels stand beside their fields while the column holds them; above them where it cannot (a 1024 px
+  // screen: sideways scroll bars windowed, a column that left the plot under half a projector's screen). Decided
+  // on the width the forms need side by side, remembered, so the column does not flip between the two.
+  // Forms a page wraps itself (WrapLongRows) are left as they are; those this code wrapped carry a mark.
+  QList<QFormLayout*> forms;
+  if (m_controlsHost)
+    for (QFormLayout* f : m_controlsHost->findChildren<QFormLayout*>())
+      if (f->rowWrapPolicy() == QFormLayout::DontWrapRows || f->property("gpulabWrapped").toBool()) forms << f;
+  auto setWrapped = [&](bool on) {
+    for (QFormLayout* f : forms) {
+      f->setRowWrapPolicy(on ? QFormLayout::WrapAllRows : QFormLayout::DontWrapRows);
+      f->setProperty("gpulabWrapped", on);
+    }
+  };
+  // Wrapped or not is the forms' own state (the first form says it for all: this code sets them together).
+  const bool wrapped = !forms.isEmpty() && forms.first()->rowWrapPolicy() == QFormLayout::WrapAllRows;
+  if (neededFor != m_sideNeededFor && wrapped) {  // a new font or screen: measure side by side again
+    setWrapped(false);
+    if (m_controlsHost->layout()) m_controlsHost->layout()->activate();
+    needed = std::max(m_controlsHost->minimumSizeHint().width() + scrollbar + 18, m_sideTabs->tabBar()->sizeHint().width() + 8);
+  }
+  // On a projector the plot needs the room: the column stays within 28 % of a narrow screen (1024 px).
+  const int roomy = theme.isProjector() && screenWidth < 1280 ? std::max(floor, int(0.28 * pageWidth)) : capFor(needed);
+  if (!forms.isEmpty() && forms.first()->rowWrapPolicy() != QFormLayout::WrapAllRows && needed > roomy) {
+    setWrapped(true);
+    if (m_controlsHost->layout()) m_controlsHost->layout()->activate();
+    needed = std::max(m_controlsHost->minimumSizeHint().width() + scrollbar + 18, m_sideTabs->tabBar()->sizeHint().width() + 8);
+  }
+  m_sideNeeded = needed;
+  m_sideNeededFor = neededFor;
+  const int cap = capFor(needed);
   // On a projector the column is exactly as wide as its controls need: the pixels it would take beyond that are
   // the plot's (the room reads the plot; the column's extra width was only ever blank).
   const int width = std::clamp(needed, floor, cap);
   m_sideTabs->setMaximumWidth(theme.isProjector() ? width : cap);
   m_sideTabs->setMinimumWidth(width);
+  // A visual whose minimum grew (matmul's published ladder appearing) met a column sized for the smaller one: the
+  // window took the sum and stayed 11 px past a 1024 px screen after the column had made room again. Back to the
+  // screen's width once the minimums allow it.
+  QWidget* win = window();
+  if (!theme.isProjector() && win != this && screen() && !(win->windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen)))
+    if (win->width() > screen()->availableGeometry().width())
+      QTimer::singleShot(0, win, [win] {
+        const QRect avail = win->screen() ? win->screen()->availableGeometry() : QRect();
+        if (win->layout()) win->layout()->activate();  // the minimums as the column left them
+        if (avail.isValid() && win->width() > avail.width() && win->minimumSizeHint().width() <= avail.width())
+          win->setGeometry(QRect(avail.left(), win->y(), avail.width(), win->height()));
+      });
 }
 
 void Page::cancel() {
@@ -297,6 +354,8 @@ bool Page::isRunning() const { return m_ctx.runner().isBusy() && m_ctx.runner().
 void Page::setVisual(QWidget* visual) {
   visual->setParent(this);
   m_visual = visual;
+  // Its minimum may grow after the column was fitted (a second chart shown): fit the column again.
+  visual->installEventFilter(new LayoutRequestWatch(visual, [this] { fitSideColumn(m_ctx.theme()); }));
   m_visualHolder->addWidget(visual, 1);
 }
 

@@ -446,7 +446,9 @@ void RooflinePlot::rebuild() {
   // A key that hides points or labels in every corner (two recordings' roofs and points: a dozen entries) is left
   // off: each roof is labelled on its line, the summary below names every roof, and the badges (with their
   // tooltips) say which marks are which recording.
-  if (m_plot->legend->visible() && moveLegendOffData(m_plot) >= 10) {
+  // So is a key wider than the chart (a 1024 px window: 472 px of roofs' names on a 450 px chart).
+  if (m_plot->legend->visible() &&
+      (m_plot->legend->outerRect().width() > m_plot->axisRect()->width() || moveLegendOffData(m_plot) >= 10)) {
     m_plot->legend->setVisible(false);
     m_plot->replot();
   }

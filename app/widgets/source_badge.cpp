@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QEvent>
 #include <QFontMetrics>
+#include <QRegularExpression>
 #include <QStringList>
 
 SourceBadge::SourceBadge(QWidget* parent) : QLabel(parent) {
@@ -45,6 +46,21 @@ void SourceBadge::setLineChars(int chars) {
   rewrap();
 }
 
+void SourceBadge::setCompact(bool compact) {
+  if (compact == m_compact) return;
+  m_compact = compact;
+  rewrap();
+}
+
+QString SourceBadge::compactText() const {
+  if (m_kind != Kind::Recorded) return m_full;
+  // "recorded on <device>, <date>": the date goes (the tooltip keeps it).
+  static const QRegularExpression date(QStringLiteral(",\\s*\\d{4}-\\d{2}-\\d{2}$"));
+  QString shorter = m_full;
+  shorter.remove(date);
+  return shorter;
+}
+
 int SourceBadge::widthAt(int chars) const {
   const QFontMetrics fm(font());
   auto widest = [&](const QStringList& ls) {
@@ -65,7 +81,7 @@ QStringList SourceBadge::lines(int chars) const {
   // height badly): short badges stay on one line, long ones ("recorded on …, date") take two or three.
   const QFontMetrics fm(font());
   const int cap = fm.averageCharWidth() * chars;
-  const QStringList words = m_full.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+  const QStringList words = shownText().split(QLatin1Char(' '), Qt::SkipEmptyParts);
   QStringList lines;
   QString line;
   for (const QString& w : words) {

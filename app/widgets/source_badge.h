@@ -23,6 +23,11 @@ class SourceBadge : public QLabel {
   // The badge's width were its lines broken at `chars` (the page measures before it chooses, so a badge's text
   // changes only when its line breaks do).
   int widthAt(int chars) const;
+  // On a projector a recording's badge drops its date ("recorded on AMD EPYC"): one line where two took the
+  // plot's height. The whole label stays in the tooltip. Only recorded badges change.
+  void setCompact(bool compact);
+  // The text the badge shows when compact (its whole text for every kind but a recording's).
+  QString compactText() const;
 
  protected:
   void changeEvent(QEvent* e) override;
@@ -32,8 +37,10 @@ class SourceBadge : public QLabel {
   void restyle();
   void rewrap();
   QStringList lines(int chars) const;
+  QString shownText() const { return m_compact ? compactText() : m_full; }
   Kind m_kind = Kind::Model;
   QString m_full;  // the text before line breaks
   QString m_detail;
   int m_lineChars = 24;
+  bool m_compact = false;
 };

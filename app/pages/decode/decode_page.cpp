@@ -26,8 +26,10 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -303,7 +305,44 @@ void DecodePage::applyTheme(const Theme& theme) {
   fitPlotSizes(theme);
   const QString css = QStringLiteral("font-size:%1pt;").arg(theme.baseFontPt + 1);
   for (QLabel* l : {m_ceilingLabel, m_chainLabel, m_batchLabel, m_prefillLabel}) l->setStyleSheet(css);
+  placeReadouts(theme.isProjector());
   replot();
+}
+
+void DecodePage::placeReadouts(bool projector) {
+  // On a projector the chain's readouts (a sentence per source, five lines with two recordings) made the strip
+  // so tall that the charts fell under half of a 1280×720 screen: they are long readouts the class need not read
+  // at once (the chart shows the same points), so they take a "Numbers" tab of the side column there, and come
+  // back into the strip in the window.
+  QTabWidget* side = sideTabs();
+  if (!m_numbersTab) {
+    m_numbersTab = new QWidget(this);
+    m_numbersTab->setToolTip(tr("The measured chain's figures: tokens/s at batch 1 against the ceiling, and with "
+                                "every user batched"));
+    auto* col = new QVBoxLayout(m_numbersTab);
+    col->setContentsMargins(8, 8, 8, 8);
+    col->addStretch(1);
+    m_numbersTab->hide();
+  }
+  auto* col = static_cast<QVBoxLayout*>(m_numbersTab->layout());
+  const int at = side->indexOf(m_numbersTab);
+  if (projector && at < 0) {
+    for (QLabel* l : {m_chainLabel, m_batchLabel}) {
+      resultsStrip()->removeWidget(l);
+      col->insertWidget(col->count() - 1, l);
+    }
+    side->addTab(m_numbersTab, tr("Numbers"));
+    side->setTabToolTip(side->indexOf(m_numbersTab), m_numbersTab->toolTip());
+  } else if (!projector && at >= 0) {
+    side->removeTab(at);
+    m_numbersTab->hide();
+    for (QLabel* l : {m_chainLabel, m_batchLabel}) col->removeWidget(l);
+    // Back between the ceiling's sentence and the prompt's, as the constructor placed them.
+    resultsStrip()->insertWidget(resultsStrip()->indexOf(m_ceilingLabel) + 1, m_chainLabel, 1);
+    resultsStrip()->insertWidget(resultsStrip()->indexOf(m_chainLabel) + 1, m_batchLabel, 1);
+    m_chainLabel->show();
+    m_batchLabel->show();
+  }
 }
 
 QString DecodePage::csvCeilings() const {

@@ -121,6 +121,8 @@ class DecodePage : public Page {
   QLabel* m_chainLabel = nullptr;
   QLabel* m_batchLabel = nullptr;
   QLabel* m_prefillLabel = nullptr;
+  QWidget* m_numbersTab = nullptr;  // on a projector the chain's two readouts, out of the strip (placeReadouts)
+  void placeReadouts(bool projector);
   QSpinBox* m_prompt = nullptr;
   QComboBox* m_moe = nullptr;
   FrameCoalescer* m_frame = nullptr;

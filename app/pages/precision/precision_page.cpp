@@ -64,6 +64,10 @@ PrecisionPage::PrecisionPage(AppContext& ctx) : Page(ctx) {
                          "at the checked cells), the emulated GEMM's relative error, and why a format cannot "
                          "run here."));
   m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // No frame and no sideways scroll bar: a 1024 px window's Numbers tab was a pixel short of the columns' contents,
+  // and the bar it showed for it hid the last row. The last column elides ("…") rather than scroll.
+  m_table->setFrameShape(QFrame::NoFrame);
+  m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
   m_uplot = new QCustomPlot(this);
   m_uplot->setObjectName(QStringLiteral("underflowPlot"));
