@@ -28,7 +28,7 @@ fuzz_probe=$(mktemp -d)
 echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' >"$fuzz_probe/p.cpp"
 if command -v clang++ >/dev/null 2>&1 && clang++ -fsanitize=fuzzer "$fuzz_probe/p.cpp" -o "$fuzz_probe/p" 2>/dev/null; then
   echo "== fuzz: recording loader for ${fuzz_seconds}s"
-  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULAB_DEBUG_INFO=ON -DCMAKE_CXX_COMPILER=clang++ \
     -DGPULAB_APP=OFF -DGPULAB_CUDA=OFF -DGPULAB_TESTS=ON -DGPULAB_FUZZ=ON
   cmake --build build-fuzz -j "$jobs" --target fuzz_recording
   mkdir -p build-fuzz/corpus

@@ -128,3 +128,28 @@ TEST(DecodePageModel, PrefillIsThePromptsPassNotAUserCount) {
   EXPECT_FALSE(uncapped[0].prefill->capped());
   EXPECT_DOUBLE_EQ(uncapped[0].prefill->promptS(), 16.0);
 }
+
+// The ceiling chart's table is the model's, built before anything is drawn: the lesson's H100 (3.35 TB/s) with the
+// 7B model in FP16 (14 GB a token) is 239 tokens/s; a measured CPU triad and a what-if make the other columns, and a
+// CPU chain (FP32, wider than FP16) adds its own format, so run and ceiling compare in one precision.
+TEST(DecodePageModel, TheCeilingTableIsBandwidthOverBytesPerToken) {
+  const auto c1 = chain(1, 0.1), here = triad(20, 64 << 20);
+  const CeilingTable t = ceilingTable({{&c1, -1}, {&here, -1}}, 3.35e12, 1e12, 7e9);
+  ASSERT_EQ(t.bandwidths.size(), 3u);
+  EXPECT_EQ(t.bandwidths[0].kind, CeilingColumn::Kind::datasheet);
+  EXPECT_EQ(t.bandwidths[1].kind, CeilingColumn::Kind::measured);
+  EXPECT_EQ(t.bandwidths[1].measured.source, -1);
+  EXPECT_EQ(t.bandwidths[2].kind, CeilingColumn::Kind::whatIf);
+  ASSERT_EQ(t.formats.size(), 4u);  // FP16, INT8, INT4 and the chain's FP32
+  EXPECT_EQ(t.formats[0].name, "FP16");
+  ASSERT_EQ(t.tokensPerS.size(), 3u);
+  ASSERT_EQ(t.tokensPerS[0].size(), t.formats.size());
+  EXPECT_NEAR(t.bytesPerToken[0], 14e9, 1);
+  EXPECT_NEAR(t.tokensPerS[0][0], 239.29, 0.01);
+  EXPECT_NEAR(t.tokensPerS[1][0], 20e9 / 14e9, 1e-9);
+  EXPECT_NEAR(t.tokensPerS[2][0], 1e12 / 14e9, 1e-9);
+  // No datasheet figure: no datasheet column; no chain: the three formats alone.
+  const CeilingTable bare = ceilingTable({}, 0, 1e12, 7e9);
+  ASSERT_EQ(bare.bandwidths.size(), 1u);
+  EXPECT_EQ(bare.formats.size(), 3u);
+}

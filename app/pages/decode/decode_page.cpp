@@ -350,8 +350,15 @@ QString DecodePage::csvCeilings() const {
   // own columns, each empty where it does not apply.
   QString out = QStringLiteral("format,source,bandwidth_bytes_per_s,ceiling_tokens_per_s,published_measured_tokens_per_s\n");
   auto num = [](double v) { return v > 0 ? QString::number(v, 'g', 6) : QString(); };
-  for (const Row& r : m_ceilingRows)
-    out += QStringLiteral("%1,\"%2\",%3,%4,%5\n").arg(r.group, r.series, num(r.bandwidth), num(r.tokens), num(r.publishedTokens));
+  const decode_page_model::CeilingTable table = ceilingTable();
+  const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
+  for (std::size_t b = 0; b < table.bandwidths.size(); ++b)
+    for (std::size_t f = 0; f < table.formats.size(); ++f)
+      out += QStringLiteral("%1,\"%2\",%3,%4,\n")
+                 .arg(QString::fromStdString(table.formats[f].name), ceilingColumnName(table.bandwidths[b], card),
+                      num(table.bandwidths[b].bytesPerS), num(table.tokensPerS[b][f]));
+  for (const PublishedDecodeBar& p : publishedDecodeBars(m_ctx, activeParams() / 1e9))
+    out += QStringLiteral("%1,\"%2\",,,%3\n").arg(p.format, p.label, num(p.tokensPerS));
   return out;
 }
 

@@ -18,6 +18,10 @@
 #include <QSharedPointer>
 #include <QVector>
 
+namespace gpulab::models {
+struct GpuSpec;
+}
+
 class FrameCoalescer;
 class QComboBox;
 class QCPAxisTickerText;
@@ -95,6 +99,9 @@ class DecodePage : public Page {
   void requestCeiling();
   void applyFrame();
   void replotCeiling();
+  // The ceiling chart's table (the model's, from the controls and the results) and a bandwidth's name on it.
+  decode_page_model::CeilingTable ceilingTable() const;
+  QString ceilingColumnName(const decode_page_model::CeilingColumn& c, const gpulab::models::GpuSpec* card) const;
   void replotChain();
   void updatePrefill();
   // The measured side of the prefill sentence for one source's chain, short (the strip) and full (its tooltip);
@@ -142,11 +149,5 @@ class DecodePage : public Page {
   SourceBadge* m_sheetBadge = nullptr;
   QTimer* m_replot = nullptr;
   QStringList m_barLabels;
-  struct Row {
-    QString group, series;
-    double bandwidth = 0, tokens = 0;  // a ceiling: bandwidth ÷ bytes per token
-    double publishedTokens = 0;         // a published measurement on a real GPU (then no bandwidth or ceiling)
-  };
-  QVector<Row> m_ceilingRows;
   gpulab::models::BusyWatch m_busy;  // was the CPU busy while the last run timed things?
 };

@@ -34,37 +34,48 @@ using namespace gpulab;
 using namespace gpulab::models;
 using decode_page_model::kFullLayers;
 
+QString DecodePage::ceilingColumnName(const decode_page_model::CeilingColumn& c, const GpuSpec* card) const {
+  using Kind = decode_page_model::CeilingColumn::Kind;
+  const QString bandwidth = fmtSi(c.bytesPerS, "B/s");
+  if (c.kind == Kind::datasheet) return tr("datasheet %1: %2").arg(QString::fromStdString(card ? card->name : ""), bandwidth);
+  if (c.kind == Kind::whatIf) return tr("what-if: %1").arg(bandwidth);
+  const decode_page_model::CeilingBandwidth& m = c.measured;
+  const QString who = m.source >= 0 ? m_ctx.results().sourceLabel(m.source)
+                      : m.copy      ? tr("measured here (%1 copy)").arg(QString::fromStdString(m.device.noun))
+                                    : tr("measured here (%1 triad)").arg(QString::fromStdString(m.device.noun));
+  return tr("%1: %2").arg(who, bandwidth);
+}
+
+decode_page_model::CeilingTable DecodePage::ceilingTable() const {
+  const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
+  return decode_page_model::ceilingTable(inputs(), card ? card->bandwidth_bytes_s() : 0, m_whatIf->value() * 1e9,
+                                         activeParams());
+}
+
 void DecodePage::replotCeiling() {
   const Theme& t = m_ctx.theme();
   const double params = activeParams();  // a mixture of experts: the parameters one token reads
   const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
-  const std::vector<decode_page_model::Input> in = inputs();
-  const std::vector<decode_page_model::ChainRun> runs = decode_page_model::chainRuns(in);
-  // Here first (the triad this page or the roofline page ran), then each recording's GPU triad or d2d copy.
-  const std::vector<decode_page_model::CeilingBandwidth> ceilings = decode_page_model::ceilingBandwidths(in);
-  auto ceilingName = [&](const decode_page_model::CeilingBandwidth& c) {
-    return c.source >= 0 ? m_ctx.results().sourceLabel(c.source)
-           : c.copy      ? tr("measured here (%1 copy)").arg(QString::fromStdString(c.device.noun))
-                         : tr("measured here (%1 triad)").arg(QString::fromStdString(c.device.noun));
-  };
-
-  // ---- ceilings: three formats × (datasheet, measured, what-if) ----
-  m_ceilingRows.clear();
+  // The table (the model's): bandwidths × formats. The view names and colours each bandwidth, and draws.
+  const decode_page_model::CeilingTable table = ceilingTable();
+  // ---- ceilings: the formats × (datasheet, measured, what-if) ----
   m_barLabels.clear();
   struct Src { QString name; double bw; QColor colour; Qt::BrushStyle brush; int source = -2; };
   QVector<Src> sources;
-  if (card) sources.push_back({tr("datasheet %1: %2").arg(QString::fromStdString(card->name), fmtSi(card->bandwidth_bytes_s(), "B/s")),
-                               card->bandwidth_bytes_s(), t.gpu, Qt::BDiagPattern});
-  for (const decode_page_model::CeilingBandwidth& c : ceilings) {
-    const QColor device = c.device.is_gpu ? t.gpu : t.cpu;
-    sources.push_back({tr("%1: %2").arg(ceilingName(c), fmtSi(c.bytesPerS, "B/s")), c.bytesPerS,
-                       c.source < 0 ? device : recordedColor(t, device, c.source), Qt::SolidPattern, c.source});
+  for (const decode_page_model::CeilingColumn& c : table.bandwidths) {
+    using Kind = decode_page_model::CeilingColumn::Kind;
+    const QString name = ceilingColumnName(c, card);
+    if (c.kind == Kind::datasheet) {
+      sources.push_back({name, c.bytesPerS, t.gpu, Qt::BDiagPattern});
+    } else if (c.kind == Kind::measured) {
+      const QColor device = c.measured.device.is_gpu ? t.gpu : t.cpu;
+      sources.push_back({name, c.bytesPerS, c.measured.source < 0 ? device : recordedColor(t, device, c.measured.source),
+                         Qt::SolidPattern, c.measured.source});
+    } else {
+      sources.push_back({name, c.bytesPerS, t.model, Qt::Dense4Pattern});
+    }
   }
-  sources.push_back({tr("what-if: %1").arg(fmtSi(m_whatIf->value() * 1e9, "B/s")), m_whatIf->value() * 1e9, t.model, Qt::Dense4Pattern});
-  // The chain's own format gets bars too, named, so its run and its ceiling are compared in one precision.
-  const decode_page_model::ChainRun* chain = runs.empty() ? nullptr : &runs.front();
-  const std::vector<WeightFormat> formats = ceiling_formats(chain ? std::string(display_name(chain->precision)) : "",
-                                                            chain ? bytes_per_element(chain->precision) : 0);
+  const std::vector<WeightFormat>& formats = table.formats;
   const QVector<PublishedDecodeBar> published = publishedDecodeBars(m_ctx, params / 1e9);  // real GPUs, 7B
   const double groupW = 0.8, barW = groupW / (sources.size() + publishedDecodeSlots(published));
 
@@ -119,13 +130,12 @@ void DecodePage::replotCeiling() {
     bars->setName(sources[si].name);
     QVector<double> keys, values;
     for (int fi = 0; fi < int(formats.size()); ++fi) {
-      const double tok = decode_ceiling_tokens_per_s(sources[si].bw, decode_bytes_per_token(params, formats[fi].bytes));
+      const double tok = table.tokensPerS[std::size_t(si)][std::size_t(fi)];
       const double x = fi + 1 - groupW / 2 + barW * (si + 0.5);
       keys << x;
       values << tok;
       maxTok = std::max(maxTok, tok);
       minTok = std::min(minTok, tok);
-      m_ceilingRows.push_back({QString::fromStdString(formats[fi].name), sources[si].name, sources[si].bw, tok});
       QCPItemText* label = m_ceilingValueTexts[si * int(formats.size()) + fi];
       label->position->setCoords(x, tok);
       const QString txt = fmtFixed(tok, tok < 10 ? 1 : 0);
@@ -134,7 +144,6 @@ void DecodePage::replotCeiling() {
     }
     bars->setData(keys, values, true);
   }
-  for (const PublishedDecodeBar& b : published) m_ceilingRows.push_back({b.format, b.label, 0, 0, b.tokensPerS});
   m_ceilingTicker->clear();
   for (int fi = 0; fi < int(formats.size()); ++fi)
     // The bytes a token reads, without "/token" (the axis title says it): four formats' ticks side by side at 1366 px.

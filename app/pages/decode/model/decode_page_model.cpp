@@ -1,6 +1,7 @@
 #include "pages/decode/model/decode_page_model.h"
 
 #include "gpulab/page_plans.hpp"
+#include "gpulab/models/decode_model.hpp"
 #include "gpulab/result_views.hpp"
 
 #include <algorithm>
@@ -136,6 +137,27 @@ double batchingGain(const std::vector<ChainRun>& runs, int users) {
     if (t1 > 0 && tn > 0) return (double(users) / tn) / (1.0 / t1);
   }
   return std::numeric_limits<double>::quiet_NaN();
+}
+
+CeilingTable ceilingTable(const std::vector<Input>& results, double datasheetBytesPerS, double whatIfBytesPerS,
+                          double activeParams) {
+  CeilingTable t;
+  if (datasheetBytesPerS > 0) t.bandwidths.push_back({CeilingColumn::Kind::datasheet, datasheetBytesPerS, {}});
+  for (const CeilingBandwidth& c : ceilingBandwidths(results))
+    t.bandwidths.push_back({CeilingColumn::Kind::measured, c.bytesPerS, c});
+  t.bandwidths.push_back({CeilingColumn::Kind::whatIf, whatIfBytesPerS, {}});
+  // The chain's own format gets bars too, named, so its run and its ceiling are compared in one precision.
+  const std::vector<ChainRun> runs = chainRuns(results);
+  const ChainRun* chain = runs.empty() ? nullptr : &runs.front();
+  t.formats = gpulab::models::ceiling_formats(chain ? std::string(gpulab::display_name(chain->precision)) : "",
+                                              chain ? gpulab::bytes_per_element(chain->precision) : 0);
+  for (const auto& f : t.formats) t.bytesPerToken.push_back(gpulab::models::decode_bytes_per_token(activeParams, f.bytes));
+  for (const CeilingColumn& b : t.bandwidths) {
+    std::vector<double> row;
+    for (double bytes : t.bytesPerToken) row.push_back(gpulab::models::decode_ceiling_tokens_per_s(b.bytesPerS, bytes));
+    t.tokensPerS.push_back(std::move(row));
+  }
+  return t;
 }
 
 }  // namespace decode_page_model

@@ -8,6 +8,7 @@
 #include "models/sourced_result.h"
 #include "gpulab/precision.hpp"
 #include "gpulab/results.hpp"
+#include "pages/decode/model/decode_choices.h"
 #include "pages/decode/model/decode_verdict.h"
 #include "models/device_words.h"
 
@@ -31,6 +32,25 @@ struct CeilingBandwidth {
 // The measured ceiling of each source: this machine's best triad or copy (-1) first, then each recording's GPU
 // triad or device copy — one per source, never the best of two recordings.
 std::vector<CeilingBandwidth> ceilingBandwidths(const std::vector<Input>& results);
+
+// The ceiling chart's table, built from the controls and the results before anything is drawn: every bandwidth (the
+// chosen card's datasheet, each source's measured one, the what-if) against every weight format, each cell a
+// ceiling = bandwidth ÷ the bytes one token reads. The view names, colours and draws it; the CSV export is it.
+struct CeilingColumn {
+  enum class Kind { datasheet, measured, whatIf } kind = Kind::whatIf;
+  double bytesPerS = 0;
+  CeilingBandwidth measured;  // Kind::measured: whose bandwidth it is
+};
+struct CeilingTable {
+  std::vector<CeilingColumn> bandwidths;              // datasheet (when the card has a figure), measured, what-if
+  std::vector<gpulab::models::WeightFormat> formats;  // FP16, INT8, INT4 (and the chain's own when wider)
+  std::vector<double> bytesPerToken;                  // per format: active parameters × bytes per parameter
+  std::vector<std::vector<double>> tokensPerS;        // [bandwidth][format]
+};
+// `datasheetBytesPerS` 0: the card has no figure (no datasheet column). `activeParams`: the parameters one token
+// reads (a mixture of experts reads only its active ones).
+CeilingTable ceilingTable(const std::vector<Input>& results, double datasheetBytesPerS, double whatIfBytesPerS,
+                          double activeParams);
 
 // A prompt's prefill as the chain measured it: the prompt's tokens as one batch (the decode plan's last step).
 struct Prefill {
