@@ -104,7 +104,7 @@ class Page : public QWidget {
   // A word-wrapped label in the results strip taking `stretch` shares of its width.
   QLabel* addResultLabel(int stretch = 1, Qt::TextFormat format = Qt::AutoText);
 
-  // Runs the page's plan (its controls through a plan builder, gpulab/page_plans.hpp) on the shared runner under
+  // Runs the page's plan (its controls through its plan builder, gpu/experiments/plans/<id>.hpp) on the shared runner under
   // this page's name; each result reaches onResult() through the store. False when another run is going.
   bool startPlan(const QString& label, gpulab::Plan plan, gpulab::MeasurePolicy policy = {});
   // The backends a plan builder plans for: this app's CPU, and its GPU when there is one.

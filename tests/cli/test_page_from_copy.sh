@@ -76,7 +76,7 @@ os.symlink(os.path.join(src_app, "pages", "probe", "model"), os.path.join(model_
 objects = []
 for copy, original in copies:
     if copy.endswith(".cpp"):
-        roots = [model_root] if "/model/" in copy else [src_app, src_plans]
+        roots = [model_root, src_plans] if "/model/" in copy else [src_app, src_plans]
         objects.append(compile_like(original, copy, copy + ".o", roots))
 page_cpp = os.path.join(root, "app/pages/multigpu/multigpu_page.cpp")
 moc_out = os.path.join(scratch, "moc_probe_page.cpp")
@@ -95,9 +95,12 @@ objects.append(compile_like(os.path.join(root, "gpu/experiments/suite_registry.c
 # The app's link command, with the copy's objects first: the index replaces the build's own (which stays unused
 # in the core's archive), and the probe page registers itself like every page.
 commands = run(["ninja", "-C", build, "-t", "commands", "bin/gpulab"], build).strip().split("\n")
-link = commands[-1]
-m = re.match(r"^cd (\S+) && (.*)$", link)
-link_dir, link = (m.group(1), m.group(2)) if m else (build, link)
+# Ninja's link line is "[cd DIR &&] : && <link> && :" (the empty pre- and post-link steps): keep the link itself.
+link_dir = build
+parts = [p.strip() for p in commands[-1].split(" && ")]
+if parts[0].startswith("cd "):
+    link_dir = os.path.join(build, parts.pop(0)[3:].strip())
+link = next(p for p in parts if " -o " in p)
 args = shlex.split(link)
 if os.path.basename(args[0]) == "ccache":
     args = args[1:]

@@ -5,7 +5,7 @@
 //
 // The page's four parts: the plan (gpulab::amdahl_plan, page_plans.cpp), the model (models/amdahl_page_model), the
 // view (this file, amdahl_page_views.cpp) and the lesson (amdahl_lesson.cpp).
-#include "gpulab/page_plans.hpp"
+#include "plans/amdahl.hpp"
 #include "pages/amdahl/model/amdahl_page_model.h"
 #include "models/busy_machine.h"
 #include "models/guarded_conclusions.h"

@@ -6,7 +6,7 @@
 //
 // The page's four parts: the plan (gpulab::batch_plan, page_plans.cpp), the model (models/batch_model), the view
 // (this file, batch_page_views.cpp) and the lesson (batch_lesson.cpp).
-#include "gpulab/page_plans.hpp"
+#include "plans/batch.hpp"
 #include "gpulab/precision.hpp"
 #include "pages/batch/model/batch_model.h"
 #include "models/busy_machine.h"

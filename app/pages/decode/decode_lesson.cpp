@@ -119,20 +119,17 @@ QString moeAnswer() {
 
 }  // namespace
 
-
-namespace {
 // The shop's story as this page tells it (running_example.h: the figures, from the models).
-QString runningExampleLine() {
+static QString runningExampleLine() {
   using namespace running_example;
   const Facts& f = facts();
   const QString card = cardWithDatasheet();
-  return tr("The shop's card is the %1. One customer in FP16 means %2 read per token: at most %3 tokens/s; INT8 "
+  return running_example::tr("The shop's card is the %1. One customer in FP16 means %2 read per token: at most %3 tokens/s; INT8 "
             "%4, INT4 %5 (bandwidth ÷ bytes, a ceiling; people read only a few words a second). The lesson's H100 "
             "would allow %6. With 8 customers batched, one pass over the weights serves all 8: the total rises "
             "about 8× while each customer's speed barely moves.")
       .arg(card, gb(f.fp16Gb), tps(f.fp16TokensS), tps(f.int8TokensS), tps(f.int4TokensS), tps(f.h100Fp16TokensS));
 }
-}  // namespace
 
 LessonContent DecodePage::lesson() const {
   LessonContent c;

@@ -6,7 +6,7 @@
 // The page's four parts: the plan (gpulab::decode_plan, page_plans.cpp), the model (models/decode_page_model), the
 // view (this file, decode_page_views.cpp) and the lesson (decode_lesson.cpp).
 #include "gpulab/decode_experiments.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/decode.hpp"
 #include "models/busy_machine.h"
 #include "pages/decode/model/decode_page_model.h"
 #include "pages/page.h"

@@ -9,7 +9,7 @@
 // horizontal GFLOP/s bars with the speed-up over the professor, the share of BLAS / cuBLAS and of the device's
 // peak; a wrong answer is shown in red instead of a bar. Recorded runs (an opened recording) are hollow bars: with two
 // recordings open, each recording's own bar beside the other's, in its own look and with its own badge.
-#include "gpulab/page_plans.hpp"
+#include "plans/matmul.hpp"
 #include "models/busy_machine.h"
 #include "pages/matmul/model/matmul_model.h"
 #include "models/simd_lanes.h"

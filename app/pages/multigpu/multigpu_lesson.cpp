@@ -6,13 +6,11 @@
 
 #include "format.h"
 
-
-namespace {
 // The shop's story as this page tells it (running_example.h: the figures, from the models).
-QString runningExampleLine() {
+static QString runningExampleLine() {
   using namespace running_example;
   const Facts& f = facts();
-  return tr("How many GPUs does the shop need? To serve: %1 (%2 of FP16 weights on a %3 GB card). To fine-tune "
+  return running_example::tr("How many GPUs does the shop need? To serve: %1 (%2 of FP16 weights on a %3 GB card). To fine-tune "
             "every weight: the ~%4 of state alone spans %5 of its cards or %6 H100s of 80 GB, sharded. So the shop "
             "fine-tunes on its single card — LoRA about %7, QLoRA about %8, both with gradient checkpointing — "
             "and reaches for several GPUs only for a full fine-tune (model figures).")
@@ -22,7 +20,6 @@ QString runningExampleLine() {
       .arg(f.h100sForTrainingState)
       .arg(gb(f.loraGb), gb(f.qloraGb));
 }
-}  // namespace
 
 LessonContent MultiGpuPage::lesson() const {
   LessonContent c;

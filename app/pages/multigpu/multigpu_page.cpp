@@ -4,7 +4,7 @@
 #include "format.h"
 #include "gpulab/experiments.hpp"
 #include "gpulab/models/catalogue.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/multigpu.hpp"
 #include "pages/multigpu/model/multigpu_model.h"
 #include "pages/page_registry.h"
 #include "pages/running_example.h"

@@ -6,7 +6,7 @@
 #include "gpulab/models/moe_model.hpp"
 #include "gpulab/models/transfer_model.hpp"
 #include "gpulab/models/vram_model.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/pcie.hpp"
 #include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"

@@ -2,7 +2,7 @@
 // Page 7, "PCIe vs HBM": the link between the computer and the card, measured (host→device and device→host,
 // pinned and pageable, over sizes) against the card's own memory (device→device), and what one generated
 // token costs when part of the weights has to cross that link every time.
-#include "gpulab/page_plans.hpp"
+#include "plans/pcie.hpp"
 #include "pages/pcie/model/pcie_model.h"
 #include "pages/page.h"
 #include "widgets/recorded_badges.h"

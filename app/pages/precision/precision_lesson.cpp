@@ -59,14 +59,12 @@ double fp16LossPercentOverThePromptsRange() {
 }
 }  // namespace
 
-
-namespace {
 // The shop's story as this page tells it (running_example.h: the figures, from the models).
-QString runningExampleLine() {
+static QString runningExampleLine() {
   using namespace running_example;
   const Facts& f = facts();
   const QString card = cardWithDatasheet();
-  return tr("For the shop the format decides both fit and speed on its %1 GB %2: FP32 %3 (does not fit), FP16/BF16 "
+  return running_example::tr("For the shop the format decides both fit and speed on its %1 GB %2: FP32 %3 (does not fit), FP16/BF16 "
             "%4 (fits, up to %5 tokens/s), INT8 %6 (%7 tokens/s), INT4 %8 (%9 tokens/s) — model ceilings. The "
             "card's tensor cores run FP16 at %10 TFLOP/s dense; plain FP32 runs on its ordinary cores, without "
             "tensor cores, at %11 (datasheet). The shop serves in FP16 or INT8; any fine-tuning keeps its state "
@@ -75,7 +73,6 @@ QString runningExampleLine() {
            tps(f.int8TokensS), gb(f.int4Gb), tps(f.int4TokensS))
       .arg(fmtFixed(f.cardFp16Tflops, 1), fmtFixed(f.cardFp32Tflops, 1));
 }
-}  // namespace
 
 LessonContent PrecisionPage::lesson() const {
   LessonContent c;

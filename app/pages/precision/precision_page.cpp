@@ -8,7 +8,7 @@
 #include "gpulab/experiments.hpp"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/vram_model.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/precision.hpp"
 #include "pages/page_registry.h"
 #include "qcustomplot.h"
 #include "widgets/frame_coalescer.h"

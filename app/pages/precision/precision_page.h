@@ -3,7 +3,7 @@
 // the format (the rest greyed, with the backend's reason), bytes per parameter, and the error of a GEMM against
 // an FP64 reference — plus the FP16 underflow demo: tiny gradients vanish in FP16 unless the loss is scaled,
 // and survive in BF16.
-#include "gpulab/page_plans.hpp"
+#include "plans/precision.hpp"
 #include "gpulab/precision.hpp"
 #include "gpulab/underflow_demo.hpp"
 #include "pages/precision/model/precision_model.h"

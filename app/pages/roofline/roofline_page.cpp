@@ -2,7 +2,8 @@
 
 #include "app_context.h"
 #include "format.h"
-#include "gpulab/page_plans.hpp"
+#include "gpulab/roofs.hpp"
+#include "plans/roofline.hpp"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/roofline_model.hpp"
 #include "pages/page_registry.h"

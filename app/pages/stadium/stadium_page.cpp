@@ -4,7 +4,7 @@
 #include "format.h"
 #include "gpulab/models/gemm_model.hpp"
 #include "gpulab/models/rounds_model.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/stadium.hpp"
 #include "pages/stadium/model/stadium_model.h"
 #include "pages/chosen_device.h"
 #include "pages/page_registry.h"

@@ -10,13 +10,11 @@
 
 using namespace gpulab::models;
 
-
-namespace {
 // The shop's story as this page tells it (running_example.h: the figures, from the models).
-QString runningExampleLine() {
+static QString runningExampleLine() {
   using namespace running_example;
   const Facts& f = facts();
-  return tr("Serving the shop's chatbot in FP16 needs %1 card (%2 of weights plus the KV cache). Fine-tuning all "
+  return running_example::tr("Serving the shop's chatbot in FP16 needs %1 card (%2 of weights plus the KV cache). Fine-tuning all "
             "7B weights needs ~%3 of state before activations: %4 of the shop's %5 GB cards, or %6 H100s of 80 GB, "
             "with the state sharded between them. With gradient checkpointing, as fine-tuning recipes run, LoRA "
             "over the 16-bit base needs about %7 and %8; QLoRA — a frozen 4-bit base with 16-bit adapters — about "
@@ -29,7 +27,6 @@ QString runningExampleLine() {
       .arg(f.h100sForTrainingState)
       .arg(gb(f.loraGb), fitWords(f.loraFits), gb(f.qloraGb), fitWords(f.qloraFits), gb(f.loraUncheckpointedGb));
 }
-}  // namespace
 
 LessonContent TrainInferPage::lesson() const {
   LessonContent c;

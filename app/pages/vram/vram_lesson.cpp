@@ -10,13 +10,11 @@
 
 using namespace gpulab::models;
 
-
-namespace {
 // The shop's story as this page tells it (running_example.h: the figures, from the models).
-QString runningExampleLine() {
+static QString runningExampleLine() {
   using namespace running_example;
   const Facts& f = facts();
-  return tr("The shop's card has %1 GB. In FP16 the 7B weights take %2 and leave %3; one conversation of %4 tokens "
+  return running_example::tr("The shop's card has %1 GB. In FP16 the 7B weights take %2 and leave %3; one conversation of %4 tokens "
             "holds %5 of KV cache, so about %6 conversations fit beside the activations and 1 GB of overhead "
             "(INT8 weights: %7). FP32 weights alone are %8: they do not fit. Fine-tuning every weight needs ~%9 of "
             "training state, far beyond the card (model figures).")
@@ -26,7 +24,6 @@ QString runningExampleLine() {
       .arg(f.conversationsInt8)
       .arg(gb(f.fp32Gb), fmtFixed(f.trainingStateGb, 0) + QStringLiteral(" GB"));
 }
-}  // namespace
 
 LessonContent VramPage::lesson() const {
   LessonContent c;

@@ -4,7 +4,7 @@
 #include "format.h"
 #include "gpulab/memory_hold.hpp"
 #include "gpulab/models/catalogue.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/vram.hpp"
 #include "pages/chosen_device.h"
 #include "pages/page_registry.h"
 #include "pages/running_example.h"

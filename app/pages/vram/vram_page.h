@@ -4,7 +4,7 @@
 // chosen device step by step (CUDA: cudaMemGetInfo; Vulkan: the heap's budget), the prediction and the device's
 // reading side by side per step, up to the step that would not fit — or, when asked, until the device refuses.
 #include "gpulab/models/vram_model.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/vram.hpp"
 #include "pages/vram/model/vram_model.h"
 #include "pages/page.h"
 

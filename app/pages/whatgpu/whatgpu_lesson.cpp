@@ -5,20 +5,17 @@
 
 #include <cmath>
 
-
-namespace {
 // The shop's story as this page tells it (running_example.h: the figures, from the models).
-QString runningExampleLine() {
+static QString runningExampleLine() {
   using namespace running_example;
   const Facts& f = facts();
   const QString card = cardWithDatasheet();
-  return tr("An appliance shop wants a 7B language model to answer its customers, and later to learn from its own "
+  return running_example::tr("An appliance shop wants a 7B language model to answer its customers, and later to learn from its own "
             "support tickets. The following pages settle three choices for it: which card, how many, and which "
             "number format. Where they land: one 24 GB card — here the %1 — holding FP16 weights of %2, which "
             "answers one customer at up to %3 tokens/s (model ceiling).")
       .arg(card, gb(f.fp16Gb), tps(f.fp16TokensS));
 }
-}  // namespace
 
 LessonContent WhatGpuPage::lesson() const {
   LessonContent c;

@@ -1,6 +1,6 @@
 #include "pages/amdahl/model/amdahl_page_model.h"
 
-#include "gpulab/page_plans.hpp"
+#include "plans/amdahl.hpp"
 #include "gpulab/result_views.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "pages/batch/model/batch_model.h"
 
-#include "gpulab/page_plans.hpp"
+#include "plans/batch.hpp"
 #include "gpulab/result_views.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 // The batch page's arithmetic, Qt-free: where the model puts the crossover. (Which GEMM a sweep times is the plan
-// builder's choice: gpulab::batch_gemm_variant in gpulab/page_plans.hpp.)
+// builder's choice: gpulab::batch_gemm_variant in plans/batch.hpp.)
 
 namespace gpulab::models {
 

@@ -1,6 +1,6 @@
 #include "pages/decode/model/decode_page_model.h"
 
-#include "gpulab/page_plans.hpp"
+#include "plans/decode.hpp"
 #include "gpulab/models/decode_model.hpp"
 #include "gpulab/result_views.hpp"
 

@@ -1,6 +1,6 @@
 #include "pages/kernel/model/kernel_recorded.h"
 
-#include "gpulab/page_plans.hpp"
+#include "plans/matmul.hpp"
 #include "gpulab/result_views.hpp"
 
 namespace kernel_recorded {

@@ -7,7 +7,8 @@
 #include "models/sourced_result.h"
 #include "gpulab/device_words.hpp"
 #include "gpulab/gemm_ladder.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/matmul.hpp"
+#include "gpulab/roofs.hpp"
 #include "gpulab/result_views.hpp"
 #include "gpulab/results.hpp"
 

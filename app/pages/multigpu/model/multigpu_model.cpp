@@ -1,6 +1,7 @@
 #include "pages/multigpu/model/multigpu_model.h"
 
-#include "gpulab/page_plans.hpp"
+#include "plans/multigpu.hpp"
+#include "plans/pcie.hpp"
 #include "gpulab/result_views.hpp"
 
 namespace multigpu_model {

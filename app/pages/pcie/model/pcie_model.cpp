@@ -1,6 +1,6 @@
 #include "pages/pcie/model/pcie_model.h"
 
-#include "gpulab/page_plans.hpp"
+#include "plans/pcie.hpp"
 #include "gpulab/result_views.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "pages/precision/model/precision_model.h"
 
 #include "gpulab/models/catalogue.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/precision.hpp"
 #include "gpulab/result_views.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "pages/stadium/model/stadium_model.h"
 
 #include "gpulab/gemm_ladder.hpp"
-#include "gpulab/page_plans.hpp"
+#include "plans/stadium.hpp"
 #include "gpulab/result_views.hpp"
 
 #include <optional>

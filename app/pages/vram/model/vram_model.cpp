@@ -1,6 +1,6 @@
 #include "pages/vram/model/vram_model.h"
 
-#include "gpulab/page_plans.hpp"
+#include "plans/vram.hpp"
 #include "gpulab/result_views.hpp"
 
 #include <algorithm>
