@@ -205,10 +205,20 @@ void MainWindow::buildMenus() {
     Page* p = currentPage();
     if (!p || !p->sideTabs() || p->sideTabs()->count() < 2) return;
     p->sideTabs()->setCurrentIndex(p->sideTabs()->currentIndex() == 0 ? 1 : 0);
+    p->setSideFolded(false);  // a folded column (a narrow projector) opens at the tab asked for
   });
   lessonTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
   lessonTab->setShortcutContext(Qt::ApplicationShortcut);
   lessonTab->setToolTip(tr("Switch the right-hand column between the page's controls and its lesson"));
+  // On a narrow projector the column is folded to its tabs so the plot has the screen: opened and folded again
+  // from the keyboard.
+  auto* foldSide = go->addAction(tr("Open / fold the side column (narrow projector)"), this, [this] {
+    if (Page* p = currentPage(); p && p->sideFoldable()) p->setSideFolded(!p->sideFolded());
+  });
+  foldSide->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  foldSide->setShortcutContext(Qt::ApplicationShortcut);
+  foldSide->setToolTip(tr("On a projector under 1280 px wide the controls fold to their tabs at the right edge; this "
+                          "opens them beside the plot, or folds them again"));
   go->addSeparator();
   go->addAction(tr("Lesson &outline…"), this, [this] {
     QStringList titles, takeaways;

@@ -184,8 +184,12 @@ QStringList problemsOnPage(MainWindow& w, Page* page) {
         const QString name = bar->tabText(t).remove(QLatin1Char('&'));
         const int need = bar->fontMetrics().horizontalAdvance(name);
         const QRect tab = bar->tabRect(t);
-        if (tab.width() < need + 8 || !bar->rect().contains(tab))
-          problems << QStringLiteral("tab name cut: \"%1\" needs %2 px, its tab is %3 px").arg(name).arg(need).arg(tab.width());
+        // Upright tabs (a folded side column's, at the screen's edge) read along their height.
+        const bool upright = bar->shape() == QTabBar::RoundedEast || bar->shape() == QTabBar::RoundedWest ||
+                             bar->shape() == QTabBar::TriangularEast || bar->shape() == QTabBar::TriangularWest;
+        const int along = upright ? tab.height() : tab.width();
+        if (along < need + 8 || !bar->rect().contains(tab))
+          problems << QStringLiteral("tab name cut: \"%1\" needs %2 px, its tab is %3 px").arg(name).arg(need).arg(along);
       }
     }
     if (auto* table = qobject_cast<QTableWidget*>(child); table && !scrolls) {
@@ -277,7 +281,21 @@ TEST_P(PageFit, EveryPageFits) {
                           .arg(wide.join(QStringLiteral(", ")));
     }
     // Every tab of every tab widget on the page (the side column's Lesson tab, a chart's second view): the one in
-    // front is not the only one a class sees. Each is put back as it was afterwards.
+    // front is not the only one a class sees. Each is put back as it was afterwards. A side column folded to its
+    // tabs (a narrow projector) is checked open too, as the teacher opens it.
+    const bool folded = page->sideFolded();
+    if (folded) {
+      page->setSideFolded(false);
+      settle();
+      if (!qEnvironmentVariableIsEmpty("GPULAB_FIT_SHOTS"))
+        w.grab().save(QStringLiteral("%1/%2-%3-%4-open.png")
+                          .arg(qEnvironmentVariable("GPULAB_FIT_SHOTS"))
+                          .arg(i + 1, 2, 10, QLatin1Char('0'))
+                          .arg(page->pageId(), mode.name));
+      for (const QString& p : problemsOnPage(w, page))
+        if (!p.startsWith(QStringLiteral("the \"Next")) && !pageProblems.contains(p))
+          pageProblems << QStringLiteral("[side column open] ") + p;
+    }
     for (QTabWidget* tabs : page->findChildren<QTabWidget*>()) {
       if (!tabs->isVisibleTo(&w)) continue;
       const int shown = tabs->currentIndex();
@@ -295,6 +313,10 @@ TEST_P(PageFit, EveryPageFits) {
         }
       }
       tabs->setCurrentIndex(shown);
+      settle();
+    }
+    if (folded) {
+      page->setSideFolded(true);
       settle();
     }
     // The class looks at the page's plot or animation: on a projector it has at least half the screen.
