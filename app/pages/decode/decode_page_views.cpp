@@ -149,6 +149,14 @@ void DecodePage::replotCeiling() {
     m_ceilingPlot->legend->setFont(keyFont);
     placeLegendAbove(m_ceilingPlot, ceilingKeyColumns());
   }
+  // The bars' values at the key's size (below): a key shrunk for a narrow chart has narrow bars under it, whose
+  // values at the full size ran together ("239239").
+  for (QCPItemText* label : m_ceilingValueTexts)
+    if (label->font().pointSize() != m_ceilingPlot->legend->font().pointSize()) {
+      QFont f = label->font();
+      f.setPointSize(m_ceilingPlot->legend->font().pointSize());
+      label->setFont(f);
+    }
   m_ceilingPlot->replot();
 
   const double fp16 = decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(params, 2));
