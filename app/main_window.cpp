@@ -328,6 +328,16 @@ void MainWindow::restoreProjectorMode() {
   if (appSettings()->value(QStringLiteral("projector/on"), false).toBool()) setProjectorMode(true);
 }
 
+void MainWindow::applyStartupTheme(const QString& themeName, bool projectorMode) {
+  if (projectorMode) {
+    // --projector --theme projector-dark: projector mode in its dark theme (stored like the View menu's choice).
+    if (themeName == QLatin1String("projector-dark")) setProjectorDark(true);
+    setProjectorMode(true, /*remember=*/false);
+  } else if (!themeName.isEmpty()) {
+    m_ctx.setTheme(Theme::byName(themeName));
+  }
+}
+
 Theme MainWindow::projectorTheme() const {
   // Sized for the screen the window is on: a 1024×768 projector's picture is as big in the room as a 1080p one's.
   const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();

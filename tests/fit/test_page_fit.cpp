@@ -17,6 +17,8 @@
 #include "gpulab/recording.hpp"
 
 #include <QAbstractButton>
+#include <QAction>
+#include <QKeySequence>
 #include <QElapsedTimer>
 #include <QAbstractScrollArea>
 #include <QApplication>
@@ -405,6 +407,43 @@ TEST(ProjectorMode, LeavingRestoresWindowAndSideColumn) {
   EXPECT_EQ(sidebar->width(), sidebarWidth);
   EXPECT_EQ(page->sideTabs()->width(), sideColumn);
   EXPECT_LE(w.frameGeometry().height(), g_screen.height());
+}
+
+// `gpulab --theme projector-dark` started windowed: the window fits its screen, and F5 then opens projector mode in
+// the dark projector theme the user chose, the page within the screen. (Once the window came out 1,085 px wide on a
+// 1024 px screen, and F5 gave the light projector theme with the right edge cut.)
+TEST(StartupTheme, ProjectorDarkWindowedFitsAndF5StaysDark) {
+  AppContext ctx(noGpu());
+  // As main() does: the theme before the window exists, the window at its first size, then the command line's theme.
+  ctx.setTheme(Theme::byName(QStringLiteral("projector-dark")));
+  applyThemeToApplication(*qApp, ctx.theme());
+  MainWindow w(ctx);
+  const QRect screen = QApplication::primaryScreen()->geometry();
+  w.resize(QSize(1600, 960).boundedTo(QApplication::primaryScreen()->availableSize()));
+  w.move(0, 0);
+  w.applyStartupTheme(QStringLiteral("projector-dark"), false);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  settle();
+  EXPECT_TRUE(ctx.theme().isProjector());
+  EXPECT_TRUE(ctx.theme().dark);
+  EXPECT_LE(w.frameGeometry().width(), screen.width()) << "windowed in the projector theme";
+  EXPECT_LE(w.frameGeometry().height(), screen.height()) << "windowed in the projector theme";
+
+  QAction* f5 = nullptr;  // the View menu's projector mode, as the key reaches it
+  for (QAction* a : w.findChildren<QAction*>())
+    if (a->shortcut() == QKeySequence(Qt::Key_F5)) f5 = a;
+  ASSERT_NE(f5, nullptr);
+  f5->trigger();
+  settle();
+  ASSERT_TRUE(w.projectorMode());
+  EXPECT_TRUE(ctx.theme().isProjector());
+  EXPECT_TRUE(ctx.theme().dark) << "F5 dropped the dark projector theme chosen on the command line";
+  EXPECT_LE(w.width(), screen.width());
+  Page* page = w.currentPage();
+  ASSERT_NE(page, nullptr);
+  const QStringList problems = problemsOnPage(w, page);
+  EXPECT_TRUE(problems.isEmpty()) << problems.join(QStringLiteral("\n")).toStdString();
 }
 
 }  // namespace
