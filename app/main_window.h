@@ -76,6 +76,7 @@ class MainWindow : public QMainWindow, public PageNavigator {
   bool presenting() const;
   void applyTheme();
   Theme projectorTheme() const;  // the projector theme (light or dark) at the size of this window's screen
+  void fitIntoScreen();  // a window larger than its screen's free area shrinks and moves into it
   void openRecordingDialog();
   void saveSessionRecording();
 

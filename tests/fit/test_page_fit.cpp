@@ -429,6 +429,9 @@ TEST(StartupTheme, ProjectorDarkWindowedFitsAndF5StaysDark) {
   EXPECT_TRUE(ctx.theme().dark);
   EXPECT_LE(w.frameGeometry().width(), screen.width()) << "windowed in the projector theme";
   EXPECT_LE(w.frameGeometry().height(), screen.height()) << "windowed in the projector theme";
+  ASSERT_NE(w.currentPage(), nullptr);
+  const QStringList windowed = problemsOnPage(w, w.currentPage());
+  EXPECT_TRUE(windowed.isEmpty()) << "windowed: " << windowed.join(QStringLiteral("\n")).toStdString();
 
   QAction* f5 = nullptr;  // the View menu's projector mode, as the key reaches it
   for (QAction* a : w.findChildren<QAction*>())
