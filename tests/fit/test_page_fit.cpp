@@ -1,5 +1,5 @@
-// Every page fits the classroom's screens: 1366×768 (the most common projector) and 1920×1080, in the normal
-// window and in projector mode (light and dark). Fails on a widget that lies outside the window, on a label or
+// Every page fits the classroom's screens (1024×768 up to 3840×2160 at 200 %, one size a run), in the normal
+// window and in projector mode (light and dark); on a narrow projector with the side column folded and open. Fails on a widget that lies outside the window, on a label or
 // button whose text is cut, on a plot squashed too flat to read, on a page whose Run button or "Next: …" hint is
 // not on screen, and on a window that does not come back to its size and side column after projector mode.
 //
