@@ -143,12 +143,8 @@ int runGui(int argc, char** argv) {
   }
   window.resize(size);
   window.move(0, 0);
-  if (parser.isSet(projectorOpt)) {
-    // --projector --theme projector-dark: projector mode in its dark theme (stored like the View menu's choice).
-    if (parser.isSet(themeOpt) && parser.value(themeOpt) == QLatin1String("projector-dark")) window.setProjectorDark(true);
-    window.setProjectorMode(true, /*remember=*/false);
-  }
-  else if (parser.isSet(themeOpt)) ctx.setTheme(Theme::byName(parser.value(themeOpt)));
+  if (parser.isSet(projectorOpt) || parser.isSet(themeOpt))
+    window.applyStartupTheme(parser.isSet(themeOpt) ? parser.value(themeOpt) : QString(), parser.isSet(projectorOpt));
   else if (!parser.isSet(shotOpt)) window.restoreProjectorMode();
   window.show();
   window.raise();

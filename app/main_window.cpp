@@ -24,6 +24,7 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -37,6 +38,7 @@
 #include <QTabWidget>
 #include <QStatusBar>
 #include <QTextEdit>
+#include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -56,8 +58,18 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   m_nav->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_nav->setSpacing(2);
   leftLay->addWidget(m_nav, 1);
-  m_devicePanel = new DevicePanel(ctx, left);
-  leftLay->addWidget(m_devicePanel);
+  // The device panel scrolls when the column is too short for it: in the projector theme in a window (--theme
+  // projector-dark) its lines wrapped at 40 % larger fonts asked for 836 px of a 768 px screen.
+  auto* deviceScroll = new QScrollArea(left);
+  deviceScroll->setObjectName(QStringLiteral("devicePanelScroll"));
+  deviceScroll->setFrameShape(QFrame::NoFrame);
+  deviceScroll->setWidgetResizable(true);
+  deviceScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  deviceScroll->viewport()->setAutoFillBackground(false);
+  m_devicePanel = new DevicePanel(ctx, deviceScroll);
+  m_devicePanel->setAutoFillBackground(false);
+  deviceScroll->setWidget(m_devicePanel);
+  leftLay->addWidget(deviceScroll);
   left->setObjectName(QStringLiteral("lessonSidebar"));
   // A fifth of a narrow screen (204 px at 1024: the page beside it needs the rest), 250 px from 1280 up.
   const QScreen* screen0 = QGuiApplication::primaryScreen();
@@ -205,10 +217,20 @@ void MainWindow::buildMenus() {
     Page* p = currentPage();
     if (!p || !p->sideTabs() || p->sideTabs()->count() < 2) return;
     p->sideTabs()->setCurrentIndex(p->sideTabs()->currentIndex() == 0 ? 1 : 0);
+    p->setSideFolded(false);  // a folded column (a narrow projector) opens at the tab asked for
   });
   lessonTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
   lessonTab->setShortcutContext(Qt::ApplicationShortcut);
   lessonTab->setToolTip(tr("Switch the right-hand column between the page's controls and its lesson"));
+  // On a narrow projector the column is folded to its tabs so the plot has the screen: opened and folded again
+  // from the keyboard.
+  auto* foldSide = go->addAction(tr("Open / fold the side column (narrow projector)"), this, [this] {
+    if (Page* p = currentPage(); p && p->sideFoldable()) p->setSideFolded(!p->sideFolded());
+  });
+  foldSide->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  foldSide->setShortcutContext(Qt::ApplicationShortcut);
+  foldSide->setToolTip(tr("On a projector under 1280 px wide the controls fold to their tabs at the right edge; this "
+                          "opens them beside the plot, or folds them again"));
   go->addSeparator();
   go->addAction(tr("Lesson &outline…"), this, [this] {
     QStringList titles, takeaways;
@@ -316,6 +338,43 @@ void MainWindow::setProjectorDark(bool dark) {
 void MainWindow::restoreProjectorMode() {
   if (qEnvironmentVariableIntValue("GPULAB_NO_SETTINGS") == 1) return;
   if (appSettings()->value(QStringLiteral("projector/on"), false).toBool()) setProjectorMode(true);
+}
+
+void MainWindow::applyStartupTheme(const QString& themeName, bool projectorMode) {
+  if (projectorMode) {
+    // --projector --theme projector-dark: projector mode in its dark theme (stored like the View menu's choice).
+    if (themeName == QLatin1String("projector-dark")) setProjectorDark(true);
+    setProjectorMode(true, /*remember=*/false);
+  } else if (!themeName.isEmpty()) {
+    const Theme chosen = Theme::byName(themeName);
+    if (chosen.isProjector()) {
+      // The projector theme in a window: the light or dark one is the teacher's choice for projector mode too (F5
+      // gave the light one), and its fonts are sized for this screen, as projector mode's are (the 1080p sizes
+      // made a window 1,085 px wide on a 1024×768 screen).
+      setProjectorDark(chosen.dark);
+      m_ctx.setTheme(projectorTheme());
+    } else {
+      m_ctx.setTheme(chosen);
+    }
+    // Within the screen once the theme's fonts have reached every widget (their minimum sizes are new then).
+    QTimer::singleShot(0, this, [this] { fitIntoScreen(); });
+  }
+}
+
+void MainWindow::fitIntoScreen() {
+  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  if (!s || m_projector || (windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))) return;
+  const QRect avail = s->availableGeometry();
+  if (layout()) layout()->activate();
+  // The frame's size (a window manager's title bar) comes off the room the client area may take.
+  const QSize frame = frameGeometry().size() - geometry().size();
+  QRect g = geometry();
+  g.setSize(g.size().boundedTo(avail.size() - frame));
+  g.moveLeft(std::clamp(g.left(), avail.left() + (geometry().left() - frameGeometry().left()),
+                        std::max(avail.left(), avail.right() - g.width() + 1)));
+  g.moveTop(std::clamp(g.top(), avail.top() + (geometry().top() - frameGeometry().top()),
+                       std::max(avail.top(), avail.bottom() - g.height() + 1)));
+  if (g != geometry()) setGeometry(g);
 }
 
 Theme MainWindow::projectorTheme() const {

@@ -40,6 +40,9 @@ class MainWindow : public QMainWindow, public PageNavigator {
   void setProjectorDark(bool dark);
   // Comes back in projector mode when it was on at the last exit. Never under GPULAB_NO_SETTINGS=1 (tests).
   void restoreProjectorMode();
+  // The command line's --theme (normal, projector, projector-dark) and --projector, applied to the window
+  // main() made, before it is shown.
+  void applyStartupTheme(const QString& themeName, bool projectorMode);
   // A presenter clicker's "blank screen" key (B or .): black the window out until any key.
   bool screenBlanked() const;
   void openRecordingFile(const QString& path);  // shows a clear error on failure
@@ -73,6 +76,7 @@ class MainWindow : public QMainWindow, public PageNavigator {
   bool presenting() const;
   void applyTheme();
   Theme projectorTheme() const;  // the projector theme (light or dark) at the size of this window's screen
+  void fitIntoScreen();  // a window larger than its screen's free area shrinks and moves into it
   void openRecordingDialog();
   void saveSessionRecording();
 

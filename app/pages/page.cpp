@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QTabBar>
 #include <QTabWidget>
@@ -84,6 +85,16 @@ Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   // showing a horizontal scroll bar for one pixel.
   controlsHost->installEventFilter(new LayoutRequestWatch(controlsHost, [this] { fitSideColumn(m_ctx.theme()); }));
   m_sideTabs->addTab(scroll, tr("Controls"));
+  // Folded (a narrow projector): a click on a tab opens the column at that tab; a click on the open tab folds it.
+  connect(m_sideTabs, &QTabWidget::tabBarClicked, this, [this](int index) {
+    if (!m_sideFoldable || index < 0) return;
+    if (m_sideFolded) {
+      m_sideTabs->setCurrentIndex(index);
+      setSideFolded(false);
+    } else if (index == m_sideTabs->currentIndex()) {
+      setSideFolded(true);
+    }
+  });
   middle->addWidget(m_sideTabs);
   outer->addLayout(middle, 1);
 
@@ -278,6 +289,14 @@ void Page::fitSideColumn(const Theme& theme) {
   // the window had its final width gave its column a minimum that pushed a 1024 px window 11 px past its screen.
   const int outside = window() && window() != this ? std::max(0, window()->width() - width()) : 0;
   const int pageWidth = std::min(width(), screenWidth - outside);
+  // A narrow projector folds the column to its tabs (folded when the projector's fonts arrive, open again in the
+  // window theme): the plot gets the width the controls took.
+  if (const bool foldable = theme.isProjector() && screenWidth < kFoldingScreenWidth; foldable != m_sideFoldable) {
+    m_sideFoldable = foldable;
+    m_sideFolded = foldable;
+    applySideFold();
+  }
+  if (sideFolded()) return;  // its width is its tabs' (applySideFold)
   // On a projector the plot needs half the screen: the column may be narrower than a window's. A window on a
   // 1024 px screen has the lesson list beside the page: its column starts at 280 px, not 340.
   const int floor = theme.isProjector() ? 260 : screenWidth < 1280 ? 280 : 340;
@@ -285,7 +304,9 @@ void Page::fitSideColumn(const Theme& theme) {
   if (m_controlsHost && m_controlsHost->layout()) m_controlsHost->layout()->activate();
   // The controls without a sideways scroll bar, and every tab's name in full (a column as narrow as its
   // controls cut "Numbers" on the first page's three tabs).
-  int needed = std::max(m_controlsHost ? m_controlsHost->minimumSizeHint().width() + scrollbar + 18 : 0,
+  // Open beside its upright tabs (a narrow projector's foldable column), the column holds the tabs as well.
+  const int besideTabs = m_sideFoldable ? m_sideTabs->tabBar()->sizeHint().width() : 0;
+  int needed = std::max(m_controlsHost ? m_controlsHost->minimumSizeHint().width() + scrollbar + 18 + besideTabs : 0,
                         m_sideTabs->tabBar()->sizeHint().width() + 8);
   const int neededFor = (theme.isProjector() ? 1 : 0) + 2 * theme.baseFontPt + 1000 * screenWidth;
   if (neededFor == m_sideNeededFor) needed = std::max(needed, m_sideNeeded);
@@ -314,14 +335,16 @@ void Page::fitSideColumn(const Theme& theme) {
   if (neededFor != m_sideNeededFor && wrapped) {  // a new font or screen: measure side by side again
     setWrapped(false);
     if (m_controlsHost->layout()) m_controlsHost->layout()->activate();
-    needed = std::max(m_controlsHost->minimumSizeHint().width() + scrollbar + 18, m_sideTabs->tabBar()->sizeHint().width() + 8);
+    needed = std::max(m_controlsHost->minimumSizeHint().width() + scrollbar + 18 + besideTabs,
+                      m_sideTabs->tabBar()->sizeHint().width() + 8);
   }
   // On a projector the plot needs the room: the column stays within 28 % of a narrow screen (1024 px).
   const int roomy = theme.isProjector() && screenWidth < 1280 ? std::max(floor, int(0.28 * pageWidth)) : capFor(needed);
   if (!forms.isEmpty() && forms.first()->rowWrapPolicy() != QFormLayout::WrapAllRows && needed > roomy) {
     setWrapped(true);
     if (m_controlsHost->layout()) m_controlsHost->layout()->activate();
-    needed = std::max(m_controlsHost->minimumSizeHint().width() + scrollbar + 18, m_sideTabs->tabBar()->sizeHint().width() + 8);
+    needed = std::max(m_controlsHost->minimumSizeHint().width() + scrollbar + 18 + besideTabs,
+                      m_sideTabs->tabBar()->sizeHint().width() + 8);
   }
   m_sideNeeded = needed;
   m_sideNeededFor = neededFor;
@@ -343,6 +366,32 @@ void Page::fitSideColumn(const Theme& theme) {
         if (avail.isValid() && win->width() > avail.width() && win->minimumSizeHint().width() <= avail.width())
           win->setGeometry(QRect(avail.left(), win->y(), avail.width(), win->height()));
       });
+}
+
+void Page::setSideFolded(bool folded) {
+  if (!m_sideFoldable || folded == m_sideFolded) return;
+  m_sideFolded = folded;
+  applySideFold();
+  if (!folded) fitSideColumn(m_ctx.theme());
+}
+
+void Page::applySideFold() {
+  const bool folded = sideFolded();
+  // Folded, the tabs stand upright on the screen's right edge, where a drawer's handle is.
+  m_sideTabs->setTabPosition(m_sideFoldable ? QTabWidget::East : QTabWidget::North);
+  if (auto* stack = m_sideTabs->findChild<QStackedWidget*>(QString(), Qt::FindDirectChildrenOnly))
+    stack->setVisible(!folded);
+  m_sideTabs->tabBar()->setToolTip(
+      m_sideFoldable ? (folded ? tr("The page's controls and lesson, folded so the plot has the screen: click a tab "
+                                    "(or Ctrl+K) to open it")
+                               : tr("Click the open tab again (or Ctrl+K) to fold the column and give the plot the "
+                                    "screen"))
+                     : QString());
+  if (folded) {
+    const int strip = m_sideTabs->tabBar()->sizeHint().width() + 2;
+    m_sideTabs->setMinimumWidth(strip);
+    m_sideTabs->setMaximumWidth(strip);
+  }
 }
 
 void Page::cancel() {

@@ -64,6 +64,13 @@ class Page : public QWidget {
   // Every result in the store (measured here and recorded), as the page models read them.
   SourcedResults sourcedResults() const;
   QTabWidget* sideTabs() const { return m_sideTabs; }
+  // On a narrow projector (under 1280 px) the side column folds to its tabs, standing on the screen's right edge:
+  // its controls at the projector's font took a third of a 1024 px screen and left the plot under half of it.
+  // A click on a tab (or Ctrl+K) opens the column beside the plot; a click on the open tab folds it again.
+  bool sideFoldable() const { return m_sideFoldable; }
+  bool sideFolded() const { return m_sideFoldable && m_sideFolded; }
+  void setSideFolded(bool folded);
+  static constexpr int kFoldingScreenWidth = 1280;  // a projector narrower than this folds the column
   // The page's main plot or animation as setVisual() was given it (the fit test measures its share of a screen).
   QWidget* visual() const { return m_visual; }
   // The lesson tab (null when lesson() is empty) and the "Next: …" hint the main window sets from the order.
@@ -142,6 +149,10 @@ class Page : public QWidget {
   RunBar* m_runBar = nullptr;
   LessonPanel* m_lessonPanel = nullptr;
   QLabel* m_lessonHint = nullptr;
+  bool m_sideFoldable = false;  // a narrow projector: the column can fold to its tabs
+  bool m_sideFolded = false;    // folded now (only while foldable)
+
+  void applySideFold();
 
   void fitSideColumn(const Theme& theme);
 };

@@ -116,10 +116,41 @@ QString legendFitInputs(QCustomPlot* plot) {
 }
 
 // `force`: the legend was just placed (its fill order set), so its keys are flowed whatever the inputs say.
+// A key wider than the chart in one column ("host memcpy · recorded on Second Lab Machine, 2026-11-20" on a 1024 px
+// projector with the side column open) is drawn a few points smaller, down to three quarters of the theme's size,
+// rather than cut; back to the theme's size when the chart is wide again. The theme's size is the font the legend
+// had when this code did not set it last.
+bool fitLegendFont(QCustomPlot* plot) {
+  QCPLegend* legend = plot->legend;
+  const int current = legend->font().pointSize();
+  if (current <= 0) return false;
+  const bool ours = plot->property("gpulabLegendShrunkPt").toInt() == current;
+  const int full = ours ? plot->property("gpulabLegendFullPt").toInt() : current;
+  const int least = std::max(8, full * 3 / 4);
+  const int frame = legend->margins().left() + legend->margins().right() + 8;
+  auto widestAt = [&](int pt) {
+    QFont f = legend->font();
+    f.setPointSize(pt);
+    legend->setFont(f);  // the keys too
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+      if (QCPAbstractLegendItem* item = legend->item(i)) widest = std::max(widest, item->minimumOuterSizeHint().width());
+    return widest;
+  };
+  int pt = full;
+  if (plot->width() > 0)
+    while (pt > least && widestAt(pt) + frame > plot->width()) --pt;
+  if (legend->font().pointSize() != pt) widestAt(pt);
+  plot->setProperty("gpulabLegendFullPt", full);
+  plot->setProperty("gpulabLegendShrunkPt", pt);
+  return pt != current;
+}
+
 void rewrapLegend(QCustomPlot* plot, bool force = false) {
   if (!force && plot->property("gpulabLegendFitInputs").toString() == legendFitInputs(plot)) return;
+  const bool resized = fitLegendFont(plot);
   const int columns = legendColumnsThatFit(plot);
-  const bool changed = plot->legend->wrap() != columns;
+  const bool changed = plot->legend->wrap() != columns || resized;
   plot->legend->setWrap(columns);
   // Re-flows the keys there now: keys added after a clearGraphs() land in the old grid's leftover columns. Keys that
   // already fill the first cells in order (only a name changed) stay where they are.

@@ -163,8 +163,10 @@ void placeLegendAbove(QCustomPlot* plot, int columns) {
   // QCustomPlot's minimumSizeHint() is its layout's, legend row included: an explicit minimum width keeps a
   // wide legend from widening the window (1366 px screens); the legend is clipped first instead.
   plot->setMinimumWidth(std::max(plot->minimumWidth(), 160));
-  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  // The wrap first: setFillOrder re-flows the keys already there at the wrap it finds, setWrap alone moves none
+  // (decode's two short keys stayed one to a row after the chart had grown wide enough for two).
   legend->setWrap(std::max(1, columns));
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
   if (legend->layout() == plot->plotLayout()) return;  // moved already
   if (auto* inset = plot->axisRect()->insetLayout(); inset && inset->elements(false).contains(legend))
     inset->take(legend);

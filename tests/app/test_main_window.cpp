@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QLayout>
 #include <QListWidget>
+#include <QScreen>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -75,6 +77,45 @@ TEST(MainWindow, CtrlLFlipsBetweenControlsAndLesson) {
   EXPECT_EQ(tabs->tabText(tabs->currentIndex()), QStringLiteral("Lesson"));
   QTest::keyClick(&w, Qt::Key_L, Qt::ControlModifier);
   EXPECT_EQ(tabs->currentIndex(), 0);
+}
+
+// On a projector narrower than 1280 px (the offscreen screen is 800×600) the side column folds to its tabs so the
+// plot has the screen; Ctrl+K and a click on a tab open it, a click on the open tab folds it, and the window theme
+// puts it back as it was.
+TEST(MainWindow, NarrowProjectorFoldsTheSideColumn) {
+  AppContext::Options o;
+  o.loadCuda = false;
+  AppContext ctx(o);
+  MainWindow w(ctx);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  w.showPageIndex(0);
+  w.activateWindow();
+  Page* page = w.currentPage();
+  ASSERT_NE(page, nullptr);
+  QTabWidget* tabs = page->sideTabs();
+  ASSERT_LT(w.screen()->geometry().width(), Page::kFoldingScreenWidth);
+  EXPECT_FALSE(page->sideFoldable());
+  w.setProjectorMode(true, false);
+  QApplication::processEvents();
+  ASSERT_TRUE(page->sideFoldable());
+  EXPECT_TRUE(page->sideFolded());
+  EXPECT_LE(tabs->width(), tabs->tabBar()->sizeHint().width() + 2);
+  QTest::keyClick(&w, Qt::Key_K, Qt::ControlModifier);
+  EXPECT_FALSE(page->sideFolded());
+  QApplication::processEvents();
+  EXPECT_GT(tabs->width(), 200);
+  // A click on the tab that is open folds the column; a click on a tab opens it there.
+  QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(tabs->currentIndex()).center());
+  EXPECT_TRUE(page->sideFolded());
+  QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(1).center());
+  EXPECT_FALSE(page->sideFolded());
+  EXPECT_EQ(tabs->currentIndex(), 1);
+  w.setProjectorMode(false, false);
+  QApplication::processEvents();
+  EXPECT_FALSE(page->sideFoldable());
+  EXPECT_FALSE(page->sideFolded());
+  EXPECT_EQ(tabs->tabPosition(), QTabWidget::North);
 }
 
 TEST(MainWindow, EveryPageHasIdTitleAndTakeaway) {

@@ -1,5 +1,5 @@
-// Every page fits the classroom's screens: 1366×768 (the most common projector) and 1920×1080, in the normal
-// window and in projector mode (light and dark). Fails on a widget that lies outside the window, on a label or
+// Every page fits the classroom's screens (1024×768 up to 3840×2160 at 200 %, one size a run), in the normal
+// window and in projector mode (light and dark); on a narrow projector with the side column folded and open. Fails on a widget that lies outside the window, on a label or
 // button whose text is cut, on a plot squashed too flat to read, on a page whose Run button or "Next: …" hint is
 // not on screen, and on a window that does not come back to its size and side column after projector mode.
 //
@@ -17,6 +17,8 @@
 #include "gpulab/recording.hpp"
 
 #include <QAbstractButton>
+#include <QAction>
+#include <QKeySequence>
 #include <QElapsedTimer>
 #include <QAbstractScrollArea>
 #include <QApplication>
@@ -184,8 +186,12 @@ QStringList problemsOnPage(MainWindow& w, Page* page) {
         const QString name = bar->tabText(t).remove(QLatin1Char('&'));
         const int need = bar->fontMetrics().horizontalAdvance(name);
         const QRect tab = bar->tabRect(t);
-        if (tab.width() < need + 8 || !bar->rect().contains(tab))
-          problems << QStringLiteral("tab name cut: \"%1\" needs %2 px, its tab is %3 px").arg(name).arg(need).arg(tab.width());
+        // Upright tabs (a folded side column's, at the screen's edge) read along their height.
+        const bool upright = bar->shape() == QTabBar::RoundedEast || bar->shape() == QTabBar::RoundedWest ||
+                             bar->shape() == QTabBar::TriangularEast || bar->shape() == QTabBar::TriangularWest;
+        const int along = upright ? tab.height() : tab.width();
+        if (along < need + 8 || !bar->rect().contains(tab))
+          problems << QStringLiteral("tab name cut: \"%1\" needs %2 px, its tab is %3 px").arg(name).arg(need).arg(along);
       }
     }
     if (auto* table = qobject_cast<QTableWidget*>(child); table && !scrolls) {
@@ -277,7 +283,21 @@ TEST_P(PageFit, EveryPageFits) {
                           .arg(wide.join(QStringLiteral(", ")));
     }
     // Every tab of every tab widget on the page (the side column's Lesson tab, a chart's second view): the one in
-    // front is not the only one a class sees. Each is put back as it was afterwards.
+    // front is not the only one a class sees. Each is put back as it was afterwards. A side column folded to its
+    // tabs (a narrow projector) is checked open too, as the teacher opens it.
+    const bool folded = page->sideFolded();
+    if (folded) {
+      page->setSideFolded(false);
+      settle();
+      if (!qEnvironmentVariableIsEmpty("GPULAB_FIT_SHOTS"))
+        w.grab().save(QStringLiteral("%1/%2-%3-%4-open.png")
+                          .arg(qEnvironmentVariable("GPULAB_FIT_SHOTS"))
+                          .arg(i + 1, 2, 10, QLatin1Char('0'))
+                          .arg(page->pageId(), mode.name));
+      for (const QString& p : problemsOnPage(w, page))
+        if (!p.startsWith(QStringLiteral("the \"Next")) && !pageProblems.contains(p))
+          pageProblems << QStringLiteral("[side column open] ") + p;
+    }
     for (QTabWidget* tabs : page->findChildren<QTabWidget*>()) {
       if (!tabs->isVisibleTo(&w)) continue;
       const int shown = tabs->currentIndex();
@@ -295,6 +315,10 @@ TEST_P(PageFit, EveryPageFits) {
         }
       }
       tabs->setCurrentIndex(shown);
+      settle();
+    }
+    if (folded) {
+      page->setSideFolded(true);
       settle();
     }
     // The class looks at the page's plot or animation: on a projector it has at least half the screen.
@@ -383,6 +407,46 @@ TEST(ProjectorMode, LeavingRestoresWindowAndSideColumn) {
   EXPECT_EQ(sidebar->width(), sidebarWidth);
   EXPECT_EQ(page->sideTabs()->width(), sideColumn);
   EXPECT_LE(w.frameGeometry().height(), g_screen.height());
+}
+
+// `gpulab --theme projector-dark` started windowed: the window fits its screen, and F5 then opens projector mode in
+// the dark projector theme the user chose, the page within the screen. (Once the window came out 1,085 px wide on a
+// 1024 px screen, and F5 gave the light projector theme with the right edge cut.)
+TEST(StartupTheme, ProjectorDarkWindowedFitsAndF5StaysDark) {
+  AppContext ctx(noGpu());
+  // As main() does: the theme before the window exists, the window at its first size, then the command line's theme.
+  ctx.setTheme(Theme::byName(QStringLiteral("projector-dark")));
+  applyThemeToApplication(*qApp, ctx.theme());
+  MainWindow w(ctx);
+  const QRect screen = QApplication::primaryScreen()->geometry();
+  w.resize(QSize(1600, 960).boundedTo(QApplication::primaryScreen()->availableSize()));
+  w.move(0, 0);
+  w.applyStartupTheme(QStringLiteral("projector-dark"), false);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  settle();
+  EXPECT_TRUE(ctx.theme().isProjector());
+  EXPECT_TRUE(ctx.theme().dark);
+  EXPECT_LE(w.frameGeometry().width(), screen.width()) << "windowed in the projector theme";
+  EXPECT_LE(w.frameGeometry().height(), screen.height()) << "windowed in the projector theme";
+  ASSERT_NE(w.currentPage(), nullptr);
+  const QStringList windowed = problemsOnPage(w, w.currentPage());
+  EXPECT_TRUE(windowed.isEmpty()) << "windowed: " << windowed.join(QStringLiteral("\n")).toStdString();
+
+  QAction* f5 = nullptr;  // the View menu's projector mode, as the key reaches it
+  for (QAction* a : w.findChildren<QAction*>())
+    if (a->shortcut() == QKeySequence(Qt::Key_F5)) f5 = a;
+  ASSERT_NE(f5, nullptr);
+  f5->trigger();
+  settle();
+  ASSERT_TRUE(w.projectorMode());
+  EXPECT_TRUE(ctx.theme().isProjector());
+  EXPECT_TRUE(ctx.theme().dark) << "F5 dropped the dark projector theme chosen on the command line";
+  EXPECT_LE(w.width(), screen.width());
+  Page* page = w.currentPage();
+  ASSERT_NE(page, nullptr);
+  const QStringList problems = problemsOnPage(w, page);
+  EXPECT_TRUE(problems.isEmpty()) << problems.join(QStringLiteral("\n")).toStdString();
 }
 
 }  // namespace

@@ -113,6 +113,9 @@ class DecodePage : public Page {
 
   void fitPlotSizes(const Theme& theme);
   int ceilingKeyColumns() const;
+  int widestCeilingKey(int pt) const;
+  int ceilingKeyPt() const;
+  bool ceilingKeyStale() const;  // its font or columns are not the chart's width's
 
   StackedOrTabbed* m_visual = nullptr;
   QCustomPlot* m_ceilingPlot = nullptr;

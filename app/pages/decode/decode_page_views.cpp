@@ -152,8 +152,20 @@ void DecodePage::replotCeiling() {
   // Above the tallest bar only its value label (the key is above the chart).
   m_ceilingPlot->yAxis->setRange(std::max(0.1, minTok / 3), maxTok * 3);
   // Re-flowing the key moves every key entry: only when its column count changes.
-  if (const int columns = ceilingKeyColumns(); !legendIsAbove(m_ceilingPlot) || m_ceilingPlot->legend->wrap() != columns)
-    placeLegendAbove(m_ceilingPlot, columns);
+  if (ceilingKeyStale()) {
+    QFont keyFont = m_ceilingPlot->legend->font();
+    keyFont.setPointSize(ceilingKeyPt());
+    m_ceilingPlot->legend->setFont(keyFont);
+    placeLegendAbove(m_ceilingPlot, ceilingKeyColumns());
+  }
+  // The bars' values at the key's size (below): a key shrunk for a narrow chart has narrow bars under it, whose
+  // values at the full size ran together ("239239").
+  for (QCPItemText* label : m_ceilingValueTexts)
+    if (label->font().pointSize() != m_ceilingPlot->legend->font().pointSize()) {
+      QFont f = label->font();
+      f.setPointSize(m_ceilingPlot->legend->font().pointSize());
+      label->setFont(f);
+    }
   m_ceilingPlot->replot();
 
   const double fp16 = decode_ceiling_tokens_per_s(m_whatIf->value() * 1e9, decode_bytes_per_token(params, 2));
@@ -411,13 +423,33 @@ void DecodePage::fitPlotSizes(const Theme& t) {
                             std::max(chainKeyRows * (key.height() + 4) + tick.height() + title.height() + 24 + 150, yTitle));
 }
 
-// Two key entries a row where the widest two fit side by side at the chart's width, else one.
-int DecodePage::ceilingKeyColumns() const {
-  const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(m_ctx.theme())));
+// The key's widest entry at `pt` points (the keys shown only: bars kept out of the key, a recording's long name,
+// made the key one column at any width).
+int DecodePage::widestCeilingKey(int pt) const {
+  const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), pt));
   int widest = 0;
-  // The keys shown only: bars kept out of the key (a recording's long name) made the key one column at any width.
   for (int i = 0; i < m_ceilingPlot->plottableCount(); ++i)
     if (QCPAbstractPlottable* p = m_ceilingPlot->plottable(i); p->visible() && m_ceilingPlot->legend->hasItemWithPlottable(p))
       widest = std::max(widest, key.horizontalAdvance(p->name()));
-  return m_ceilingPlot->width() > 2 * (widest + 60) ? 2 : 1;
+  return widest;
+}
+
+// The key's font: the theme's, a few points smaller where its widest entry would run past the chart ("published:
+// pytorch-labs/gpt-fast README, A100-80GB (330 W cap)" on a 1024 px projector with the side column open).
+int DecodePage::ceilingKeyPt() const {
+  const int full = legendFontPt(m_ctx.theme());
+  const int least = m_ctx.theme().isProjector() ? 12 : 8;
+  int pt = full;
+  while (pt > least && widestCeilingKey(pt) + 60 > m_ceilingPlot->width()) --pt;
+  return m_ceilingPlot->width() > 0 ? pt : full;
+}
+
+// Two key entries a row where the widest two fit side by side at the chart's width, else one.
+int DecodePage::ceilingKeyColumns() const {
+  return m_ceilingPlot->width() > 2 * (widestCeilingKey(ceilingKeyPt()) + 60) ? 2 : 1;
+}
+
+bool DecodePage::ceilingKeyStale() const {
+  return !legendIsAbove(m_ceilingPlot) || m_ceilingPlot->legend->wrap() != ceilingKeyColumns() ||
+         m_ceilingPlot->legend->font().pointSize() != ceilingKeyPt();
 }

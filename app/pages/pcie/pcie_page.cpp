@@ -88,6 +88,9 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   m_note->position->setCoords(0.02, 0.02);
   m_note->setPadding(QMargins(6, 4, 6, 4));
   m_note->setTextAlignment(Qt::AlignLeft);
+  // The note's lines within the data area at every width: a few points smaller where the chart is narrow (a
+  // 1024 px projector with the side column open cut "Run: host memcpy (orange), RAM to RAM, no bus" at the edge).
+  connect(m_plot, &QCustomPlot::afterLayout, this, [this] { fitNoteFont(); });
 
   m_tokenPlot = new QCustomPlot;
   m_tokenPlot->setToolTip(tr("Seconds per generated token for the chosen model, format and card: all weights in "
@@ -357,6 +360,7 @@ void PciePage::replotBandwidth() {
   // The note sits at the top of the plot, above the highest line: legend-sized, with decades of room above
   // the HBM line (more on a projector, where the text is taller).
   m_note->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
+  fitNoteFont();
   m_plot->yAxis->setRange(0.3, t.isProjector() ? 3e5 : 3e4);
   m_note->setColor(t.text);
   m_note->setBrush(QBrush(t.surface));
@@ -537,6 +541,22 @@ void PciePage::updateToken() {
 }
 
 QString PciePage::noteText() const { return m_note->text(); }
+
+void PciePage::fitNoteFont() {
+  const int room = m_plot->axisRect()->width();
+  if (!m_note || room <= 0 || m_note->text().isEmpty()) return;
+  const int full = legendFontPt(m_ctx.theme());
+  const int least = std::max(8, full * 3 / 4);
+  const QMargins pad = m_note->padding();
+  const int left = int(0.02 * room) + pad.left() + pad.right() + 4;
+  int pt = full;
+  while (pt > least &&
+         QFontMetrics(QFont(QStringLiteral("DejaVu Sans"), pt)).boundingRect(QRect(0, 0, 100000, 100000), 0, m_note->text()).width() + left > room)
+    --pt;
+  if (m_note->font().pointSize() == pt) return;
+  m_note->setFont(QFont(QStringLiteral("DejaVu Sans"), pt));
+  m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
 QString PciePage::tokenText() const { return m_token->text(); }
 QString PciePage::summaryText() const { return m_summary->text() + QLatin1Char('\n') + m_h2h->text(); }
 

@@ -79,6 +79,7 @@ class PciePage : public Page {
   QCustomPlot* m_tokenPlot = nullptr;
   StackedOrTabbed* m_visual = nullptr;
   QCPItemText* m_note = nullptr;
+  void fitNoteFont();  // the note a few points smaller where the chart is too narrow for its lines
   QComboBox* m_card = nullptr;
   QComboBox* m_model = nullptr;
   QComboBox* m_format = nullptr;
