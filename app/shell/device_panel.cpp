@@ -147,7 +147,8 @@ QString DevicePanel::detailsText() const {
   if (c.clock_mhz > 0) s += tr("  clock: %1 MHz\n").arg(c.clock_mhz, 0, 'f', 0);
   if (c.peak_gflops_fp32 > 0) s += tr("  FMA peak FP32 / FP64: %1 / %2\n").arg(fmtSi(c.peak_gflops_fp32 * 1e9, "FLOP/s"), fmtSi(c.peak_gflops_fp64 * 1e9, "FLOP/s"));
   s += detailLines(c);
-  if (const auto* g = m_ctx.gpuInfo(); g && g->kind_id() == gpulab::BackendKind::vulkan) {
+  const auto* g = m_ctx.gpuInfo();
+  if (g && g->kind_id() == gpulab::BackendKind::vulkan) {
     // Vulkan reports no compute capability, SMs or clock; free memory only through VK_EXT_memory_budget.
     s += tr("\n%1\n  memory: %2 (free %3)\n  driver: %4\n  API: %5\n")
              .arg(QString::fromStdString(gpulab::models::device_words(*g).label),
@@ -155,7 +156,7 @@ QString DevicePanel::detailsText() const {
                   g->memory_free_bytes > 0 ? fmtBytes(g->memory_free_bytes) : tr("unknown"),
                   QString::fromStdString(g->driver_version), QString::fromStdString(g->runtime_version));
     s += detailLines(*g);
-  } else if (const auto* g = m_ctx.gpuInfo()) {
+  } else if (g) {
     s += tr("\nGPU: %1\n  compute capability: %2\n  SMs: %3\n  clock: %4 MHz\n  memory: %5 (free %6)\n  driver: %7\n  runtime: %8\n")
              .arg(QString::fromStdString(g->name), QString::fromStdString(g->compute_capability))
              .arg(g->compute_units).arg(g->clock_mhz, 0, 'f', 0)
