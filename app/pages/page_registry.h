@@ -1,7 +1,8 @@
 #pragma once
-// Pages register themselves at static-initialisation time, so adding a page is one new file:
+// Pages register themselves at static-initialisation time, so no shared file lists them:
 //   GPULAB_REGISTER_PAGE(20, MatmulPage)
-// The number is the position in the lesson order (10, 20, ... leave gaps).
+// The number is the position in the lesson order (10, 20, ... leave gaps). A new page is a folder app/pages/<id>/
+// and a plan gpu/experiments/plans/<id>.cpp, copied from a neighbour (docs/page-authoring.md).
 #include <functional>
 #include <vector>
 
