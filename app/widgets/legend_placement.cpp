@@ -152,9 +152,12 @@ bool fitLegendFont(QCustomPlot* plot) {
 
 void rewrapLegend(QCustomPlot* plot, bool force = false) {
   if (!force && plot->property("gpulabLegendFitInputs").toString() == legendFitInputs(plot)) return;
-  const bool resized = fitLegendFont(plot);
+  // The keys' font first, so the columns are counted at the size they will be drawn. A new font size alone moves
+  // no key between cells (only a new column count does): re-flowing for it remade every key on redraws during a
+  // decode run (26-29 plot objects where test_frame_work_decode_pcie allows 20).
+  fitLegendFont(plot);
   const int columns = legendColumnsThatFit(plot);
-  const bool changed = plot->legend->wrap() != columns || resized;
+  const bool changed = plot->legend->wrap() != columns;
   plot->legend->setWrap(columns);
   // Re-flows the keys there now: keys added after a clearGraphs() land in the old grid's leftover columns. Keys that
   // already fill the first cells in order (only a name changed) stay where they are.

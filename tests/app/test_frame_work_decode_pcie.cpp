@@ -134,5 +134,9 @@ TEST(FrameWork, DecodeResultsReuseTheChainChart) {
   EXPECT_GE(c.replots, 3) << "the chain drew as it went";
   // The picture gains three graphs with their keys, two spread bars and a bend line once (about ten objects; the
   // keys are also counted when the legend re-flows them); a redraw that remade them made about ten per result.
-  EXPECT_LE(c.plotObjects, 20) << "plot objects made over the run's results and " << c.replots << " redraws";
+  // When the strip's sentences grow during the run the chart gets shorter and its key moves above it, once: the
+  // key and its six entries are taken into the chart's layout again (27 objects in one run of six here; a print
+  // of what was made showed QCPLegend + 12 legend items where a run without the move had 6). Allowed; a remake
+  // per result is not.
+  EXPECT_LE(c.plotObjects, 28) << "plot objects made over the run's results and " << c.replots << " redraws";
 }
