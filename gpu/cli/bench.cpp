@@ -168,8 +168,7 @@ BenchOptions parse_args(const Args& args) {
   }
   const bool runs = !o.help && !o.list && o.check.empty();
   if (runs && !is_suite(o.suite)) {
-    for (const auto& page : suite_registry().pages_without_suite())
-      if (page.page == o.suite) throw UsageError{"the " + page.page + " page measures nothing, so it has no suite: " + page.why};
+    if (const std::string why = suite_registry().why_no_suite(o.suite); !why.empty()) throw UsageError{why};
     std::string names;
     for (const auto& s : suites()) names += (names.empty() ? "" : ", ") + s.name;
     throw UsageError{"unknown suite \"" + o.suite + "\" (the suites are: " + names + ")"};

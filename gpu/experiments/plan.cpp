@@ -11,10 +11,9 @@
 namespace gpulab {
 namespace {
 
-constexpr std::size_t MiB = std::size_t{1} << 20;
 
 std::string cube(long long n) { return std::to_string(n) + "³"; }
-std::string mib(std::size_t bytes) { return std::to_string(bytes / MiB) + " MiB"; }
+std::string mib(std::size_t bytes) { return std::to_string(bytes / kMiB) + " MiB"; }
 std::string threads_word(int threads) {
   return threads == 0 ? "all threads" : threads == 1 ? "1 thread" : std::to_string(threads) + " threads";
 }
@@ -26,7 +25,6 @@ double gemm_weight(const GemmSpec& s, const std::string& kind) {
   return std::min(4.0, 0.05 + 5 * flops / rate);
 }
 
-std::vector<Result> one(Result r) { return {std::move(r)}; }
 
 // The GPU side of a label ("GPU gemm …"): any backend but the CPU's.
 bool gpu_side(const Backend& b) { return b.kind() != "cpu"; }
@@ -120,9 +118,9 @@ void PlanBuilder::gemm(Backend& b, long long m, long long n, long long k, const 
   Params params{{"m", double(m)}, {"n", double(n)}, {"k", double(k)}, {"threads", double(threads)}};
   add({{}, label, gemm_weight(s, b.kind()), bp, "gemm", variant, p, params, [bp, s, params](const RunContext& ctx) {
          if (!offers_variant(*bp, s.variant))
-           return one(error_result(*bp, "gemm", s.variant, s.precision, params,
+           return one_result(error_result(*bp, "gemm", s.variant, s.precision, params,
                                    "the " + bp->kind() + " backend has no GEMM variant \"" + s.variant + "\""));
-         return one(run_gemm(*bp, s, ctx));
+         return one_result(run_gemm(*bp, s, ctx));
        }});
 }
 
@@ -134,9 +132,9 @@ void PlanBuilder::bandwidth(Backend& b, const std::string& kind, std::size_t byt
   std::string label = (gpu_side(b) ? side_word(b) : std::string()) + "bandwidth " + kind + " " + mib(bytes);
   if (!gpu_side(b)) label += " (" + threads_word(threads) + ")";
   Backend* bp = &b;
-  add({{}, label, 0.5 + bytes / (1024.0 * MiB), bp, "bandwidth", kind, Precision::fp64,  // run_bandwidth's
+  add({{}, label, 0.5 + bytes / (1024.0 * kMiB), bp, "bandwidth", kind, Precision::fp64,  // run_bandwidth's
        {{"bytes", double(bytes)}, {"threads", double(threads)}},
-       [bp, s](const RunContext& ctx) { return one(run_bandwidth(*bp, s, ctx)); }});
+       [bp, s](const RunContext& ctx) { return one_result(run_bandwidth(*bp, s, ctx)); }});
 }
 
 void PlanBuilder::transfer(Backend& b, const std::string& direction, bool pinned, std::size_t bytes) {
@@ -148,9 +146,9 @@ void PlanBuilder::transfer(Backend& b, const std::string& direction, bool pinned
                       (direction == "h2d" || direction == "d2h" ? (pinned ? " pinned " : " pageable ") : " ") +
                       mib(bytes);
   Backend* bp = &b;
-  add({{}, label, 0.5 + bytes / (1024.0 * MiB), bp, "transfer", direction, Precision::fp32,
+  add({{}, label, 0.5 + bytes / (1024.0 * kMiB), bp, "transfer", direction, Precision::fp32,
        {{"bytes", double(bytes)}, {"pinned", pinned ? 1.0 : 0.0}},
-       [bp, s](const RunContext& ctx) { return one(run_transfer(*bp, s, ctx)); }});
+       [bp, s](const RunContext& ctx) { return one_result(run_transfer(*bp, s, ctx)); }});
 }
 
 void PlanBuilder::direct_blas(Backend& cpu, long long n, int threads) {
@@ -163,7 +161,7 @@ void PlanBuilder::direct_blas(Backend& cpu, long long n, int threads) {
          const int repeats = n <= 512 ? 30 : n <= 1024 ? 10 : 5;
          const double median = direct_blas_sgemm_median_s(n, threads, repeats);
          if (!(median > 0))
-           return one(error_result(*bp, "gemm", "blas-direct", Precision::fp32, params,
+           return one_result(error_result(*bp, "gemm", "blas-direct", Precision::fp32, params,
                                    "OpenBLAS is not available in this build"));
          Result r;
          r.experiment = "gemm";
@@ -183,7 +181,7 @@ void PlanBuilder::direct_blas(Backend& cpu, long long n, int threads) {
          r.provenance["timing"] = "bare steady_clock around cblas_sgemm, median of " + std::to_string(repeats) +
                                   " calls; only the median is kept";
          finalize_rates(r);
-         return one(std::move(r));
+         return one_result(std::move(r));
        }});
 }
 
@@ -192,7 +190,7 @@ void PlanBuilder::note(Backend& b, std::string experiment, std::string variant, 
   Backend* bp = &b;
   const std::string label = experiment + " " + variant + " " + std::string(to_string(p)) + " (skipped)";
   add({{}, label, 0.01, bp, experiment, variant, p, params,
-       [=](const RunContext&) { return one(error_result(*bp, experiment, variant, p, params, why)); }});
+       [=](const RunContext&) { return one_result(error_result(*bp, experiment, variant, p, params, why)); }});
 }
 
 std::vector<Result> run_plan(const Plan& plan, const RunContext& ctx,

@@ -15,7 +15,6 @@
 namespace gpulab {
 namespace {
 
-std::vector<Result> one(Result r) { return {std::move(r)}; }
 
 // The roofs are measured in bulk (dozens of ops per device): each keeps to a short budget whatever the caller's
 // policy says, so the whole suite stays well under 30 s on a 2-core machine. A peak is a best case, so it is the
@@ -147,7 +146,7 @@ Plan roofs_plan(const Backends& backends, const RoofsControls& c) {
         continue;
       }
       plan.add({{}, side + std::string(display_name(p)) + " FMA peak", 0.5, be, experiment_name::peak, "fma", p, params,
-                [be, spec](const RunContext& ctx) { return one(run_peak(*be, spec, ctx)); }});
+                [be, spec](const RunContext& ctx) { return one_result(run_peak(*be, spec, ctx)); }});
     }
     std::vector<OverheadSpec> specs{{0, false}};
     if (be->kind_id() == BackendKind::cuda || be->supports(OverheadSpec{0, true}).ok) specs.push_back({0, true});
@@ -165,7 +164,7 @@ Plan roofs_plan(const Backends& backends, const RoofsControls& c) {
       }
       plan.add({{}, side + "overhead " + variant + " " + std::to_string(s.elements), 0.2, be,
                 experiment_name::overhead, variant, Precision::fp32, params,
-                [be, s](const RunContext& ctx) { return one(run_overhead(*be, s, ctx)); }});
+                [be, s](const RunContext& ctx) { return one_result(run_overhead(*be, s, ctx)); }});
     }
     // The memory roof beside them: the triad past the caches (the roofline page's size for this device).
     if (!c.triad) continue;

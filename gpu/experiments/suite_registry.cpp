@@ -25,6 +25,12 @@ const SuiteEntry* SuiteRegistry::find(const std::string& name) const {
   return nullptr;
 }
 
+std::string SuiteRegistry::why_no_suite(const std::string& name) const {
+  for (const auto& p : m_without)
+    if (p.page == name) return "the " + name + " page measures nothing, so it has no suite: " + p.why;
+  return {};
+}
+
 const SuiteRegistry& suite_registry() {
   static const SuiteRegistry registry = [] {
     SuiteRegistry r;
@@ -39,9 +45,7 @@ Plan suite_plan(const std::string& name, const Backends& b, const SuiteOptions& 
   const SuiteRegistry& registry = suite_registry();
   if (name != "all") {
     if (const SuiteEntry* s = registry.find(name)) return s->build(b, options);
-    for (const auto& p : registry.pages_without_suite())
-      if (p.page == name)
-        throw std::invalid_argument("the " + name + " page measures nothing, so it has no suite: " + p.why);
+    if (const std::string why = registry.why_no_suite(name); !why.empty()) throw std::invalid_argument(why);
     throw std::invalid_argument("unknown suite \"" + name + "\"");
   }
   Plan all;

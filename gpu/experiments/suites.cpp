@@ -1,5 +1,6 @@
 // The named suites behind `gpulab bench`: each suite is the plan a page builds for its default controls
-// (registered by its plan file, suite_registry.hpp), run by run_plan; this file adds the recording around it (context, partial saves).
+// (registered by its plan file, suite_registry.hpp), run by run_plan; this file adds the recording around it
+// (context, partial saves).
 // Nothing here throws past run_suite except for an unknown suite name: a failing job becomes an error result.
 #include "gpulab/suites.hpp"
 
@@ -48,8 +49,12 @@ std::string libraries_line(const Backends& b) {
 const std::vector<SuiteInfo>& suites() {
   static const std::vector<SuiteInfo> list = [] {
     std::vector<SuiteInfo> out;
-    for (const auto& s : suite_registry().suites()) out.push_back({s.name, s.description});
-    out.push_back({"all", "every suite above marked for it, one after another (not quick, matmul, roofline, estimate)"});
+    std::string left_out;
+    for (const auto& s : suite_registry().suites()) {
+      out.push_back({s.name, s.description});
+      if (!s.in_all) left_out += (left_out.empty() ? "" : ", ") + s.name;
+    }
+    out.push_back({"all", "every suite above one after another, but " + left_out});
     return out;
   }();
   return list;

@@ -1,22 +1,14 @@
 // The Amdahl page's plan (see amdahl.hpp).
 #include "plans/amdahl.hpp"
 
-#include "gpulab/device_words.hpp"
 #include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/suite_registry.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
 #include <thread>
 
 namespace gpulab {
-namespace {
-std::vector<Result> one(Result r) { return {std::move(r)}; }
-}  // namespace
-
 // Amdahl's law measured: a job with a serial prefix (the page's slider; 5 % by default) on 1, 2, 4 … all threads, timed
 // side by side; and on a GPU the cost of launching many tiny kernels, the serial part GPUs add.
 Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
@@ -41,7 +33,7 @@ Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
     else
       plan.add({{}, "GPU 1000 tiny kernels back to back", 0.5, gpu, experiment_name::launch_overhead, "tiny_kernels",
                 Precision::fp32, params,
-                [gpu, launch](const RunContext& ctx) { return one(run_launch_overhead(*gpu, launch, ctx)); }});
+                [gpu, launch](const RunContext& ctx) { return one_result(run_launch_overhead(*gpu, launch, ctx)); }});
   }
   return plan.take();
 }

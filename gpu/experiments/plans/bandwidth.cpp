@@ -1,32 +1,20 @@
 // Not a page's: memory bandwidth from cache to DRAM (see bandwidth.hpp).
 #include "plans/bandwidth.hpp"
 
-#include "gpulab/device_words.hpp"
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
-namespace {
-constexpr std::size_t MiB = std::size_t{1} << 20;
-}  // namespace
-
 Plan bandwidth_plan(const Backends& backends) {
   PlanBuilder plan(plan_name::bandwidth);
   Backend& cpu = *backends.cpu;
   // Small arrays live in cache: the curve shows the cliff down to DRAM bandwidth.
-  for (std::size_t bytes : {1 * MiB, 4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB})
+  for (std::size_t bytes : {1 * kMiB, 4 * kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB})
     for (const char* kind : {"copy", "triad"}) {
       plan.bandwidth(cpu, kind, bytes, 1);
       plan.bandwidth(cpu, kind, bytes, 0);
     }
   if (backends.gpu)
-    for (std::size_t bytes : {4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, 1024 * MiB})
+    for (std::size_t bytes : {4 * kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB, 1024 * kMiB})
       for (const char* kind : {"copy", "triad"}) plan.bandwidth(*backends.gpu, kind, bytes);
   return plan.take();
 }

@@ -1,21 +1,11 @@
 // The batch page's plan (see batch.hpp).
 #include "plans/batch.hpp"
 
-#include "gpulab/device_words.hpp"
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
-namespace {
-constexpr std::size_t MiB = std::size_t{1} << 20;
-}  // namespace
-
 // Y = X·W with X B×d and W d×d: at small B the weights' bytes dominate (memory-bound), at large B the FLOPs do
 // (compute-bound). The sweep finds where the crossover is on this machine.
 std::vector<long long> batch_default_sizes() {
@@ -57,7 +47,7 @@ Plan batch_plan(const Backends& backends, const BatchControls& c) {
     return plan.take();
   }
   // A GPU's triad runs past its L2 (1 GiB arrays); a CPU's 64 MiB arrays are already DRAM-sized.
-  plan.bandwidth(b, "triad", b.kind() == "cuda" ? 1024 * MiB : 64 * MiB);
+  plan.bandwidth(b, "triad", b.kind() == "cuda" ? 1024 * kMiB : 64 * kMiB);
   for (long long batch : c.batches) plan.gemm(b, batch, c.d_out, c.d_in, variant, c.precision);
   return plan.take();
 }

@@ -9,10 +9,6 @@
 #include <string>
 
 namespace gpulab {
-namespace {
-std::vector<Result> one(Result r) { return {std::move(r)}; }
-}  // namespace
-
 double decode_default_budget(const Backend& b) {
   const double free = b.memory_info().free_bytes;
   if (b.kind() == "cpu") return std::clamp(free / 4, 0.1e9, 2e9);
@@ -59,7 +55,7 @@ Plan decode_plan(const Backends& backends, const DecodeControls& c) {
               1.0, b, experiment_name::layer_chain, "gemm_chain", p,
               {{"batch", double(users)}, {"layers", double(run_layers)}},
               [b, shape, run_layers, users, p](const RunContext& ctx) {
-                return one(run_layer_chain(*b, layer_chain_for(shape, run_layers, users, p), ctx));
+                return one_result(run_layer_chain(*b, layer_chain_for(shape, run_layers, users, p), ctx));
               }});
   }
   if (c.prompt_tokens >= 2) {
@@ -89,7 +85,7 @@ Plan decode_plan(const Backends& backends, const DecodeControls& c) {
                 };
                 Result r = run_layer_chain(*b, layer_chain_for(shape, run_layers, tokens, p), tagged);
                 r.params["prompt_tokens"] = double(prompt);
-                return one(std::move(r));
+                return one_result(std::move(r));
               }});
   }
   return plan.take();

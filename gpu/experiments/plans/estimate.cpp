@@ -1,15 +1,7 @@
 // Not a page's: the naive loop's predicted time beside the real one (see estimate.hpp).
 #include "plans/estimate.hpp"
 
-#include "gpulab/device_words.hpp"
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
 

@@ -5,13 +5,9 @@
 #include "plans/quick.hpp"
 
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
 

@@ -1,26 +1,14 @@
 // The many-GPUs page's plan (see multigpu.hpp).
 #include "plans/multigpu.hpp"
 
-#include "gpulab/device_words.hpp"
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
-namespace {
-constexpr std::size_t MiB = std::size_t{1} << 20;
-}  // namespace
-
 // ---- GPU to GPU (the many-GPUs page) ---------------------------------------------------------------------------
 
 Plan multigpu_plan(const Backends& backends, const MultiGpuControls& c) {
   PlanBuilder plan(plan_name::multigpu);
-  const std::size_t first = c.bytes.empty() ? 64 * MiB : c.bytes.front();
+  const std::size_t first = c.bytes.empty() ? 64 * kMiB : c.bytes.front();
   if (!backends.gpu) {
     plan.note(*backends.cpu, "transfer", "p2p", Precision::fp32, {{"bytes", double(first)}},
               "GPU-to-GPU copies need two GPUs in one machine, and this one has none" +

@@ -3,24 +3,13 @@
 #include "plans/multigpu.hpp"
 
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
-namespace {
-constexpr std::size_t MiB = std::size_t{1} << 20;
-}  // namespace
-
 // ---- transfers (the PCIe page) ---------------------------------------------------------------------------------
 
 std::vector<std::size_t> transfer_sweep_bytes() {
   std::vector<std::size_t> sizes;
-  for (std::size_t b = 64 * 1024; b <= 1024 * MiB; b *= 4) sizes.push_back(b);
+  for (std::size_t b = 64 * 1024; b <= 1024 * kMiB; b *= 4) sizes.push_back(b);
   return sizes;
 }
 

@@ -3,21 +3,11 @@
 
 #include "gpulab/precision_error.hpp"
 #include "gpulab/underflow_demo.hpp"
-#include "gpulab/device_words.hpp"
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
-namespace {
-std::vector<Result> one(Result r) { return {std::move(r)}; }
-}  // namespace
-
 // ---- precision -------------------------------------------------------------------------------------------------
 
 long long precision_default_n(const Backend& b) { return b.kind() == "cpu" ? 1024 : 8192; }
@@ -66,12 +56,12 @@ Plan precision_plan(const Backends& backends, const PrecisionControls& c) {
     plan.add({{}, "precision error " + std::string(display_name(p)) + " against FP64 (emulated)", 0.05,
               backends.cpu, experiment_name::precision_error, "emulated", p,
               {{"m", double(s.m)}, {"n", double(s.n)}, {"k", double(s.k)}},
-              [s](const RunContext&) { return one(emulated_error_result(s)); }});
+              [s](const RunContext&) { return one_result(emulated_error_result(s)); }});
   }
   if (c.underflow)
     plan.add({{}, "underflow demo (FP16, BF16, loss scaling)", 0.2, backends.cpu, experiment_name::underflow,
               "software-fp16-bf16", Precision::fp16, {},
-              [](const RunContext&) { return one(underflow_result(UnderflowSpec{})); }});
+              [](const RunContext&) { return one_result(underflow_result(UnderflowSpec{})); }});
   return plan.take();
 }
 

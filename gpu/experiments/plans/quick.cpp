@@ -1,21 +1,9 @@
 // Not a page's: the quick look (see quick.hpp).
 #include "plans/quick.hpp"
 
-#include "gpulab/device_words.hpp"
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
-namespace {
-constexpr std::size_t MiB = std::size_t{1} << 20;
-}  // namespace
-
 // ---- the suites of the pages converted in round two ------------------------------------------------------------
 
 namespace {
@@ -45,7 +33,7 @@ Plan quick_plan(const Backends& backends) {
   plan.direct_blas(cpu, 512, 1);
   plan.gemm(cpu, 512, 512, 512, "blas", Precision::fp32, 0);
   plan.direct_blas(cpu, 512, 0);
-  for (std::size_t bytes : {64 * MiB, 256 * MiB})
+  for (std::size_t bytes : {64 * kMiB, 256 * kMiB})
     for (const char* kind : {"copy", "triad"}) plan.bandwidth(cpu, kind, bytes);
   if (backends.gpu) {
     Backend& gpu = *backends.gpu;
@@ -64,10 +52,10 @@ Plan quick_plan(const Backends& backends) {
     }
     if (top_n > 0 && top_n != 512) plan.gemm(cpu, top_n, top_n, top_n, "blas", Precision::fp32, 0);
     // Copy beside triad: the device's copy is what the bench divides by the CPU's triad (both read + written).
-    plan.bandwidth(gpu, "copy", 256 * MiB);
-    plan.bandwidth(gpu, "triad", 256 * MiB);
-    plan.transfer(gpu, "h2d", true, 256 * MiB);
-    plan.transfer(gpu, "d2h", true, 256 * MiB);
+    plan.bandwidth(gpu, "copy", 256 * kMiB);
+    plan.bandwidth(gpu, "triad", 256 * kMiB);
+    plan.transfer(gpu, "h2d", true, 256 * kMiB);
+    plan.transfer(gpu, "d2h", true, 256 * kMiB);
   }
   return plan.take();
 }

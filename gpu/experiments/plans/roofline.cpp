@@ -1,15 +1,7 @@
 // The roofline page's plans: its "Measure ceilings" (suite "roofline") and every device's three regimes (suite "roofs") (see roofline.hpp).
 #include "plans/roofline.hpp"
 
-#include "gpulab/device_words.hpp"
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
 

@@ -1,16 +1,10 @@
 // The stadium page's plan (see stadium.hpp).
 #include "plans/stadium.hpp"
 
-#include "gpulab/device_words.hpp"
 #include "gpulab/gemm_ladder.hpp"
 #include "gpulab/suite_registry.hpp"
-#include "gpulab/units.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
 

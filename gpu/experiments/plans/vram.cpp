@@ -6,16 +6,9 @@
 #include "gpulab/units.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <stdexcept>
-#include <thread>
 
 namespace gpulab {
-namespace {
-std::vector<Result> one(Result r) { return {std::move(r)}; }
-}  // namespace
-
 // ---- the memory page's live bars -------------------------------------------------------------------------------
 
 double vram_default_request_bytes() {
@@ -112,7 +105,7 @@ Plan vram_plan(const Backends& backends, const VramControls& c) {
                     (q.until_refused ? ", then more until the device refuses" : ", then more users until one would not fit") +
                     ", then free it",
             1.0, gpu, experiment_name::hold_memory, "held", Precision::fp32, {{"requested", q.predicted_total()}},
-            [gpu, q](const RunContext& ctx) { return one(run_hold(*gpu, q, ctx)); }});
+            [gpu, q](const RunContext& ctx) { return one_result(run_hold(*gpu, q, ctx)); }});
   return plan.take();
 }
 

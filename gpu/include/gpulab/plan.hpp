@@ -7,8 +7,10 @@
 #include "gpulab/experiments.hpp"
 #include "gpulab/results.hpp"
 
+#include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpulab {
@@ -40,6 +42,11 @@ struct Plan {
   void append(Plan other);  // keeps each job's own plan name
   double total_weight() const;
 };
+
+// A job that makes exactly one result (a job returns a vector: some make one per size or per step).
+inline std::vector<Result> one_result(Result r) { return {std::move(r)}; }
+// Plans size their arrays in binary megabytes.
+inline constexpr std::size_t kMiB = std::size_t{1} << 20;
 
 // Builds jobs for one plan. Each method adds one job (or a note: an error result saying why something that
 // belongs to the plan cannot run here, so the recording shows the gap instead of hiding it).

@@ -37,8 +37,9 @@ class SuiteRegistry {
   void add(SuiteEntry entry);
   void page_measures_nothing(std::string page, std::string why);
   const std::vector<SuiteEntry>& suites() const { return m_suites; }  // by order
-  const std::vector<PageWithoutSuite>& pages_without_suite() const { return m_without; }
   const SuiteEntry* find(const std::string& name) const;
+  // For a page that measures nothing: "the <id> page measures nothing, so it has no suite: <why>"; else empty.
+  std::string why_no_suite(const std::string& name) const;
 
  private:
   std::vector<SuiteEntry> m_suites;
