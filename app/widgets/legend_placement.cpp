@@ -120,12 +120,11 @@ QString legendFitInputs(QCustomPlot* plot) {
 // projector with the side column open) is drawn a few points smaller, down to three quarters of the theme's size,
 // rather than cut; back to the theme's size when the chart is wide again. The theme's size is the font the legend
 // had when this code did not set it last.
-bool fitLegendFont(QCustomPlot* plot) {
+void fitLegendFont(QCustomPlot* plot) {
   QCPLegend* legend = plot->legend;
   const int current = legend->font().pointSize();
-  if (current <= 0) return false;
-  const int previous = plot->property("gpulabLegendShrunkPt").toInt();  // what this set last time (0: never)
-  const bool ours = previous == current;
+  if (current <= 0) return;
+  const bool ours = plot->property("gpulabLegendShrunkPt").toInt() == current;
   const int full = ours ? plot->property("gpulabLegendFullPt").toInt() : current;
   const int least = std::max(8, full * 3 / 4);
   const int frame = legend->margins().left() + legend->margins().right() + 8;
@@ -144,17 +143,12 @@ bool fitLegendFont(QCustomPlot* plot) {
   if (legend->font().pointSize() != pt) widestAt(pt);
   plot->setProperty("gpulabLegendFullPt", full);
   plot->setProperty("gpulabLegendShrunkPt", pt);
-  // Changed only when the size differs from the one this chose last time: a redraw that styles the legend at the
-  // theme's size again, to be shrunk to the same size, moves no key (and re-flowing them for it remade the decode
-  // chain chart's keys on every result: 29 plot objects where 20 are allowed, test_frame_work_decode_pcie).
-  return pt != (previous > 0 ? previous : current);
 }
 
 void rewrapLegend(QCustomPlot* plot, bool force = false) {
   if (!force && plot->property("gpulabLegendFitInputs").toString() == legendFitInputs(plot)) return;
   // The keys' font first, so the columns are counted at the size they will be drawn. A new font size alone moves
-  // no key between cells (only a new column count does): re-flowing for it remade every key on redraws during a
-  // decode run (26-29 plot objects where test_frame_work_decode_pcie allows 20).
+  // no key between cells: only a new column count (or a hole) re-flows them.
   fitLegendFont(plot);
   const int columns = legendColumnsThatFit(plot);
   const bool changed = plot->legend->wrap() != columns;
