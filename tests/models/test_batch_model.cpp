@@ -139,3 +139,32 @@ TEST(BatchModel, SessionBandwidthFromTheLargestCpuArrays) {
   EXPECT_DOUBLE_EQ(sessionCpuBandwidth(in), 35e9);  // not the cache-sized 150, the GPU's or the recording's
   EXPECT_DOUBLE_EQ(sessionCpuBandwidth({}), 0);
 }
+
+// The page's shown state: before a sweep has a point the views draw what the controls say; once it has one, what
+// the sweep ran with, even after the controls moved on (the page keeps no copy of its controls for this).
+TEST(BatchModel, TheShownSetUpIsTheControlsUntilTheSweepHasAPoint) {
+  SweepSetup controls;
+  controls.precision = gpulab::Precision::fp16;
+  controls.dIn = controls.dOut = 1024;
+  SweepSetup ran;
+  ran.precision = gpulab::Precision::fp32;
+  ran.dIn = ran.dOut = 4096;
+  ran.onGpu = ran.isGpu = true;
+  ran.device = "NVIDIA H200";
+  SweepState state = startSweep(ran);
+  EXPECT_EQ(state.shown(controls).dIn, 1024);
+  EXPECT_EQ(state.shown(controls).precision, gpulab::Precision::fp16);
+  SweepPoint p;
+  p.batch = 1;
+  apply(state, p, 51.6);
+  ASSERT_EQ(state.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(state.measuredPeakGflops, 51.6);
+  EXPECT_EQ(state.shown(controls).dIn, 4096);
+  EXPECT_EQ(state.shown(controls).precision, gpulab::Precision::fp32);
+  EXPECT_TRUE(state.shown(controls).isGpu);
+  EXPECT_EQ(state.shown(controls).device, "NVIDIA H200");
+  // A new sweep starts empty: the controls are shown again until its first point.
+  state = startSweep(ran);
+  EXPECT_TRUE(state.points.empty());
+  EXPECT_EQ(state.shown(controls).dIn, 1024);
+}
