@@ -36,6 +36,9 @@ constexpr int kSteps = 20;
 struct Ceiling {
   int replots;       // per drag of kSteps values
   int layoutPasses;  // per drag of kSteps values
+  // The layout passes one frame's coalesced work may cause: a text set in a box lays out the box, then its column.
+  // The stadium's counters sit in four boxes: 21-26 passes over an 8-frame window with two cores busy.
+  int layoutPassesPerFrame = 1;
 };
 
 // Drags every slider of `page` through kSteps values and checks each drag's counts against `ceiling`.
@@ -60,14 +63,18 @@ void expectOneFrameWork(Page& page, Ceiling ceiling) {
     }
     // Once a frame means once per value when each value takes a frame to deliver: on a loaded machine (CI under
     // load, sanitizers) the drag spans more frames than the ceiling allows, and only the object counts can judge.
-    const int frames = int(drag.elapsed() / 16) + 1;
     QTest::qWait(40);  // the frame's coalesced work runs
+    const int frames = int(drag.elapsed() / 16) + 1;  // the frames the meter counted over: the drag and the wait
     const FrameWorkMeter::Counts c = meter.counts();
     SCOPED_TRACE(key.toStdString());
-    if (frames >= kSteps) std::printf("%s: the drag took %d frames; too slow to judge the per-frame counts\n",
+    if (frames >= kSteps + 3) std::printf("%s: the drag took %d frames; too slow to judge the per-frame counts\n",
                                       qPrintable(key), frames);
-    EXPECT_LE(c.replots, std::max(ceiling.replots, std::min(frames, kSteps) + 1)) << "replots for " << kSteps << " values";
-    EXPECT_LE(c.layoutPasses, std::max(ceiling.layoutPasses, std::min(frames, kSteps) + 1))
+    // Work once a frame is that work `frames` times over a window that spans that many frames, whatever the
+    // values: on a loaded machine the window spans more frames, and a cap of one pass per value (plus one) failed
+    // the stadium there. On an idle machine the window spans three to five frames, and a handler that works once
+    // per value still fails (shown by making Amdahl replot, and the stadium set its counters, on every value).
+    EXPECT_LE(c.replots, std::max(ceiling.replots, frames + 1)) << "replots for " << kSteps << " values";
+    EXPECT_LE(c.layoutPasses, std::max(ceiling.layoutPasses, ceiling.layoutPassesPerFrame * (frames + 1)))
         << "layout passes for " << kSteps << " values";
     EXPECT_EQ(c.widgetsCreated, 0) << "a value made widgets";
     EXPECT_EQ(c.plotObjects, 0) << "a value made (or moved) graphs, items or legend keys";
@@ -109,7 +116,7 @@ TEST(FrameWork, AmdahlSlidersWorkOnceAFrame) {
 TEST(FrameWork, StadiumSlidersWorkOnceAFrame) {
   AppContext ctx(noGpu());
   StadiumPage page(ctx);
-  expectOneFrameWork(page, {0, kSteps - 1});
+  expectOneFrameWork(page, {0, kSteps - 1, 4});
 }
 
 // The batch sweep: a value moves the model's curve and the planned sizes' sentence once a frame; the plot keeps its
