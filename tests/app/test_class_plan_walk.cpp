@@ -6,7 +6,9 @@
 #include "app_test_support.h"
 #include "main_window.h"
 #include "models/class_plan.h"
+#include "pages/amdahl/amdahl_page.h"
 #include "pages/page.h"
+#include "pages/precision/precision_page.h"
 #include "pages/page_registry.h"
 #include "shell/class_plan_runner.h"
 #include "shell/presenter_view.h"
@@ -205,6 +207,45 @@ TEST_F(ClassPlanWalk, ControlIdsBindPlansWhateverTheLabelSays) {
   EXPECT_TRUE(problems[1].contains(QStringLiteral("has no setting 500 (it takes 64, 128, 256, 512)")))
       << problems[1].toStdString();
   EXPECT_EQ(page.size->value(), 1);  // left as it was
+}
+
+// A plan names every control of every real page by an id the page gave it ("amdahl.serial"), not by a label
+// that a rewording or a translation changes: the ids are the app's side of the class-plan format.
+TEST_F(ClassPlanWalk, EveryControlOfEveryPageHasAnId) {
+  QStringList unnamed;
+  QStringList ids;
+  for (Page* p : m_window->pages()) {
+    if (p == m_probe) continue;
+    for (const auto& [key, w] : p->planControls()) {
+      if (!key.startsWith(p->pageId() + QLatin1Char('.')))
+        unnamed << p->pageId() + QStringLiteral(": ") + key + QStringLiteral(" (") +
+                       QString::fromLatin1(w->metaObject()->className()) + QLatin1Char(')');
+      EXPECT_FALSE(ids.contains(key)) << key.toStdString() << " twice";
+      ids << key;
+    }
+  }
+  EXPECT_TRUE(unnamed.isEmpty()) << "controls without an id:\n  " << unnamed.join(QStringLiteral("\n  ")).toStdString();
+}
+
+// A slider whose positions stand for numbers takes the number under its id: the lesson's 5 % serial part and
+// 4,096 workers on the Amdahl page, a 4096³ GEMM on the precision page; a number between positions is refused.
+TEST_F(ClassPlanWalk, IdsTakeTheNumbersTheSlidersShow) {
+  auto* amdahl = dynamic_cast<AmdahlPage*>(m_window->pageById(QStringLiteral("amdahl")));
+  auto* precision = dynamic_cast<PrecisionPage*>(m_window->pageById(QStringLiteral("precision")));
+  ASSERT_TRUE(amdahl && precision);
+  amdahl->initialize();
+  precision->initialize();
+  EXPECT_TRUE(amdahl->applyControlValues({{QStringLiteral("amdahl.serial_share"), 0.05},
+                                          {QStringLiteral("amdahl.workers"), 4096}})
+                  .isEmpty());
+  EXPECT_DOUBLE_EQ(amdahl->serialShare(), 0.05);
+  EXPECT_EQ(amdahl->workers(), 4096);
+  EXPECT_TRUE(precision->applyControlValues({{QStringLiteral("precision.size"), 4096}}).isEmpty());
+  EXPECT_EQ(precision->gemmSize(), 4096);
+  const QStringList refused = amdahl->applyControlValues({{QStringLiteral("amdahl.workers"), 4095}});
+  ASSERT_EQ(refused.size(), 1);
+  EXPECT_TRUE(refused[0].contains(QStringLiteral("has no setting 4095"))) << refused[0].toStdString();
+  EXPECT_EQ(amdahl->workers(), 4096);
 }
 
 TEST_F(ClassPlanWalk, BundledPlanWalksTheWholeLessonWithTheClickerKeys) {

@@ -66,6 +66,7 @@ AlternativesPage::AlternativesPage(AppContext& ctx) : Page(ctx) {
   form->setRowWrapPolicy(QFormLayout::WrapLongRows);
   m_card = new QComboBox(box);
   m_card->setObjectName(QStringLiteral("alternativesCard"));
+  setControlId(m_card, QStringLiteral("alternatives.card"));
   m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_card->setMinimumContentsLength(8);
   for (const auto& g : models::catalogue())
@@ -75,6 +76,7 @@ AlternativesPage::AlternativesPage(AppContext& ctx) : Page(ctx) {
   m_card->setToolTip(tr("The GPU compared with this CPU: its FP32 peak and host-link speed come from the datasheet"));
   form->addRow(tr("card"), m_card);
   m_overhead = new QSpinBox(box);
+  setControlId(m_overhead, QStringLiteral("alternatives.launch_overhead"));
   m_overhead->setRange(1, 500);
   m_overhead->setValue(10);
   m_overhead->setSuffix(tr(" µs"));
@@ -82,6 +84,7 @@ AlternativesPage::AlternativesPage(AppContext& ctx) : Page(ctx) {
                             "figure; a few to tens of microseconds on real systems, more from Python)"));
   form->addRow(tr("launch"), m_overhead);
   m_onGpu = new QCheckBox(tr("data stays on the GPU"), box);
+  setControlId(m_onGpu, QStringLiteral("alternatives.data_on_gpu"));
   m_onGpu->setToolTip(tr("Leave out copying A and B to the card and C back: the case where the data lives on the "
                          "GPU between steps"));
   form->addRow(m_onGpu);

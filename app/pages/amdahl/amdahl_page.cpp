@@ -196,6 +196,7 @@ void AmdahlPage::buildControls() {
   g->addWidget(m_serialValue, 0, 2);
   m_serialSlider = makeSlider(int(m_serialSteps.size()), law);
   m_serialSlider->setObjectName(QStringLiteral("serialShare"));
+  setControlId(m_serialSlider, QStringLiteral("amdahl.serial_share"), QList<double>(m_serialSteps.begin(), m_serialSteps.end()));
   m_serialSlider->setToolTip(tr("The part of the job that must run one step after another (0–100 %; steps of "
                                 "0.1 % below 2 %). It sets the ceiling 1/s and the run's serial prefix."));
   g->addWidget(m_serialSlider, 1, 0, 1, 3);
@@ -212,6 +213,7 @@ void AmdahlPage::buildControls() {
   g->addWidget(m_workersValue, 3, 2);
   m_workersSlider = makeSlider(int(m_workerSteps.size()), law);
   m_workersSlider->setObjectName(QStringLiteral("workers"));
+  setControlId(m_workersSlider, QStringLiteral("amdahl.workers"), QList<double>(m_workerSteps.begin(), m_workerSteps.end()));
   m_workersSlider->setToolTip(tr("How many workers share the parallel part: 1 to 10,000, in roughly logarithmic steps"));
   g->addWidget(m_workersSlider, 4, 0, 1, 3);
   auto* wp = new QHBoxLayout;
@@ -228,6 +230,7 @@ void AmdahlPage::buildControls() {
   auto* mg = new QGridLayout(measured);
   mg->addWidget(new QLabel(tr("Threads up to")), 0, 0);
   m_maxThreads = new QSpinBox(measured);
+  setControlId(m_maxThreads, QStringLiteral("amdahl.max_threads"));
   const int hw = std::max(1, int(std::thread::hardware_concurrency()));
   m_maxThreads->setRange(1, std::max(64, 2 * hw));
   m_maxThreads->setValue(std::max(2, hw));
@@ -251,6 +254,7 @@ void AmdahlPage::buildControls() {
   lg->addWidget(m_loadValue, 0, 2);
   m_loadSlider = makeSlider(101, load);
   m_loadSlider->setObjectName(QStringLiteral("loadingShare"));
+  setControlId(m_loadSlider, QStringLiteral("amdahl.loading_percent"));
   m_loadSlider->setToolTip(tr("The share of the job's time the CPU spends loading and preparing data (the GPU does "
                               "the rest)"));
   lg->addWidget(m_loadSlider, 1, 0, 1, 3);
@@ -259,6 +263,7 @@ void AmdahlPage::buildControls() {
   lg->addWidget(m_factorValue, 2, 2);
   m_factorSlider = makeSlider(int(m_factorSteps.size()), load);
   m_factorSlider->setObjectName(QStringLiteral("gpuFactor"));
+  setControlId(m_factorSlider, QStringLiteral("amdahl.gpu_speedup"), QList<double>(m_factorSteps.begin(), m_factorSteps.end()));
   m_factorSlider->setToolTip(tr("How much faster the new GPU does its part (1× to 1000×)"));
   lg->addWidget(m_factorSlider, 3, 0, 1, 3);
   controls()->addWidget(load);

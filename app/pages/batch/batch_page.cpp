@@ -115,12 +115,14 @@ BatchPage::BatchPage(AppContext& ctx) : Page(ctx) {
 void BatchPage::buildControls() {
   auto* form = new QFormLayout;
   m_backend = new QComboBox(this);
+  setControlId(m_backend, QStringLiteral("batch.device"));
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_backend->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_backend->setMinimumContentsLength(10);
   form->addRow(tr("Device"), m_backend);
 
   m_precision = new QComboBox(this);
+  setControlId(m_precision, QStringLiteral("batch.precision"));
   form->addRow(tr("Precision"), m_precision);
   m_precision->setToolTip(tr("Number format of X, W and Y. Fewer bytes per element raise the FLOPs per byte of "
                              "every batch; greyed formats are not available on this device (hover for why)."));
@@ -153,8 +155,10 @@ void BatchPage::buildControls() {
   setControlId(m_dOut, QStringLiteral("batch.d_out"), widths);
   slider(tr("largest B"), 0, 10, 10, &m_maxB, &m_maxBLabel,
          tr("The sweep runs B = 1, 2, 4 … up to this batch (rows of X: tokens or examples at once)."));
+  setControlId(m_maxB, QStringLiteral("batch.max_batch"), {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
 
   m_list = new QLineEdit(this);
+  setControlId(m_list, QStringLiteral("batch.list"));
   m_list->setPlaceholderText(tr("custom, e.g. 1, 3, 8, 24, 100"));
   m_list->setToolTip(tr("Your own batch sizes, separated by commas (1 … 65,536). Empty: powers of two up to "
                         "the largest B."));
@@ -162,6 +166,7 @@ void BatchPage::buildControls() {
   connect(m_list, &QLineEdit::textChanged, this, [this] { updateLabels(); });
 
   m_budget = new QComboBox(this);
+  setControlId(m_budget, QStringLiteral("batch.timing"));
   m_budget->addItem(tr("Quick (≈0.2 s per size)"), 0.2);
   m_budget->addItem(tr("Careful (≈1 s per size)"), 1.0);
   m_budget->setToolTip(tr("How long each batch size is timed after its check: longer means more samples and a "

@@ -103,6 +103,7 @@ void DecodePage::buildControls() {
   form->addRow(tr("Model"), m_params);
   setControlId(m_params, QStringLiteral("decode.params"));
   m_moe = new QComboBox;
+  setControlId(m_moe, QStringLiteral("decode.kind"));
   m_moe->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_moe->setMinimumContentsLength(10);
   addChoice(m_moe, tr("dense"), tr("Every weight is read for every token (the size above)"), QString());
@@ -118,6 +119,7 @@ void DecodePage::buildControls() {
                        "router picks: the ceiling follows the active parameters, the memory the total"));
   form->addRow(tr("Kind"), m_moe);
   m_prompt = new QSpinBox;
+  setControlId(m_prompt, QStringLiteral("decode.prompt"));
   m_prompt->setRange(1, 131072);
   m_prompt->setSingleStep(100);
   m_prompt->setValue(1000);
@@ -154,6 +156,7 @@ void DecodePage::buildControls() {
   auto* cbox = new QGroupBox(tr("Measured chain"));
   auto* cform = new QFormLayout(cbox);
   m_shape = new QComboBox;
+  setControlId(m_shape, QStringLiteral("decode.layer"));
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_shape->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_shape->setMinimumContentsLength(10);
@@ -165,6 +168,7 @@ void DecodePage::buildControls() {
                          "count to the full 32 layers; the small shapes fit in caches and so overstate speed"));
   cform->addRow(tr("Layer"), m_shape);
   m_budget = new QDoubleSpinBox;
+  setControlId(m_budget, QStringLiteral("decode.weights_up_to"));
   m_budget->setRange(0.05, 64);
   m_budget->setDecimals(2);
   m_budget->setSuffix(tr(" GB"));
@@ -174,6 +178,7 @@ void DecodePage::buildControls() {
                           "per-token time is extrapolated to 32 layers"));
   cform->addRow(tr("Weights up to"), m_budget);
   m_maxUsers = new QComboBox;
+  setControlId(m_maxUsers, QStringLiteral("decode.users_up_to"));
   for (int u : {1, 4, 16, 64}) m_maxUsers->addItem(QString::number(u), u);
   m_maxUsers->setCurrentIndex(3);
   m_maxUsers->setToolTip(tr("Batch sizes measured: 1, 2, 4, … up to this many users"));

@@ -97,9 +97,11 @@ void KernelPage::buildViews() {
   wl->setContentsMargins(0, 4, 0, 0);
   auto* row = new QHBoxLayout;
   m_instruction = new QComboBox;
+  setControlId(m_instruction, QStringLiteral("kernel.instruction"));
   m_instruction->setToolTip(tr("The load or store instruction of the kernel to look at (copies of one access made by "
                                "unrolling are counted together, as the GPU runs them)"));
   m_warp = new QSpinBox;
+  setControlId(m_warp, QStringLiteral("kernel.warp"));
   m_warp->setToolTip(tr("Which warp of block 0: its 32 lanes' first execution of the instruction is drawn"));
   auto* instrLabel = new QLabel(tr("Instruction"));
   auto* warpLabel = new QLabel(tr("warp"));
@@ -153,6 +155,7 @@ void KernelPage::buildViews() {
   auto* cardRow = new QHBoxLayout;
   auto* cardLabel = new QLabel(tr("Card"));
   m_card = new QComboBox;
+  setControlId(m_card, QStringLiteral("kernel.card"));
   m_card->setToolTip(tr("The catalogue card whose datasheet FP32 peak and memory bandwidth draw the roofline; each "
                         "step's traced intensity then predicts its ceiling on that card"));
   for (const models::GpuSpec& g : models::catalogue())
@@ -200,8 +203,10 @@ void KernelPage::buildViews() {
   m_play = new QPushButton(tr("Pause"));
   m_play->setToolTip(tr("Pause or play the animation of block 0's k-loop"));
   m_scrub = new QSlider(Qt::Horizontal);
+  setControlId(m_scrub, QStringLiteral("kernel.moment"));
   m_scrub->setToolTip(tr("Jump to a moment of block 0's run (frames: barrier phases, each split into a few steps)"));
   m_speed = new QSlider(Qt::Horizontal);
+  setControlId(m_speed, QStringLiteral("kernel.speed"));
   m_speed->setRange(1, 30);
   m_speed->setValue(4);
   m_speed->setMaximumWidth(160);
@@ -240,6 +245,7 @@ void KernelPage::buildControls() {
   auto* stepBox = new QGroupBox(tr("Ladder step"));
   auto* stl = new QVBoxLayout(stepBox);
   m_step = new QComboBox;
+  setControlId(m_step, QStringLiteral("kernel.step"));
   for (const QString& s : stepNames()) m_step->addItem(qs(step_label(s.toStdString())), s);
   m_step->setToolTip(tr("Which kernel of the ladder (gpu/cuda/kernels/01…07) the step-by-step views show; each "
                         "adds one idea to the one before"));
@@ -268,6 +274,9 @@ void KernelPage::buildControls() {
   m_spinM = spin(tr("m: rows of A and of C (32 to 256)"));
   m_spinN = spin(tr("n: columns of B and of C (32 to 256)"));
   m_spinK = spin(tr("k: the length of every dot product, columns of A and rows of B (32 to 256)"));
+  setControlId(m_spinM, QStringLiteral("kernel.m"));
+  setControlId(m_spinN, QStringLiteral("kernel.n"));
+  setControlId(m_spinK, QStringLiteral("kernel.k"));
   sz->addWidget(new QLabel(tr("m")), 0, 0);
   sz->addWidget(m_spinM, 0, 1);
   sz->addWidget(new QLabel(tr("n")), 0, 2);
@@ -298,6 +307,7 @@ void KernelPage::buildControls() {
   controls()->addWidget(sizeBox);
 
   m_all = new QCheckBox(tr("Trace all seven steps"));
+  setControlId(m_all, QStringLiteral("kernel.trace_all"));
   m_all->setChecked(true);
   m_all->setToolTip(tr("Trace every step of the ladder, the chosen one first, so the table, the bytes-per-FLOP bars "
                        "and the roofline compare them; unticked, only the chosen step is traced"));

@@ -41,6 +41,16 @@ namespace {
 const long long k_squares[] = {8, 16, 32, 60, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
 constexpr int k_squareCount = int(sizeof k_squares / sizeof k_squares[0]);
 
+// A row's check box as a class plan names it: "matmul.way.cpu_naive", "matmul.way.cpu_blas_all_threads",
+// "matmul.way.cuda_cublas" (the way's backend and variant, and its threads where they tell rows apart).
+QString wayControlId(const gpulab::MatmulWay& way) {
+  QString id = QStringLiteral("matmul.way.") + QString::fromStdString(way.backend + "_" + way.variant);
+  if (way.threads == 0) id += QStringLiteral("_all_threads");
+  if (way.threads == 1) id += QStringLiteral("_1_thread");
+  if (way.threads > 1) id += QStringLiteral("_%1_threads").arg(way.threads);
+  return id;
+}
+
 }  // namespace
 
 MatmulPage::MatmulPage(AppContext& ctx) : Page(ctx) {
@@ -151,6 +161,9 @@ void MatmulPage::buildControls() {
   m_spinM = spin(tr("m: rows of A and of the result (the batch, for a layer)"));
   m_spinK = spin(tr("k: the length of every dot product (a layer's inputs, d_in)"));
   m_spinN = spin(tr("n: columns of B and of the result (a layer's outputs, d_out)"));
+  setControlId(m_spinM, QStringLiteral("matmul.m"));
+  setControlId(m_spinK, QStringLiteral("matmul.k"));
+  setControlId(m_spinN, QStringLiteral("matmul.n"));
   auto* mknRow = new QHBoxLayout;
   mknRow->setSpacing(4);
   for (auto [name, spinBox] : {std::pair{tr("m"), m_spinM}, std::pair{tr("k"), m_spinK}, std::pair{tr("n"), m_spinN}}) {
@@ -229,6 +242,7 @@ void MatmulPage::buildControls() {
   controls()->addWidget(varBox);
 
   m_log = new QCheckBox(tr("Logarithmic GFLOP/s axis"));
+  setControlId(m_log, QStringLiteral("matmul.log_axis"));
   m_log->setToolTip(tr("Show rates that differ by thousands of times side by side (each grid step is 10×)"));
   m_log->setChecked(m_ctx.gpu() != nullptr);  // a second device's rates differ by orders of magnitude
   connect(m_log, &QCheckBox::toggled, this, [this] { scheduleReplot(); });
@@ -305,6 +319,7 @@ void MatmulPage::refreshRowChecks() {
   for (int i = 0; i < m_rows.size(); ++i) {
     const Row& r = m_rows[i];
     auto* c = new QCheckBox(r.name);
+    setControlId(c, wayControlId(r.model.way));
     c->setChecked(r.live && checked.value(r.key, true));
     c->setEnabled(r.live);
     c->setToolTip(rowTip(r.model));

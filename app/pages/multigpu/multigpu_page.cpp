@@ -105,12 +105,14 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
     b->setCheckable(true);
     b->setToolTip(tips[i]);
     m_modes->addButton(b, i);
+    setControlId(b, QStringLiteral("multigpu.split_") + QLatin1String(i == 0 ? "data" : i == 1 ? "tensor" : "pipeline"));
     row->addWidget(b);
   }
   m_modes->button(0)->setChecked(true);
   sl->addLayout(row);
   auto* row2 = new QHBoxLayout;
   m_viewLink = new QComboBox(split);
+  setControlId(m_viewLink, QStringLiteral("multigpu.view_link"));
   m_viewLink->addItem(tr("NVLink"));
   m_viewLink->addItem(tr("PCIe"));
   m_viewLink->setToolTip(tr("Which link the animation draws between the GPUs"));
@@ -118,6 +120,7 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   row2->addWidget(m_viewLink, 1);
   m_pause = new QPushButton(tr("Pause"), split);
   m_pause->setCheckable(true);
+  setControlId(m_pause, QStringLiteral("multigpu.pause"));
   m_pause->setToolTip(tr("Freeze the animation (it also stops by itself while the page is hidden)"));
   row2->addWidget(m_pause);
   sl->addLayout(row2);
@@ -136,6 +139,7 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   auto* calc = new QGroupBox(tr("All-reduce the gradients (model)"));
   auto* form = new QFormLayout(calc);
   m_params = new QDoubleSpinBox(calc);
+  setControlId(m_params, QStringLiteral("multigpu.params"));
   m_params->setRange(0.1, 2000);
   m_params->setDecimals(1);
   m_params->setValue(7);
@@ -143,16 +147,19 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   m_params->setToolTip(tr("Model size in billions of parameters: one gradient per parameter crosses the link"));
   form->addRow(tr("Model"), m_params);
   m_gradFormat = new QComboBox(calc);
+  setControlId(m_gradFormat, QStringLiteral("multigpu.gradients"));
   addChoice(m_gradFormat, tr("BF16 / FP16"), tr("2 bytes per gradient"), 2.0);
   addChoice(m_gradFormat, tr("FP32"), tr("4 bytes per gradient"), 4.0);
   m_gradFormat->setToolTip(tr("Bytes per gradient sent over the link"));
   form->addRow(tr("Gradients"), m_gradFormat);
   m_gpus = new QSpinBox(calc);
+  setControlId(m_gpus, QStringLiteral("multigpu.gpus"));
   m_gpus->setRange(2, 1024);
   m_gpus->setValue(8);
   m_gpus->setToolTip(tr("GPUs in the ring (8 in one NVLink server is typical)"));
   form->addRow(tr("GPUs"), m_gpus);
   m_link = new QComboBox(calc);
+  setControlId(m_link, QStringLiteral("multigpu.link"));
   for (const Link& l : m_links)
     addChoice(m_link, tr("%1 · %2").arg(l.kind, fmtSi(l.gbs * 1e9, "B/s")), tr("%1, %2 per direction (datasheet)").arg(l.name, fmtSi(l.gbs * 1e9, "B/s")), l.gbs);
   m_link->setToolTip(tr("The link the gradients cross (datasheet figure)"));

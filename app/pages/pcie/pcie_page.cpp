@@ -124,6 +124,7 @@ void PciePage::buildControls() {
   auto* box = new QGroupBox(tr("Card (datasheet lines)"));
   auto* form = new QVBoxLayout(box);
   m_card = new QComboBox;
+  setControlId(m_card, QStringLiteral("pcie.card"));
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_card->setMinimumContentsLength(10);
@@ -143,6 +144,7 @@ void PciePage::buildControls() {
   auto* tbox = new QGroupBox(tr("One token over PCIe"));
   auto* tform = new QFormLayout(tbox);
   m_model = new QComboBox;
+  setControlId(m_model, QStringLiteral("pcie.model"));
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_model->setMinimumContentsLength(10);
@@ -161,6 +163,7 @@ void PciePage::buildControls() {
   m_model->setToolTip(tr("The model whose weights are read once per generated token"));
   tform->addRow(tr("Model"), m_model);
   m_format = new QComboBox;
+  setControlId(m_format, QStringLiteral("pcie.format"));
   m_format->addItem(QStringLiteral("FP32"), 4.0);
   m_format->addItem(QStringLiteral("FP16/BF16"), 2.0);
   m_format->addItem(QStringLiteral("INT8"), 1.0);

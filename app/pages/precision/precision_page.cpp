@@ -116,6 +116,7 @@ PrecisionPage::~PrecisionPage() = default;
 void PrecisionPage::buildControls() {
   auto* form = new QFormLayout;
   m_backend = new QComboBox(this);
+  setControlId(m_backend, QStringLiteral("precision.device"));
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_backend->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_backend->setMinimumContentsLength(10);
@@ -134,6 +135,7 @@ void PrecisionPage::buildControls() {
   form->addRow(tr("Device"), m_backend);
   // Whose datasheet is drawn beside the measurements: with no GPU here this is where the tensor cores show.
   m_card = new QComboBox(this);
+  setControlId(m_card, QStringLiteral("precision.card"));
   m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_card->setMinimumContentsLength(10);
   for (const auto& g : gpulab::models::catalogue())
@@ -153,6 +155,7 @@ void PrecisionPage::buildControls() {
   auto* sizeRow = new QHBoxLayout;
   m_size = new QSlider(Qt::Horizontal, this);
   m_size->setRange(8, 14);
+  setControlId(m_size, QStringLiteral("precision.size"), {256, 512, 1024, 2048, 4096, 8192, 16384});
   m_size->setValue(m_ctx.hasGpu() ? 13 : 10);
   m_size->setPageStep(1);
   m_size->setToolTip(tr("The timed GEMM is n × n × n. Large sizes reach the compute roof; on a 2-core CPU "
@@ -169,6 +172,7 @@ void PrecisionPage::buildControls() {
   auto* ug = new QGroupBox(tr("Underflow demo"), this);
   auto* uf = new QFormLayout(ug);
   m_scale = new QComboBox(ug);
+  setControlId(m_scale, QStringLiteral("precision.loss_scale"));
   for (double s : {8.0, 128.0, 1024.0, 8192.0, 65536.0}) m_scale->addItem(tr("× %1").arg(fmtCount(qint64(s))), s);
   m_scale->setCurrentIndex(2);
   m_scale->setToolTip(tr("The fixed loss scale: the loss (so every gradient) is multiplied by this before the "
@@ -192,8 +196,10 @@ void PrecisionPage::buildControls() {
   };
   expSlider(tr("Smallest gradient"), -12, -6, -8, &m_gmin, &m_gminLabel,
             tr("The smallest gradient magnitude in the demo (powers of ten). FP16 keeps nothing below ~3e-8."));
+  setControlId(m_gmin, QStringLiteral("precision.smallest_gradient_exponent"));
   expSlider(tr("Largest gradient"), -5, 0, -4, &m_gmax, &m_gmaxLabel,
             tr("The largest gradient magnitude. Large ones times a big loss scale overflow FP16."));
+  setControlId(m_gmax, QStringLiteral("precision.largest_gradient_exponent"));
   connect(m_scale, &QComboBox::currentIndexChanged, this, [this] { m_underflowTimer->start(); });
   controls()->addWidget(ug);
 

@@ -70,6 +70,7 @@ RooflinePage::RooflinePage(AppContext& ctx) : Page(ctx) {
 void RooflinePage::buildControls() {
   auto* form = new QFormLayout;
   m_precision = new QComboBox(this);
+  setControlId(m_precision, QStringLiteral("roofline.precision"));
   for (Precision p : gpulab::all_precisions) m_precision->addItem(precName(p), static_cast<int>(p));
   // The lesson's roof: FP16 on the tensor cores (H100 SXM: ridge ≈ 295 FLOP/B). FP32's roof (ridge ≈ 20) is one
   // click away, and the measured roofs of every precision are drawn whichever is chosen here.
@@ -79,6 +80,7 @@ void RooflinePage::buildControls() {
   form->addRow(tr("Datasheet precision"), m_precision);
 
   m_catalogue = new QComboBox(this);
+  setControlId(m_catalogue, QStringLiteral("roofline.compare_with"));
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_catalogue->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_catalogue->setMinimumContentsLength(10);
@@ -96,13 +98,17 @@ void RooflinePage::buildControls() {
   auto* show = new QGroupBox(tr("Show"), this);
   auto* sl = new QVBoxLayout(show);
   m_showMeasured = new QCheckBox(tr("Measured ceilings (solid)"), show);
+  setControlId(m_showMeasured, QStringLiteral("roofline.show_measured"));
   m_showMeasured->setToolTip(tr("Roofs measured on this machine, and those of any opened recording."));
   m_showDatasheet = new QCheckBox(tr("Datasheet ceilings (dashed)"), show);
+  setControlId(m_showDatasheet, QStringLiteral("roofline.show_datasheet"));
   m_showDatasheet->setToolTip(tr("Roofs from the catalogue: the detected GPU, recorded GPUs and the GPU chosen above."));
   m_showPoints = new QCheckBox(tr("Points from every page"), show);
+  setControlId(m_showPoints, QStringLiteral("roofline.show_points"));
   m_showPoints->setToolTip(tr("Every GEMM and streaming run of this session, at its FLOPs per byte. Rest the "
                               "mouse on a point to see where it came from."));
   m_showRecorded = new QCheckBox(tr("Recordings"), show);
+  setControlId(m_showRecorded, QStringLiteral("roofline.show_recordings"));
   m_showRecorded->setToolTip(tr("Points and roofs of opened recordings (File → Open), drawn hollow."));
   for (QCheckBox* c : {m_showMeasured, m_showDatasheet, m_showPoints, m_showRecorded}) {
     c->setChecked(true);

@@ -119,6 +119,7 @@ void StadiumPage::buildControls() {
   auto* wl = new QGridLayout(workersBox);
   m_workersSlider = new QSlider(Qt::Horizontal);
   m_workersSlider->setRange(0, kWorkerSteps);
+  setControlId(m_workersSlider, QStringLiteral("stadium.workers"));
   m_workersSlider->setValue(positionForWorkers(m_workers));
   m_workersSlider->setToolTip(tr("How many students fill cells at the same time, 1 to 10,000 (logarithmic). "
                                  "Each fills one cell per round."));
@@ -184,6 +185,7 @@ void StadiumPage::buildControls() {
   m_clerkSlider = new QSlider(Qt::Horizontal);
   m_clerkSlider->setRange(0, kClerkSteps);
   m_clerkSlider->setValue(kClerkSteps);
+  setControlId(m_clerkSlider, QStringLiteral("stadium.clerk"));
   m_clerkSlider->setToolTip(tr("How many worksheets the clerk hands out per second (logarithmic; far right: no "
                                "limit). A worksheet is what one cell needs: a row of X and a column of W. When the "
                                "clerk is slower than the students, they sit idle (grey)."));
@@ -211,18 +213,21 @@ void StadiumPage::buildControls() {
   // Long source names must not widen the controls column: the combo shows what fits, the list shows all.
   m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_source->setMinimumContentsLength(12);
+  setControlId(m_source, QStringLiteral("stadium.pace_from"));
   m_source->setToolTip(tr("Where the professor's and the students' speeds come from: the lesson's model (every "
                           "worker one cell per round), timings measured here, or a recording"));
   vl->addWidget(new QLabel(tr("Pace from")), 0, 0);
   vl->addWidget(m_source, 0, 1, 1, 2);
   m_zoomSlider = new QSlider(Qt::Horizontal);
   m_zoomSlider->setRange(0, 100);
+  setControlId(m_zoomSlider, QStringLiteral("stadium.zoom"));
   m_zoomSlider->setToolTip(tr("Zoom from the whole grid (tiles: one row of Y each) down to single cells; the mouse "
                               "wheel on the picture does the same, and dragging moves around"));
   vl->addWidget(new QLabel(tr("Zoom")), 1, 0);
   vl->addWidget(m_zoomSlider, 1, 1, 1, 2);
   m_pause = new QPushButton(tr("Pause"));
   m_pause->setCheckable(true);
+  setControlId(m_pause, QStringLiteral("stadium.pause"));
   m_pause->setToolTip(tr("Freeze the race (the clock stops too)"));
   auto* restart = new QPushButton(tr("Restart"));
   restart->setToolTip(tr("Start the race again from an empty grid"));

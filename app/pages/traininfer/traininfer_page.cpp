@@ -51,6 +51,7 @@ TrainInferPage::TrainInferPage(AppContext& ctx) : Page(ctx) {
   auto* form = new QFormLayout(box);
   form->setRowWrapPolicy(QFormLayout::WrapLongRows);
   m_model = new QComboBox(box);
+  setControlId(m_model, QStringLiteral("traininfer.model"));
   m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_model->setMinimumContentsLength(8);
   for (const ModelShape& s : model_presets()) m_model->addItem(sv(s.label), sv(s.id));
@@ -59,6 +60,7 @@ TrainInferPage::TrainInferPage(AppContext& ctx) : Page(ctx) {
                          "model card)"));
   form->addRow(tr("model"), m_model);
   m_card = new QComboBox(box);
+  setControlId(m_card, QStringLiteral("traininfer.card"));
   m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_card->setMinimumContentsLength(8);
   for (const auto& g : catalogue()) m_card->addItem(QString::fromStdString(g.name), QString::fromStdString(g.name));
@@ -67,12 +69,14 @@ TrainInferPage::TrainInferPage(AppContext& ctx) : Page(ctx) {
                         "FP16 peak set the two speed limits below"));
   form->addRow(tr("card"), m_card);
   m_users = new QSpinBox(box);
+  setControlId(m_users, QStringLiteral("traininfer.users"));
   m_users->setRange(1, 256);
   m_users->setValue(1);
   m_users->setToolTip(tr("Serving: conversations at once, each with its own KV cache. Training: sequences per step, "
                          "each with its saved activations"));
   form->addRow(tr("users"), m_users);
   m_context = new QSpinBox(box);
+  setControlId(m_context, QStringLiteral("traininfer.tokens"));
   m_context->setRange(128, 131072);
   m_context->setSingleStep(1024);
   m_context->setValue(int(default_context_tokens));
@@ -81,6 +85,7 @@ TrainInferPage::TrainInferPage(AppContext& ctx) : Page(ctx) {
   // The assumption behind the three training bars, in view: LoRA and QLoRA recipes checkpoint activations.
   m_checkpointing = new QCheckBox(tr("gradient checkpointing"), box);
   m_checkpointing->setObjectName(QStringLiteral("trainInferCheckpointing"));
+  setControlId(m_checkpointing, QStringLiteral("traininfer.checkpointing"));
   m_checkpointing->setChecked(recipe_checkpointing(VramMode::lora));
   m_checkpointing->setToolTip(tr("On, as fine-tuning recipes run (torchtune's LoRA and QLoRA configs, QLoRA's own "
                                  "script): only each layer's input is kept and one layer is recomputed at a time in "

@@ -119,6 +119,7 @@ void VramPage::buildControls() {
     auto* b = new QPushButton(QString::fromLatin1(p.text));
     b->setCheckable(true);
     b->setProperty("presetId", QString::fromLatin1(p.id));
+    setControlId(b, QStringLiteral("vram.preset_") + QString::fromLatin1(p.text).toLower());
     b->setToolTip(tr("%1: %2 parameters, %3 layers, %4 KV heads of %5 (source: %6)")
                       .arg(QString::fromUtf8(s->label.data(), int(s->label.size())))
                       .arg(fmtSi(s->params, ""))
@@ -142,6 +143,7 @@ void VramPage::buildControls() {
   mform->addRow(tr("Size"), m_params);
   setControlId(m_params, QStringLiteral("vram.params"));
   m_format = new QComboBox;
+  setControlId(m_format, QStringLiteral("vram.format"));
   for (NumberFormat f : k_formats) m_format->addItem(formatLabel(f), int(f));
   m_format->setCurrentIndex(1);
   m_format->setToolTip(tr("Number format of the weights: FP32 4 bytes, FP16/BF16 2, FP8 and INT8 1, INT4 half a "
@@ -178,6 +180,9 @@ void VramPage::buildControls() {
                    tr("Key/value heads per layer. Fewer than the attention heads is grouped-query attention "
                       "(GQA): the cache shrinks by the same factor"));
   m_headDim = spin(8, 1024, m_shape.head_dim, tr("Width of one head (values per key or value vector)"));
+  setControlId(m_layers, QStringLiteral("vram.layers"));
+  setControlId(m_kvHeads, QStringLiteral("vram.kv_heads"));
+  setControlId(m_headDim, QStringLiteral("vram.head_dim"));
   // One field per row: two to a row cut their labels ("KV head", "Count acti") in the projector's font.
   kform->addRow(tr("Layers"), m_layers);
   kform->addRow(tr("KV heads"), m_kvHeads);
@@ -189,11 +194,14 @@ void VramPage::buildControls() {
   m_context->setSingleStep(1024);
   m_users = spin(1, 4096, 1, tr("Conversations served at once, each with its own KV cache (training: sequences "
                                 "per step)"));
+  setControlId(m_context, QStringLiteral("vram.context"));
+  setControlId(m_users, QStringLiteral("vram.users"));
   kform->addRow(tr("Context"), m_context);
   kform->addRow(tr("Users"), m_users);
   // Serving only: the cache's own number format, independent of the weights' (the strip compares all three).
   m_kvFormat = new QComboBox;
   m_kvFormat->setObjectName(QStringLiteral("vramKvFormat"));
+  setControlId(m_kvFormat, QStringLiteral("vram.kv_format"));
   for (NumberFormat f : kv_cache_formats())
     m_kvFormat->addItem(QString::fromUtf8(format_name(f).data(), int(format_name(f).size())), int(f));
   m_kvFormat->setToolTip(tr("Number format of the stored keys and values. FP16 keeps them as the model computed "
@@ -202,10 +210,12 @@ void VramPage::buildControls() {
                             "context and the most users for all three."));
   kform->addRow(tr("KV format"), m_kvFormat);
   m_activations = new QCheckBox(tr("Count activations"));
+  setControlId(m_activations, QStringLiteral("vram.activations"));
   m_activations->setChecked(true);
   m_activations->setToolTip(tr("Add the working tensors of a forward pass (training: those saved for the "
                                "backward pass)"));
   m_overhead = new QDoubleSpinBox;
+  setControlId(m_overhead, QStringLiteral("vram.overhead"));
   m_overhead->setRange(0, 64);
   m_overhead->setDecimals(1);
   m_overhead->setSingleStep(0.5);
@@ -216,6 +226,7 @@ void VramPage::buildControls() {
   // own: beside "Count activations" it cut that label in the projector's font.
   m_checkpointing = new QCheckBox(tr("Checkpointed"));
   m_checkpointing->setObjectName(QStringLiteral("vramCheckpointing"));
+  setControlId(m_checkpointing, QStringLiteral("vram.checkpointing"));
   m_checkpointing->setChecked(recipe_checkpointing(VramMode::lora));
   m_checkpointing->setToolTip(tr("Training and LoRA: gradient checkpointing, on as fine-tuning recipes run it. Only "
                                  "each layer's input is saved and one layer is recomputed at a time; off, every "
@@ -229,6 +240,7 @@ void VramPage::buildControls() {
   m_cardBox = cardBox;
   auto* cform = new QVBoxLayout(cardBox);
   m_card = new QComboBox;
+  setControlId(m_card, QStringLiteral("vram.card"));
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_card->setMinimumContentsLength(10);
@@ -244,6 +256,7 @@ void VramPage::buildControls() {
   cform->addWidget(m_card);
   m_untilRefused = new QCheckBox(tr("Until the device says no"));
   m_untilRefused->setObjectName(QStringLiteral("vramUntilRefused"));
+  setControlId(m_untilRefused, QStringLiteral("vram.until_refused"));
   m_untilRefused->setToolTip(tr("Hold on device: do not stop before the step that would not fit; go on, one more user "
                                 "at a time, until the device refuses an allocation (out of memory), then free "
                                 "everything. On a GPU (CUDA or Vulkan); a CPU-type device keeps its cap. Other "

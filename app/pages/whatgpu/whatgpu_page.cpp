@@ -218,6 +218,7 @@ WhatGpuPage::WhatGpuPage(AppContext& ctx) : Page(ctx) {
   form->setRowWrapPolicy(QFormLayout::WrapLongRows);
   m_card = new QComboBox(box);
   m_card->setObjectName(QStringLiteral("whatgpuCard"));
+  setControlId(m_card, QStringLiteral("whatgpu.card"));
   m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_card->setMinimumContentsLength(10);
   for (const auto& g : models::catalogue())
