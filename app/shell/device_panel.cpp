@@ -76,7 +76,7 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
   // its minimum, and a box as wide as its longest item ("Vulkan GPU: … not available …") pushed every line of the
   // panel past the column's edge, unwrapped and cut. The items' full text is in the open list.
   m_choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  m_choice->setMinimumContentsLength(10);
+  m_choice->setMinimumContentsLength(5);
   m_choice->setToolTip(tr("Which device the pages measure on (the CPU is always measured too)"));
   // Each item's data is its BackendKind (as an int: QVariant needs no registration for it).
   m_choice->addItem(tr("CPU only"), kindData(gpulab::BackendKind::cpu));

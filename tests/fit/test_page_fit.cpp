@@ -148,6 +148,26 @@ void openTwoRecordings(AppContext& ctx, const QTemporaryDir& dir) {
 
 class PageFit : public ::testing::TestWithParam<Mode> {};
 
+// The window's own column beside the pages: the lesson list and the device panel.
+QStringList sidebarProblems(const MainWindow& w) {
+  QStringList report;
+  if (QWidget* sidebar = w.findChild<QWidget*>(QStringLiteral("lessonSidebar")); sidebar && sidebar->isVisibleTo(&w))
+    for (QWidget* child : sidebar->findChildren<QWidget*>()) {
+      if (!child->isVisibleTo(&w) || visiblePart(child).isEmpty()) continue;
+      if (textCut(child)) report << QStringLiteral("sidebar: text cut: ") + describe(child);
+      // A text wider than the column: its own size fits it, but the column's edge (the device panel's scroll area
+      // scrolls only up and down) cuts it off at the side ("GPU figures come from recordings or the datash").
+      const bool text = qobject_cast<QLabel*>(child) || qobject_cast<QAbstractButton*>(child) ||
+                        qobject_cast<QComboBox*>(child);
+      if (text && visiblePart(child).width() + 2 < inWindow(child).width())
+        report << QStringLiteral("sidebar: cut at the column's edge (%1 of %2 px shown): ")
+                      .arg(visiblePart(child).width())
+                      .arg(inWindow(child).width()) +
+                  describe(child);
+    }
+  return report;
+}
+
 // Everything wrong with the current page, one line each.
 QStringList problemsOnPage(MainWindow& w, Page* page) {
   QStringList problems;
@@ -348,21 +368,7 @@ TEST_P(PageFit, EveryPageFits) {
   if (auto* nav = w.findChild<QListWidget*>(QStringLiteral("lessonNavigator")); nav && nav->isVisibleTo(&w))
     if (const double n = fit::entriesShown(nav); n <= 3.5)
       report << QStringLiteral("the page list shows %1 entries (more than 3.5 wanted)").arg(n, 0, 'f', 1);
-  // The window's own column beside the pages: the lesson list and the device panel.
-  if (QWidget* sidebar = w.findChild<QWidget*>(QStringLiteral("lessonSidebar")); sidebar && sidebar->isVisibleTo(&w))
-    for (QWidget* child : sidebar->findChildren<QWidget*>()) {
-      if (!child->isVisibleTo(&w) || visiblePart(child).isEmpty()) continue;
-      if (textCut(child)) report << QStringLiteral("sidebar: text cut: ") + describe(child);
-      // A text wider than the column: its own size fits it, but the column's edge (the device panel's scroll area
-      // scrolls only up and down) cuts it off at the side ("GPU figures come from recordings or the datash").
-      const bool text = qobject_cast<QLabel*>(child) || qobject_cast<QAbstractButton*>(child) ||
-                        qobject_cast<QComboBox*>(child);
-      if (text && visiblePart(child).width() + 2 < inWindow(child).width())
-        report << QStringLiteral("sidebar: cut at the column's edge (%1 of %2 px shown): ")
-                      .arg(visiblePart(child).width())
-                      .arg(inWindow(child).width()) +
-                  describe(child);
-    }
+  report << sidebarProblems(w);
   EXPECT_TRUE(report.isEmpty()) << g_screen.width() << "x" << g_screen.height() << " " << mode.name << ", "
                                 << report.size() << " problems:\n  " << report.join(QStringLiteral("\n  ")).toStdString();
 }
@@ -440,7 +446,7 @@ TEST(StartupTheme, ProjectorDarkWindowedFitsAndF5StaysDark) {
   EXPECT_LE(w.frameGeometry().width(), screen.width()) << "windowed in the projector theme";
   EXPECT_LE(w.frameGeometry().height(), screen.height()) << "windowed in the projector theme";
   ASSERT_NE(w.currentPage(), nullptr);
-  const QStringList windowed = problemsOnPage(w, w.currentPage());
+  const QStringList windowed = problemsOnPage(w, w.currentPage()) + sidebarProblems(w);
   EXPECT_TRUE(windowed.isEmpty()) << "windowed: " << windowed.join(QStringLiteral("\n")).toStdString();
 
   QAction* f5 = nullptr;  // the View menu's projector mode, as the key reaches it
