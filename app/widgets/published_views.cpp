@@ -23,6 +23,16 @@ QColor publishedColour(const Theme& theme) {
 QString publishedLabel(const PublishedResult& r) { return QString::fromStdString(gpulab::models::published_label(r)); }
 
 namespace {
+// The project a source names, for a key too narrow for the whole citation: "pytorch-labs/gpt-fast README" ->
+// "gpt-fast", "ggerganov/llama.cpp PR 4766" -> "llama.cpp"; a source without an owner/name stays whole.
+QString sourceProject(const std::string& source) {
+  const QString s = QString::fromStdString(source);
+  const int slash = s.indexOf(QLatin1Char('/'));
+  if (slash < 0) return s;
+  const int space = s.indexOf(QLatin1Char(' '), slash);
+  return s.mid(slash + 1, space < 0 ? -1 : space - slash - 1);
+}
+
 QString shareText(const PublishedResult& r) {
   if (!(r.reference > 0)) return {};
   return QObject::tr("%1 % of %2 (%3 %4)")
@@ -63,6 +73,7 @@ QVector<PublishedDecodeBar> publishedDecodeBars(AppContext& ctx, double paramsBi
     PublishedDecodeBar b;
     b.format = QString::fromStdString(r.variant);
     b.label = publishedLabel(r);
+    b.shortLabel = QObject::tr("published: %1, %2").arg(QString::fromStdString(r.device), sourceProject(r.source));
     b.tokensPerS = r.typical();
     b.detail = QObject::tr("%1: %2").arg(QString::fromStdString(r.what), QString::fromStdString(r.value_text()));
     if (r.reference > 0) b.detail += QObject::tr(", %1 % of its ~%2 tokens/s ceiling").arg(fmtFixed(100 * r.share(), 0)).arg(r.reference);
@@ -88,6 +99,13 @@ void addPublishedDecodeBars(QCustomPlot* plot, const Theme& theme, const QVector
   for (int d = 0; d < devices.size(); ++d) {
     auto* set = new QCPBars(plot->xAxis, plot->yAxis);
     set->setName(devices[d]);
+    // Both names ride with the bars: a page whose key is too narrow for the citation shows the short one.
+    for (const PublishedDecodeBar& b : bars)
+      if (b.label == devices[d]) {
+        set->setProperty("gpulabFullKey", b.label);
+        set->setProperty("gpulabShortKey", b.shortLabel);
+        break;
+      }
     set->setWidth(barW * 0.92);
     set->setBaseValue(0.1);
     // Cross-hatched with a solid outline: a real measurement, but not this machine's.

@@ -28,6 +28,7 @@ QVector<RooflinePlot::Point> publishedRooflinePoints(const Theme& theme);
 struct PublishedDecodeBar {
   QString format;   // the decode page's group
   QString label;    // "published: pytorch-labs/gpt-fast README, A100-80GB (330 W cap)"
+  QString shortLabel;  // for a narrow key: "published: A100-80GB (330 W cap), gpt-fast" (the project, not the page)
   QString detail;   // "Llama-2-7B BF16, batch 1, gpt-fast: 104.9 tokens/s, 69 % of its ~151 ceiling"
   double tokensPerS = 0;
 };

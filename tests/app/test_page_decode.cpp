@@ -179,3 +179,40 @@ TEST(DecodePage, MixtureOfExpertsReadsItsActiveWeights) {
   page.setParamsBillions(7);
   EXPECT_NEAR(page.whatIfCeiling(QStringLiteral("FP16")), 239.29, 0.01);
 }
+
+// The ceiling's key on a narrow projector chart: two keys to a row, the published sources named by their project
+// ("published: RTX 4090, llama.cpp"), the whole citations in the chart's tooltip; on a wide chart (a 1280×720
+// slide, a 1920 window) the whole citations in the key. Four rows of key at 1024 px left the bars 95 px.
+TEST(DecodePage, NarrowCeilingKeyTakesTwoRowsAndKeepsTheCitations) {
+  AppContext ctx(noGpu());
+  ctx.setTheme(Theme::byName(QStringLiteral("projector-dark")));
+  DecodePage page(ctx);
+  page.initialize();
+  page.setParamsBillions(7);
+  page.show();
+  auto keyNames = [&] {
+    QStringList names;
+    QCPLegend* legend = page.ceilingPlot()->legend;
+    for (int i = 0; i < legend->itemCount(); ++i)
+      if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) names << item->plottable()->name();
+    return names.join(QStringLiteral(" | "));
+  };
+  page.resize(1024, 700);  // the chart about 940 px wide, as at 1024×768 in projector mode
+  QTest::qWait(150);
+  page.recordingsChanged();  // a redraw at that width
+  QTest::qWait(80);
+  ASSERT_LT(page.ceilingPlot()->width(), 1000);
+  EXPECT_EQ(page.ceilingPlot()->legend->wrap(), 2) << keyNames().toStdString();
+  EXPECT_TRUE(keyNames().contains(QStringLiteral("published: RTX 4090, llama.cpp"))) << keyNames().toStdString();
+  EXPECT_TRUE(page.ceilingPlot()->toolTip().contains(QStringLiteral("published: ggerganov/llama.cpp PR 4766, RTX 4090")))
+      << page.ceilingPlot()->toolTip().toStdString();
+  page.resize(1920, 1000);
+  QTest::qWait(150);
+  page.recordingsChanged();
+  QTest::qWait(80);
+  ASSERT_GT(page.ceilingPlot()->width(), 1500);
+  EXPECT_EQ(page.ceilingPlot()->legend->wrap(), 2);
+  EXPECT_TRUE(keyNames().contains(QStringLiteral("published: pytorch-labs/gpt-fast README, A100-80GB (330 W cap)")))
+      << keyNames().toStdString();
+  EXPECT_FALSE(page.ceilingPlot()->toolTip().contains(QStringLiteral("llama.cpp PR")));
+}

@@ -45,8 +45,9 @@ using namespace gpulab::models;
 
 DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   m_ceilingPlot = new QCustomPlot;
-  m_ceilingPlot->setToolTip(tr("The most tokens per second one user can get: bandwidth ÷ bytes of weights per token, "
-                               "for three weight formats and three bandwidths (datasheet card, measured, what-if)"));
+  m_ceilingTip = tr("The most tokens per second one user can get: bandwidth ÷ bytes of weights per token, for three "
+                    "weight formats and three bandwidths (datasheet card, measured, what-if)");
+  m_ceilingPlot->setToolTip(m_ceilingTip);
   // Short enough to fit beside a short chart at 1366×768 in projector mode; "per user" is in the tooltip and title.
   m_ceilingPlot->yAxis->setLabel(tr("tokens/s"));
   // The key in rows of its own above the bars: inside the data area it covered the INT8 bars' labels (four

@@ -24,6 +24,7 @@ struct GpuSpec;
 
 class FrameCoalescer;
 class QComboBox;
+class QCPAbstractPlottable;
 class QCPAxisTickerText;
 class QCPBars;
 class QCPErrorBars;
@@ -112,9 +113,15 @@ class DecodePage : public Page {
   QString csvCeilings() const;
 
   void fitPlotSizes(const Theme& theme);
-  int ceilingKeyColumns() const;
-  int widestCeilingKey(int pt) const;
-  int ceilingKeyPt() const;
+  QString m_ceilingTip;  // the ceiling chart's tooltip, before the key's whole citations when it shows short names
+  struct CeilingKeyFit {
+    int pt;
+    int columns;
+    bool shortNames;  // the published sources by their project only
+  };
+  CeilingKeyFit ceilingKeyFit() const;
+  int ceilingKeyWidth(int pt, int columns, bool shortNames) const;
+  static QString ceilingKeyName(const QCPAbstractPlottable* p, bool shortNames);
   bool ceilingKeyStale() const;  // its font or columns are not the chart's width's
 
   StackedOrTabbed* m_visual = nullptr;

@@ -154,9 +154,18 @@ void DecodePage::replotCeiling() {
   // Re-flowing the key moves every key entry: only when its column count changes.
   if (ceilingKeyStale()) {
     QFont keyFont = m_ceilingPlot->legend->font();
-    keyFont.setPointSize(ceilingKeyPt());
+    const CeilingKeyFit fit = ceilingKeyFit();
+    QStringList citations;  // what the short names leave out, in the chart's tooltip
+    for (int i = 0; i < m_ceilingPlot->plottableCount(); ++i) {
+      QCPAbstractPlottable* p = m_ceilingPlot->plottable(i);
+      p->setName(ceilingKeyName(p, fit.shortNames));
+      if (fit.shortNames && p->property("gpulabFullKey").isValid()) citations << ceilingKeyName(p, false);
+    }
+    m_ceilingPlot->setToolTip(citations.isEmpty() ? m_ceilingTip
+                                                  : m_ceilingTip + QStringLiteral("\n") + citations.join(QStringLiteral("\n")));
+    keyFont.setPointSize(fit.pt);
     m_ceilingPlot->legend->setFont(keyFont);
-    placeLegendAbove(m_ceilingPlot, ceilingKeyColumns());
+    placeLegendAbove(m_ceilingPlot, fit.columns);
   }
   // The bars' values at the key's size (below): a key shrunk for a narrow chart has narrow bars under it, whose
   // values at the full size ran together ("239239").
@@ -423,33 +432,53 @@ void DecodePage::fitPlotSizes(const Theme& t) {
                             std::max(chainKeyRows * (key.height() + 4) + tick.height() + title.height() + 24 + 150, yTitle));
 }
 
-// The key's widest entry at `pt` points (the keys shown only: bars kept out of the key, a recording's long name,
-// made the key one column at any width).
-int DecodePage::widestCeilingKey(int pt) const {
-  const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), pt));
-  int widest = 0;
-  for (int i = 0; i < m_ceilingPlot->plottableCount(); ++i)
-    if (QCPAbstractPlottable* p = m_ceilingPlot->plottable(i); p->visible() && m_ceilingPlot->legend->hasItemWithPlottable(p))
-      widest = std::max(widest, key.horizontalAdvance(p->name()));
-  return widest;
+// A key's name as the fit would show it: a published source's short name ("published: RTX 4090, llama.cpp") or
+// its whole citation; any other key as it is.
+QString DecodePage::ceilingKeyName(const QCPAbstractPlottable* p, bool shortNames) {
+  const QVariant name = p->property(shortNames ? "gpulabShortKey" : "gpulabFullKey");
+  return name.isValid() ? name.toString() : p->name();
 }
 
-// The key's font: the theme's, a few points smaller where its widest entry would run past the chart ("published:
-// pytorch-labs/gpt-fast README, A100-80GB (330 W cap)" on a 1024 px projector with the side column open).
-int DecodePage::ceilingKeyPt() const {
+// The key's width at `pt` points in `columns` columns: keys fill rows first (key i in column i % columns), each
+// column as wide as its widest key, a key its text and about 60 px of icon and padding.
+int DecodePage::ceilingKeyWidth(int pt, int columns, bool shortNames) const {
+  const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), pt));
+  QVector<int> column(columns, 0);
+  QCPLegend* legend = m_ceilingPlot->legend;
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+      column[i % columns] = std::max(column[i % columns],
+                                     key.horizontalAdvance(ceilingKeyName(item->plottable(), shortNames)) + 60);
+  int width = 0;
+  for (int w : column) width += w;
+  return width;
+}
+
+// The key's font, columns and names. Two keys to a row with the sources' whole citations at the largest size, from
+// the theme's down to the least a class reads, where they fit (a slide at 1280x720); else two to a row naming only
+// each source's project (the device and "published" stay): at 1024 px on a projector the four keys took four rows
+// and left the bars 95 px. Else one key a row with the citations, shrunk only as far as the widest needs. The
+// whole citation is in the Numbers tab either way.
+DecodePage::CeilingKeyFit DecodePage::ceilingKeyFit() const {
   const int full = legendFontPt(m_ctx.theme());
   const int least = m_ctx.theme().isProjector() ? 12 : 8;
+  const int width = m_ceilingPlot->width();
+  if (width <= 0) return {full, 1, false};
+  for (bool shortNames : {false, true})
+    for (int pt = full; pt >= least; --pt)
+      if (ceilingKeyWidth(pt, 2, shortNames) <= width) return {pt, 2, shortNames};
   int pt = full;
-  while (pt > least && widestCeilingKey(pt) + 60 > m_ceilingPlot->width()) --pt;
-  return m_ceilingPlot->width() > 0 ? pt : full;
-}
-
-// Two key entries a row where the widest two fit side by side at the chart's width, else one.
-int DecodePage::ceilingKeyColumns() const {
-  return m_ceilingPlot->width() > 2 * (widestCeilingKey(ceilingKeyPt()) + 60) ? 2 : 1;
+  while (pt > least && ceilingKeyWidth(pt, 1, false) > width) --pt;
+  return {pt, 1, false};
 }
 
 bool DecodePage::ceilingKeyStale() const {
-  return !legendIsAbove(m_ceilingPlot) || m_ceilingPlot->legend->wrap() != ceilingKeyColumns() ||
-         m_ceilingPlot->legend->font().pointSize() != ceilingKeyPt();
+  const CeilingKeyFit fit = ceilingKeyFit();
+  if (!legendIsAbove(m_ceilingPlot) || m_ceilingPlot->legend->wrap() != fit.columns ||
+      m_ceilingPlot->legend->font().pointSize() != fit.pt)
+    return true;
+  for (int i = 0; i < m_ceilingPlot->plottableCount(); ++i)  // bars made anew carry their whole citation
+    if (const QCPAbstractPlottable* p = m_ceilingPlot->plottable(i); p->name() != ceilingKeyName(p, fit.shortNames))
+      return true;
+  return false;
 }
