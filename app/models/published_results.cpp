@@ -109,6 +109,14 @@ std::string published_label(const std::string& source, const std::string& device
 }
 std::string published_label(const PublishedResult& r) { return published_label(r.source, r.device); }
 
+std::string published_short_label(const PublishedResult& r) {
+  const std::size_t slash = r.source.find('/');
+  if (slash == std::string::npos) return published_label(r.source, r.device);
+  const std::size_t space = r.source.find(' ', slash);
+  const std::string project = r.source.substr(slash + 1, space == std::string::npos ? std::string::npos : space - slash - 1);
+  return "published: " + r.device + ", " + project;
+}
+
 std::vector<PublishedResult> parse_published_results(std::string_view csv) {
   static const std::vector<std::string> k_columns{"id",    "kind",       "device",    "what",           "precision",
                                                   "variant", "m",        "n",         "k",              "value",

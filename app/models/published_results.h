@@ -53,6 +53,9 @@ struct PublishedResult {
 // "published: siboehm/SGEMM_CUDA, RTX A6000": how every published figure is labelled wherever it appears.
 std::string published_label(const PublishedResult& r);
 std::string published_label(const std::string& source, const std::string& device);
+// The same for a key too narrow for the whole citation: the device and the source's project only ("published:
+// A100-80GB (330 W cap), gpt-fast" for "pytorch-labs/gpt-fast README"); a source without an owner/ stays whole.
+std::string published_short_label(const PublishedResult& r);
 
 std::string_view to_string(PublishedKind k);
 

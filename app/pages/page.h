@@ -21,6 +21,7 @@
 
 class AppContext;
 class LessonPanel;
+class QAbstractSlider;
 class QCustomPlot;
 class QGridLayout;
 class QHBoxLayout;
@@ -87,6 +88,8 @@ class Page : public QWidget {
   // plans). `positions`: for a slider whose position stands for another number (an index into sizes, a power of 2),
   // the number each position from the minimum means; a plan that names the id gives that number, not the position.
   static void setControlId(QWidget* control, const QString& id, const QList<double>& positions = {});
+  // The positions of a slider whose position is a power of two's exponent: 2^minimum … 2^maximum.
+  static QList<double> powerOfTwoPositions(const QAbstractSlider* slider);
   QList<QPair<QString, QVariant>> controlValues() const;  // key -> number, bool or string
   // Sets each control as a user would (its signals fire); returns one line for each value it could not apply.
   QStringList applyControlValues(const QList<QPair<QString, QVariant>>& values);

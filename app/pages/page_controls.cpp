@@ -253,6 +253,12 @@ void Page::setControlId(QWidget* control, const QString& id, const QList<double>
   if (!numbers.isEmpty()) control->setProperty(kPositionsProperty, numbers);
 }
 
+QList<double> Page::powerOfTwoPositions(const QAbstractSlider* slider) {
+  QList<double> out;
+  for (int e = slider->minimum(); e <= slider->maximum(); ++e) out << std::ldexp(1.0, e);
+  return out;
+}
+
 QList<QPair<QString, QWidget*>> Page::planControls() const {
   return keyedControls(this, m_lessonPanel, [this](const QWidget* w) { return controlKey(w, this); });
 }

@@ -76,6 +76,14 @@ double moveLegendOffData(QCustomPlot* plot, const QList<Qt::Alignment>& corners)
   return bestCost;
 }
 
+int keyColumnsWidth(const QVector<int>& widths, int columns) {
+  QVector<int> column(columns, 0);
+  for (int i = 0; i < widths.size(); ++i) column[i % columns] = std::max(column[i % columns], widths[i]);
+  int total = 0;
+  for (int w : column) total += w;
+  return total;
+}
+
 namespace {
 
 // Keys to a row: the most (one to three) whose columns fit the plot's width, each column as wide as its widest
@@ -86,13 +94,9 @@ int legendColumnsThatFit(QCustomPlot* plot) {
   for (int i = 0; i < legend->itemCount(); ++i)
     if (QCPAbstractLegendItem* item = legend->item(i)) widths << item->minimumOuterSizeHint().width();
   const int frame = legend->margins().left() + legend->margins().right() + 8;  // and a little for rounding
-  for (int columns = std::min<int>(3, widths.size()); columns > 1; --columns) {
-    QVector<int> column(columns, 0);
-    for (int i = 0; i < widths.size(); ++i) column[i % columns] = std::max(column[i % columns], widths[i]);
-    int total = frame + legend->columnSpacing() * (columns - 1);
-    for (int w : column) total += w;
-    if (total <= plot->width()) return columns;
-  }
+  for (int columns = std::min<int>(3, widths.size()); columns > 1; --columns)
+    if (frame + legend->columnSpacing() * (columns - 1) + keyColumnsWidth(widths, columns) <= plot->width())
+      return columns;
   return 1;
 }
 

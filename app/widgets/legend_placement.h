@@ -4,6 +4,7 @@
 // qcustomplot.h only in .cpp files.
 #include <Qt>
 #include <QList>
+#include <QVector>
 
 class QCustomPlot;
 
@@ -21,3 +22,7 @@ void placeLegendAboveFitting(QCustomPlot* plot);
 // True once the legend sits in a row above the chart (placeLegendAbove): call placeLegendAboveFitting again after
 // adding keys, so they are laid out in the current number of columns.
 bool legendIsAbove(QCustomPlot* plot);
+
+// The width of keys `widths` (each key's own: icon, padding and text) laid out `columns` to a row, filling rows
+// first (key i in column i % columns): each column as wide as its widest key. Spacing and margins not included.
+int keyColumnsWidth(const QVector<int>& widths, int columns);

@@ -23,16 +23,6 @@ QColor publishedColour(const Theme& theme) {
 QString publishedLabel(const PublishedResult& r) { return QString::fromStdString(gpulab::models::published_label(r)); }
 
 namespace {
-// The project a source names, for a key too narrow for the whole citation: "pytorch-labs/gpt-fast README" ->
-// "gpt-fast", "ggerganov/llama.cpp PR 4766" -> "llama.cpp"; a source without an owner/name stays whole.
-QString sourceProject(const std::string& source) {
-  const QString s = QString::fromStdString(source);
-  const int slash = s.indexOf(QLatin1Char('/'));
-  if (slash < 0) return s;
-  const int space = s.indexOf(QLatin1Char(' '), slash);
-  return s.mid(slash + 1, space < 0 ? -1 : space - slash - 1);
-}
-
 QString shareText(const PublishedResult& r) {
   if (!(r.reference > 0)) return {};
   return QObject::tr("%1 % of %2 (%3 %4)")
@@ -73,7 +63,7 @@ QVector<PublishedDecodeBar> publishedDecodeBars(AppContext& ctx, double paramsBi
     PublishedDecodeBar b;
     b.format = QString::fromStdString(r.variant);
     b.label = publishedLabel(r);
-    b.shortLabel = QObject::tr("published: %1, %2").arg(QString::fromStdString(r.device), sourceProject(r.source));
+    b.shortLabel = QString::fromStdString(gpulab::models::published_short_label(r));
     b.tokensPerS = r.typical();
     b.detail = QObject::tr("%1: %2").arg(QString::fromStdString(r.what), QString::fromStdString(r.value_text()));
     if (r.reference > 0) b.detail += QObject::tr(", %1 % of its ~%2 tokens/s ceiling").arg(fmtFixed(100 * r.share(), 0)).arg(r.reference);

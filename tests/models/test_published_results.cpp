@@ -74,6 +74,15 @@ TEST(PublishedResults, LabelNamesSourceAndDevice) {
   EXPECT_EQ(published_label(byId("a100-decode-bf16")), "published: pytorch-labs/gpt-fast README, A100-80GB (330 W cap)");
 }
 
+// A narrow key names the source's project, not the page it is on; a source with no owner/ is kept whole.
+TEST(PublishedResults, ShortLabelNamesTheProjectAndDevice) {
+  EXPECT_EQ(published_short_label(byId("a100-decode-bf16")), "published: A100-80GB (330 W cap), gpt-fast");
+  EXPECT_EQ(published_short_label(byId("rtx4090-decode-f16")), "published: RTX 4090, llama.cpp");
+  PublishedResult plain = byId("a100-decode-bf16");
+  plain.source = "a vendor whitepaper";
+  EXPECT_EQ(published_short_label(plain), published_label(plain));
+}
+
 TEST(PublishedResults, ParserQuotesAndRefusals) {
   const auto rows = parse_published_results(
       std::string(k_header) + "x,decode,\"Card, big\",\"say \"\"hi\"\"\",,FP16,,,,1.5,,tokens/s,,,\"a, b\"\n");

@@ -196,7 +196,7 @@ void AmdahlPage::buildControls() {
   g->addWidget(m_serialValue, 0, 2);
   m_serialSlider = makeSlider(int(m_serialSteps.size()), law);
   m_serialSlider->setObjectName(QStringLiteral("serialShare"));
-  setControlId(m_serialSlider, QStringLiteral("amdahl.serial_share"), QList<double>(m_serialSteps.begin(), m_serialSteps.end()));
+  setControlId(m_serialSlider, QStringLiteral("amdahl.serial_share"), m_serialSteps);
   m_serialSlider->setToolTip(tr("The part of the job that must run one step after another (0–100 %; steps of "
                                 "0.1 % below 2 %). It sets the ceiling 1/s and the run's serial prefix."));
   g->addWidget(m_serialSlider, 1, 0, 1, 3);
@@ -213,7 +213,7 @@ void AmdahlPage::buildControls() {
   g->addWidget(m_workersValue, 3, 2);
   m_workersSlider = makeSlider(int(m_workerSteps.size()), law);
   m_workersSlider->setObjectName(QStringLiteral("workers"));
-  setControlId(m_workersSlider, QStringLiteral("amdahl.workers"), QList<double>(m_workerSteps.begin(), m_workerSteps.end()));
+  setControlId(m_workersSlider, QStringLiteral("amdahl.workers"), m_workerSteps);
   m_workersSlider->setToolTip(tr("How many workers share the parallel part: 1 to 10,000, in roughly logarithmic steps"));
   g->addWidget(m_workersSlider, 4, 0, 1, 3);
   auto* wp = new QHBoxLayout;
@@ -263,7 +263,7 @@ void AmdahlPage::buildControls() {
   lg->addWidget(m_factorValue, 2, 2);
   m_factorSlider = makeSlider(int(m_factorSteps.size()), load);
   m_factorSlider->setObjectName(QStringLiteral("gpuFactor"));
-  setControlId(m_factorSlider, QStringLiteral("amdahl.gpu_speedup"), QList<double>(m_factorSteps.begin(), m_factorSteps.end()));
+  setControlId(m_factorSlider, QStringLiteral("amdahl.gpu_speedup"), m_factorSteps);
   m_factorSlider->setToolTip(tr("How much faster the new GPU does its part (1× to 1000×)"));
   lg->addWidget(m_factorSlider, 3, 0, 1, 3);
   controls()->addWidget(load);

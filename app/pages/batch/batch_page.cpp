@@ -150,12 +150,11 @@ void BatchPage::buildControls() {
          tr("Columns of X = rows of W (the layer's input width), 256 … 8192. The lesson uses 4096."));
   slider(tr("d_out"), 8, 13, 12, &m_dOut, &m_dOutLabel,
          tr("Columns of W and Y (the layer's output width), 256 … 8192. The lesson uses 4096."));
-  const QList<double> widths{256, 512, 1024, 2048, 4096, 8192};  // 2^8 … 2^13, the sliders' positions
-  setControlId(m_dIn, QStringLiteral("batch.d_in"), widths);
-  setControlId(m_dOut, QStringLiteral("batch.d_out"), widths);
+  setControlId(m_dIn, QStringLiteral("batch.d_in"), powerOfTwoPositions(m_dIn));  // 256 … 8192
+  setControlId(m_dOut, QStringLiteral("batch.d_out"), powerOfTwoPositions(m_dOut));
   slider(tr("largest B"), 0, 10, 10, &m_maxB, &m_maxBLabel,
          tr("The sweep runs B = 1, 2, 4 … up to this batch (rows of X: tokens or examples at once)."));
-  setControlId(m_maxB, QStringLiteral("batch.max_batch"), {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
+  setControlId(m_maxB, QStringLiteral("batch.max_batch"), powerOfTwoPositions(m_maxB));  // 1 … 1024
 
   m_list = new QLineEdit(this);
   setControlId(m_list, QStringLiteral("batch.list"));

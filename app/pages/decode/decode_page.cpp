@@ -57,7 +57,7 @@ DecodePage::DecodePage(AppContext& ctx) : Page(ctx) {
   useLogAxis(m_ceilingPlot, false);
   // The key's columns follow the chart's width (known only once it is laid out, and again after each resize).
   connect(m_ceilingPlot, &QCustomPlot::afterLayout, this, [this] {
-    if (m_frame && ceilingKeyStale()) requestCeiling();
+    if (m_frame && ceilingKeyStale(ceilingKeyFit())) requestCeiling();
   });
   m_batchPlot = new QCustomPlot;
   m_batchPlot->setToolTip(tr("Measured chain of transformer-shaped products, extrapolated to 32 layers: total and "

@@ -113,7 +113,6 @@ class DecodePage : public Page {
   QString csvCeilings() const;
 
   void fitPlotSizes(const Theme& theme);
-  QString m_ceilingTip;  // the ceiling chart's tooltip, before the key's whole citations when it shows short names
   struct CeilingKeyFit {
     int pt;
     int columns;
@@ -122,10 +121,11 @@ class DecodePage : public Page {
   CeilingKeyFit ceilingKeyFit() const;
   int ceilingKeyWidth(int pt, int columns, bool shortNames) const;
   static QString ceilingKeyName(const QCPAbstractPlottable* p, bool shortNames);
-  bool ceilingKeyStale() const;  // its font or columns are not the chart's width's
+  bool ceilingKeyStale(const CeilingKeyFit& fit) const;  // the key's font, columns or names are not `fit`'s
 
   StackedOrTabbed* m_visual = nullptr;
   QCustomPlot* m_ceilingPlot = nullptr;
+  QString m_ceilingTip;  // the ceiling chart's tooltip, before the key's whole citations when it shows short names
   QCustomPlot* m_batchPlot = nullptr;
   QDoubleSpinBox* m_whatIf = nullptr;
   QDoubleSpinBox* m_params = nullptr;

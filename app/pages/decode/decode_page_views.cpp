@@ -152,9 +152,8 @@ void DecodePage::replotCeiling() {
   // Above the tallest bar only its value label (the key is above the chart).
   m_ceilingPlot->yAxis->setRange(std::max(0.1, minTok / 3), maxTok * 3);
   // Re-flowing the key moves every key entry: only when its column count changes.
-  if (ceilingKeyStale()) {
+  if (const CeilingKeyFit fit = ceilingKeyFit(); ceilingKeyStale(fit)) {
     QFont keyFont = m_ceilingPlot->legend->font();
-    const CeilingKeyFit fit = ceilingKeyFit();
     QStringList citations;  // what the short names leave out, in the chart's tooltip
     for (int i = 0; i < m_ceilingPlot->plottableCount(); ++i) {
       QCPAbstractPlottable* p = m_ceilingPlot->plottable(i);
@@ -439,19 +438,17 @@ QString DecodePage::ceilingKeyName(const QCPAbstractPlottable* p, bool shortName
   return name.isValid() ? name.toString() : p->name();
 }
 
-// The key's width at `pt` points in `columns` columns: keys fill rows first (key i in column i % columns), each
-// column as wide as its widest key, a key its text and about 60 px of icon and padding.
+// The key's width at `pt` points in `columns` columns (keyColumnsWidth), a key its text and about 60 px of icon
+// and padding.
 int DecodePage::ceilingKeyWidth(int pt, int columns, bool shortNames) const {
   const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), pt));
-  QVector<int> column(columns, 0);
+  QVector<int> widths;
   QCPLegend* legend = m_ceilingPlot->legend;
-  for (int i = 0; i < legend->itemCount(); ++i)
-    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
-      column[i % columns] = std::max(column[i % columns],
-                                     key.horizontalAdvance(ceilingKeyName(item->plottable(), shortNames)) + 60);
-  int width = 0;
-  for (int w : column) width += w;
-  return width;
+  for (int i = 0; i < legend->itemCount(); ++i) {
+    auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));  // only bars' keys here; any other holds a cell
+    widths << (item ? key.horizontalAdvance(ceilingKeyName(item->plottable(), shortNames)) + 60 : 0);
+  }
+  return keyColumnsWidth(widths, columns);
 }
 
 // The key's font, columns and names. Two keys to a row with the sources' whole citations at the largest size, from
@@ -472,8 +469,7 @@ DecodePage::CeilingKeyFit DecodePage::ceilingKeyFit() const {
   return {pt, 1, false};
 }
 
-bool DecodePage::ceilingKeyStale() const {
-  const CeilingKeyFit fit = ceilingKeyFit();
+bool DecodePage::ceilingKeyStale(const CeilingKeyFit& fit) const {
   if (!legendIsAbove(m_ceilingPlot) || m_ceilingPlot->legend->wrap() != fit.columns ||
       m_ceilingPlot->legend->font().pointSize() != fit.pt)
     return true;

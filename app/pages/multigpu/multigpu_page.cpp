@@ -94,6 +94,7 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
   auto* row = new QHBoxLayout;
   m_modes = new QButtonGroup(this);
   const QString names[] = {tr("Data"), tr("Tensor"), tr("Pipeline")};
+  const char* const ids[] = {"data", "tensor", "pipeline"};  // their class-plan ids: multigpu.split_data …
   const QString tips[] = {tr("Data parallel: every GPU has the whole model and a slice of the batch; the gradients "
                              "are all-reduced each step"),
                           tr("Tensor parallel: every layer's matrices are split across the GPUs; partial results "
@@ -105,7 +106,7 @@ MultiGpuPage::MultiGpuPage(AppContext& ctx) : Page(ctx) {
     b->setCheckable(true);
     b->setToolTip(tips[i]);
     m_modes->addButton(b, i);
-    setControlId(b, QStringLiteral("multigpu.split_") + QLatin1String(i == 0 ? "data" : i == 1 ? "tensor" : "pipeline"));
+    setControlId(b, QStringLiteral("multigpu.split_") + QLatin1String(ids[i]));
     row->addWidget(b);
   }
   m_modes->button(0)->setChecked(true);

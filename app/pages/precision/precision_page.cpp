@@ -155,7 +155,7 @@ void PrecisionPage::buildControls() {
   auto* sizeRow = new QHBoxLayout;
   m_size = new QSlider(Qt::Horizontal, this);
   m_size->setRange(8, 14);
-  setControlId(m_size, QStringLiteral("precision.size"), {256, 512, 1024, 2048, 4096, 8192, 16384});
+  setControlId(m_size, QStringLiteral("precision.size"), powerOfTwoPositions(m_size));  // 256 … 16384
   m_size->setValue(m_ctx.hasGpu() ? 13 : 10);
   m_size->setPageStep(1);
   m_size->setToolTip(tr("The timed GEMM is n × n × n. Large sizes reach the compute roof; on a 2-core CPU "
