@@ -53,8 +53,9 @@ constexpr const char* bench_usage =
     "The recording is rewritten (atomically) after each result, so FILE.json is a valid recording at every\n"
     "moment; until the run ends it says \"complete\": false. Ctrl-C (SIGINT) or SIGTERM stops the run at the next\n"
     "sample and saves what was measured; a second one ends it at once, leaving the last save in place.\n"
-    "exit status: 0 every result ran and passed its check; 1 a result failed its check, or the run or the save\n"
-    "failed; 2 bad usage; 130 stopped early by SIGINT or SIGTERM (the recording holds what was measured).\n";
+    "exit status: 0 every result ran and passed its check; 1 a result failed its check, the GPU faulted (a sticky\n"
+    "error: its context is lost, every later GPU result fails), or the run or the save failed; 2 bad usage; 130\n"
+    "stopped early by SIGINT or SIGTERM (the recording holds what was measured).\n";
 
 // One code for "stopped early", whichever signal did it: a script asks "did the bench finish?", not "who stopped
 // it?" (the recording's context.stopped_by says that). 130 is what shells report for Ctrl-C.
@@ -497,6 +498,20 @@ void print_vulkan_ratios(const Recording& rec) {
                 describe(*cpu_triad).c_str(), cpu_triad->gbps);
 }
 
+// A sticky fault on the GPU (CUDA's illegal address, a contained error…), as the backend names it in its provenance
+// ("device_fault"), or as a result made after it carries it; "" when there was none. After such a fault the device's
+// context is lost and every later GPU result fails with it: the run must not pass as if jobs had merely been refused.
+std::string device_fault(const Backend* gpu, const Recording& rec) {
+  if (gpu) {
+    const Provenance p = gpu->provenance();
+    if (const auto it = p.find("device_fault"); it != p.end() && !it->second.empty()) return it->second;
+  }
+  for (const auto& r : rec.results)
+    if (const auto it = r.provenance.find("device_fault"); it != r.provenance.end() && !it->second.empty())
+      return it->second;
+  return {};
+}
+
 // Returns how many results computed a wrong answer.
 int print_summary(const Recording& rec, double seconds) {
   int ok = 0, failed = 0, not_run = 0;
@@ -662,6 +677,8 @@ int run_bench(const BenchOptions& o) {
   }
 
   const int failed = print_summary(rec, seconds);
+  const std::string fault = device_fault(backends.gpu, rec);
+  if (!fault.empty()) rec.context["device_fault"] = fault;
   const CpuPeak peak = cpu_peak();
   print_peak(peak);
   {
@@ -680,6 +697,16 @@ int run_bench(const BenchOptions& o) {
     std::fprintf(stderr, "gpulab bench: stopped by %s; the recording holds the results measured before that\n",
                  rec.context["stopped_by"].c_str());
     return exit_stopped;
+  }
+  if (!fault.empty()) {
+    int lost = 0;
+    for (const auto& r : rec.results)
+      if (r.on_gpu() && !r.error.empty()) ++lost;
+    std::fprintf(stderr,
+                 "gpulab bench: the GPU faulted: %s. %d GPU result(s) failed or were not run; the recording holds "
+                 "what was measured before the fault. Run again in a new process.\n",
+                 fault.c_str(), lost);
+    return 1;
   }
   if (failed > 0) {
     std::fprintf(stderr, "gpulab bench: %d result(s) failed their correctness check (see the recording)\n", failed);

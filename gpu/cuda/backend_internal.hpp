@@ -75,7 +75,7 @@ inline void require_fits(const DeviceCtx&, double need_bytes, const std::string&
 // The same for host memory (MemAvailable): ops keep host copies of their inputs and read their outputs back, so a
 // size that fits the card can still exhaust the host. Refuses with the numbers, before anything is allocated.
 inline void require_host_fits(double need_bytes, const std::string& what) {
-  const std::string refusal = host_memory_refusal(need_bytes, host_available_bytes(), what);
+  const std::string refusal = host_memory_refusal(need_bytes, host_available_bytes(), what, host_memory_source());
   if (!refusal.empty()) throw std::runtime_error(refusal);
 }
 

@@ -177,7 +177,18 @@ class CudaBackend final : public Backend {
     return d;
   }
 
-  Provenance provenance() const override { return m_prov; }
+  // What can change while the backend lives is read now: the host memory the module sees (it sizes and refuses jobs
+  // by it) and a sticky fault that has broken the device's context (gpulab bench ends the run on it).
+  Provenance provenance() const override {
+    Provenance p = m_prov;
+    if (const auto host = host_available_bytes())
+      p["host_memory_available"] = bytes_text(*host) + " (" + host_memory_source() + ")";
+    if (const std::string fault = StickyFaultRecord::instance().description(); !fault.empty())
+      p["device_fault"] = fault + ": a sticky error, the device's context is lost until the process restarts";
+    for (const auto& [key, value] : m_info.details)
+      if (key == "PCI bus") p["pci_bus_id"] = value;  // what NVML finds the same GPU by
+    return p;
+  }
 
   std::vector<std::string> gemm_variants() const override { return ladder_names(); }
 

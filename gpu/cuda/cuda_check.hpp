@@ -53,19 +53,27 @@ inline std::string describe_cuda_error(cudaError_t err, const char* call, const 
 
 [[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
   clear_after_failure(err);
-  throw CudaError(describe_cuda_error(err, call, file, line), static_cast<int>(err));
+  const std::string what = describe_cuda_error(err, call, file, line);
+  StickyFaultRecord::instance().note(static_cast<int>(err), what);
+  throw CudaError(what, static_cast<int>(err));
 }
 
 inline void report_cuda_error(cudaError_t err, const char* call, const char* file, int line) noexcept {
   // Only reached from destructors and cleanup paths; stderr is the one place left to say it.
   clear_after_failure(err);
-  std::fprintf(stderr, "gpulab: %s (ignored during cleanup)\n", describe_cuda_error(err, call, file, line).c_str());
+  const std::string what = describe_cuda_error(err, call, file, line);
+  StickyFaultRecord::instance().note(static_cast<int>(err), what);
+  std::fprintf(stderr, "gpulab: %s (ignored during cleanup)\n", what.c_str());
 }
 
 [[noreturn]] inline void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
   // A cuBLAS call fails with CUBLAS_STATUS_ALLOC_FAILED (or EXECUTION_FAILED) after a runtime call inside it failed;
   // that runtime error is still the thread's last error and would be blamed on the next launch.
-  clear_after_failure(cudaPeekAtLastError());
+  const cudaError_t runtime_error = cudaPeekAtLastError();
+  clear_after_failure(runtime_error);
+  if (is_sticky_cuda_error(static_cast<int>(runtime_error)))
+    StickyFaultRecord::instance().note(static_cast<int>(runtime_error),
+                                       describe_cuda_error(runtime_error, call, file, line));
   throw CudaError(std::string("cuBLAS error ") + std::to_string(static_cast<int>(status)) + " (" +
                       cublasGetStatusName(status) + ": " + cublasGetStatusString(status) + ") in " + call + " at " +
                       file + ":" + std::to_string(line),

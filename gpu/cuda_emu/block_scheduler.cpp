@@ -9,6 +9,7 @@
 // not read yet. It says nothing about speed.
 #include <gpulab_emu/device_memory.hpp>
 #include "asan.hpp"
+#include "device_behaviour.hpp"
 #include "kernel_symbols.hpp"
 #include "runtime_state.hpp"
 
@@ -296,6 +297,13 @@ void run_grid(const LaunchRequest& request, void (*thread_body)(void*), void* co
   if (t_run) throw KernelError(std::string("kernel ") + request.name + ": launched from inside a kernel");
   const KernelSymbols& symbols = kernel_symbols(request.function);
   check_launch(request, symbols);
+  // A simulated fault (GPULAB_EMU_FAULT): the kernel does not run and its error sticks, reported by the launch check
+  // (cudaGetLastError) as a GPU's asynchronous fault would be at the next call.
+  if (const int fault = begin_launch()) {
+    last_error() = fault;
+    return;
+  }
+  const DeviceWork device_work(request.function);  // a simulated clock (GPULAB_EMU_CLOCK) stretches the work
 
   LaunchRecord record;
   record.name = request.name;

@@ -3,6 +3,7 @@
 // whose device queries live in runtime_abi/). C linkage and CUDA's own error numbers make the two the same calls.
 // Memory comes from the guarded allocator; a launch has finished when it returns, so streams and events have
 // nothing to wait for and an event's time is the host clock when it was recorded (emulated, never a GPU's).
+#include "device_behaviour.hpp"
 #include "runtime_state.hpp"
 
 #include <gpulab_emu/device_memory.hpp>
@@ -45,6 +46,14 @@ cudaError_t fail(cudaError_t error) {
   return error;
 }
 
+// After a simulated fault (device_behaviour.hpp) every call fails with the sticky error, as on a GPU whose context
+// a kernel fault has broken.
+#define GPULAB_EMU_STICKY_GUARD()                                                      \
+  do {                                                                                \
+    if (const int sticky_ = gpulab::emu::sticky_fault())                              \
+      return fail(static_cast<cudaError_t>(sticky_));                                 \
+  } while (0)
+
 bool device_side_ok(const void* p, std::size_t bytes, const char* call) {
   if (gpulab::emu::inside_allocation(p, bytes)) return true;
   std::fprintf(stderr, "gpulab emulator: %s of %zu bytes reaches outside a device allocation\n", call, bytes);
@@ -70,6 +79,7 @@ constexpr ErrorText kErrors[] = {
     {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
     {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
     {cudaErrorPeerAccessAlreadyEnabled, "cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported (CPU emulator)"},
 };
@@ -86,12 +96,16 @@ extern "C" {
 
 // ---- errors ----
 cudaError_t cudaGetLastError() {
+  if (const int sticky = gpulab::emu::sticky_fault()) return static_cast<cudaError_t>(sticky);  // never cleared
   const int e = gpulab::emu::last_error();
   gpulab::emu::last_error() = 0;
   return static_cast<cudaError_t>(e);
 }
 
-cudaError_t cudaPeekAtLastError() { return static_cast<cudaError_t>(gpulab::emu::last_error()); }
+cudaError_t cudaPeekAtLastError() {
+  if (const int sticky = gpulab::emu::sticky_fault()) return static_cast<cudaError_t>(sticky);
+  return static_cast<cudaError_t>(gpulab::emu::last_error());
+}
 
 const char* cudaGetErrorName(cudaError_t error) {
   const ErrorText* t = find_error(error);
@@ -105,6 +119,7 @@ const char* cudaGetErrorString(cudaError_t error) {
 
 // ---- memory ----
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+  GPULAB_EMU_STICKY_GUARD();
   if (!pointer) return fail(cudaErrorInvalidValue);
   *pointer = nullptr;
   if (bytes == 0) return cudaSuccess;
@@ -112,12 +127,15 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
   return *pointer ? cudaSuccess : fail(cudaErrorMemoryAllocation);
 }
 
+// Frees even after a simulated fault (so a leak checker stays quiet), and still returns the sticky error.
 cudaError_t cudaFree(void* pointer) {
-  if (!pointer) return cudaSuccess;
-  return gpulab::emu::free_guarded(pointer) ? cudaSuccess : fail(cudaErrorInvalidDevicePointer);
+  const bool freed = !pointer || gpulab::emu::free_guarded(pointer);
+  GPULAB_EMU_STICKY_GUARD();
+  return freed ? cudaSuccess : fail(cudaErrorInvalidDevicePointer);
 }
 
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+  GPULAB_EMU_STICKY_GUARD();
   if (!free_bytes || !total_bytes) return fail(cudaErrorInvalidValue);
   const std::size_t used = gpulab::emu::live_device_bytes();
   *total_bytes = gpulab::emu::kDeviceMemoryBytes;
@@ -126,17 +144,20 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
 }
 
 cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) {
+  GPULAB_EMU_STICKY_GUARD();
   if (!pointer) return fail(cudaErrorInvalidValue);
   *pointer = bytes == 0 ? nullptr : std::aligned_alloc(256, (bytes + 255) / 256 * 256);
   return (*pointer || bytes == 0) ? cudaSuccess : fail(cudaErrorMemoryAllocation);
 }
 
 cudaError_t cudaFreeHost(void* pointer) {
-  std::free(pointer);
+  std::free(pointer);  // freed even after a fault, so a test's leak checker stays quiet; the error is still returned
+  GPULAB_EMU_STICKY_GUARD();
   return cudaSuccess;
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  GPULAB_EMU_STICKY_GUARD();
   if (bytes == 0) return cudaSuccess;
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
   if (!dst || !src) return fail(cudaErrorInvalidValue);
@@ -163,6 +184,7 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
 }
 
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
+  GPULAB_EMU_STICKY_GUARD();
   if (bytes == 0) return cudaSuccess;
   if (!device_side_ok(pointer, bytes, "cudaMemset")) return fail(cudaErrorInvalidValue);
   std::memset(pointer, value, bytes);
@@ -173,12 +195,16 @@ cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStr
   return cudaMemset(pointer, value, bytes);
 }
 
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize() {
+  GPULAB_EMU_STICKY_GUARD();
+  return cudaSuccess;
+}
 
 // ---- streams and events ----
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  GPULAB_EMU_STICKY_GUARD();
   if (!stream) return fail(cudaErrorInvalidValue);
   *stream = new CUstream_st{flags};
   return cudaSuccess;
@@ -187,12 +213,17 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (!stream) return fail(cudaErrorInvalidResourceHandle);
   if (owned_stream(stream)) delete stream;
+  GPULAB_EMU_STICKY_GUARD();
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  GPULAB_EMU_STICKY_GUARD();
+  return cudaSuccess;
+}
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  GPULAB_EMU_STICKY_GUARD();
   if (!event) return fail(cudaErrorInvalidValue);
   *event = new CUevent_st;
   return cudaSuccess;
@@ -201,19 +232,25 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (!event) return fail(cudaErrorInvalidResourceHandle);
   delete event;
+  GPULAB_EMU_STICKY_GUARD();
   return cudaSuccess;
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+  GPULAB_EMU_STICKY_GUARD();
   if (!event) return fail(cudaErrorInvalidResourceHandle);
   event->when = std::chrono::steady_clock::now();
   return cudaSuccess;
 }
 
-cudaError_t cudaEventSynchronize(cudaEvent_t event) { return event ? cudaSuccess : fail(cudaErrorInvalidResourceHandle); }
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  GPULAB_EMU_STICKY_GUARD();
+  return event ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
 
 // Host time between the two records: an emulated kernel's time, never a GPU's.
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  GPULAB_EMU_STICKY_GUARD();
   if (!ms) return fail(cudaErrorInvalidValue);
   if (!start || !end) return fail(cudaErrorInvalidResourceHandle);
   *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
@@ -221,6 +258,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 }
 
 cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute, int value) {
+  GPULAB_EMU_STICKY_GUARD();
   if (attribute != cudaFuncAttributeMaxDynamicSharedMemorySize || value < 0) return fail(cudaErrorInvalidValue);
   if (static_cast<std::size_t>(value) > gpulab::emu::device_limits().shared_with_opt_in) return fail(cudaErrorInvalidValue);
   gpulab::emu::state().set_opt_in(kernel, static_cast<std::size_t>(value));

@@ -107,7 +107,12 @@ Result run_layer_chain(Backend& backend, const LayerChainSpec& spec, const RunCo
                  label + ": step " + std::to_string(sample + 1) + ", " + format_seconds(seconds));
     };
     try {
-      const Measurement m = measure(*op, ctx.policy, ctx.stop, on_sample);
+      const MeasurePolicy policy = policy_for(ctx.policy, backend);  // a GPU op warms up by time
+      const Measurement m = measure(*op, policy, ctx.stop, on_sample);
+      if (m.check.passed) {
+        r.provenance["warmup"] = describe_warmup(policy, m);
+        if (const std::string settling = describe_settling(m); !settling.empty()) r.provenance["settling"] = settling;
+      }
       r.check = m.check;
       r.stats = m.stats;
       r.samples_s = m.samples_s;

@@ -28,7 +28,8 @@ MeasurePolicy short_policy(const MeasurePolicy& in, double budget_s, int max_sam
 }
 
 void measure_op(Result& r, Backend& backend, const std::function<std::unique_ptr<TimedOp>()>& make,
-                const MeasurePolicy& policy, const std::string& label, const RunContext& ctx) {
+                const MeasurePolicy& asked, const std::string& label, const RunContext& ctx) {
+  const MeasurePolicy policy = policy_for(asked, backend);  // a GPU op warms up by time
   r.provenance = backend.provenance();
   for (auto& [k, v] : base_provenance()) r.provenance[k] = v;
   r.provenance["policy"] = "min " + std::to_string(policy.min_samples) + ", max " +
@@ -70,6 +71,10 @@ void measure_op(Result& r, Backend& backend, const std::function<std::unique_ptr
   r.check = m.check;
   r.stats = m.stats;
   r.samples_s = m.samples_s;
+  if (m.check.passed) {
+    r.provenance["warmup"] = describe_warmup(policy, m);
+    if (const std::string settling = describe_settling(m); !settling.empty()) r.provenance["settling"] = settling;
+  }
   finalize_rates(r);
   if (!m.check.passed && !m.cancelled) r.error = "Result check failed, so it was not timed: " + m.check.message;
   else if (m.samples_s.empty()) r.error = "cancelled before any sample was timed";

@@ -31,6 +31,13 @@ void add_policy(Provenance& p, const MeasurePolicy& policy) {
   p["policy_target_rel_spread"] = num(policy.target_rel_spread);
   p["policy_time_budget_s"] = num(policy.time_budget_s);
   p["warmup"] = "the check run, then " + std::to_string(policy.warmup_runs) + " untimed run(s)";
+  p["stop_rule"] = "the last " + std::to_string(policy.min_samples) + " samples agree within the spread, or the budget";
+}
+
+// What the measurement did, beside what the policy asked for (a GPU op warms up by time).
+void add_measurement(Provenance& p, const MeasurePolicy& policy, const Measurement& m) {
+  p["warmup"] = describe_warmup(policy, m);
+  if (const std::string settling = describe_settling(m); !settling.empty()) p["settling"] = settling;
 }
 
 Provenance full_provenance(const Backend& backend, const MeasurePolicy& policy) {
@@ -42,8 +49,8 @@ Provenance full_provenance(const Backend& backend, const MeasurePolicy& policy) 
 
 // Prepares the op, measures it and fills the Result. `make` builds the TimedOp (may throw).
 template <typename Make>
-void measure_into(Result& r, Make make, const std::string& label, const RunContext& ctx) {
-  const MeasurePolicy& policy = ctx.policy;
+void measure_into(Result& r, const Backend& backend, Make make, const std::string& label, const RunContext& ctx) {
+  const MeasurePolicy policy = policy_for(ctx.policy, backend);
   ctx.report(0, label + ": preparing");
   std::unique_ptr<TimedOp> op;
   try {
@@ -88,6 +95,7 @@ void measure_into(Result& r, Make make, const std::string& label, const RunConte
   r.check = m.check;
   r.stats = m.stats;
   r.samples_s = m.samples_s;
+  if (m.check.passed) add_measurement(r.provenance, policy, m);
   finalize_rates(r);
   if (!m.check.passed && !m.cancelled) {
     r.error = "Result check failed, so it was not timed: " + m.check.message;
@@ -162,7 +170,7 @@ Result run_gemm(Backend& backend, const GemmSpec& spec, const RunContext& ctx) {
     }
     const auto t0 = std::chrono::steady_clock::now();
     const double model_flops = r.flops, model_bytes = r.bytes;
-    measure_into(r, [&] { return backend.make_gemm(spec); }, label, ctx);
+    measure_into(r, backend, [&] { return backend.make_gemm(spec); }, label, ctx);
     // What the backend learned only while making this op: the library algorithm it chose for this format
     // (CUDA: cuBLASLt's for INT8 and FP8).
     const std::string algo_key = "cublaslt_algo_" + std::string(to_string(spec.precision));
@@ -193,7 +201,7 @@ Result run_bandwidth(Backend& backend, const BandwidthSpec& spec, const RunConte
   r.provenance = full_provenance(backend, ctx.policy);
   r.provenance["bytes_counted"] = spec.kind == "copy" ? "read + written: 2 arrays" : "read + written: 3 arrays";
   const std::string label = "bandwidth " + spec.kind + " " + format_bytes(double(spec.bytes_per_array));
-  measure_into(r, [&] { return backend.make_bandwidth(spec); }, label, ctx);
+  measure_into(r, backend, [&] { return backend.make_bandwidth(spec); }, label, ctx);
   finish(r, ctx);
   return r;
 }
@@ -215,7 +223,7 @@ Result run_transfer(Backend& backend, const TransferSpec& spec, const RunContext
   if (!s.ok) {
     r.error = s.reason;
   } else {
-    measure_into(r, [&] { return backend.make_transfer(spec); }, label, ctx);
+    measure_into(r, backend, [&] { return backend.make_transfer(spec); }, label, ctx);
   }
   finish(r, ctx);
   return r;

@@ -6,6 +6,8 @@
 
 #include "gpulab/harness.hpp"
 #include "gpulab/suite_registry.hpp"
+#include "gpulab/units.hpp"
+#include "suite_gpu_state.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -87,6 +89,18 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
     rec.context["gpu"] = "none";
     rec.context["gpu_reason"] = backends.gpu_reason.empty() ? "no CUDA backend" : backends.gpu_reason;
   }
+  // The host memory at the start: jobs keep host copies of their inputs, so what fits the card can still be too large
+  // for the host; a job refused for it says so in its own result, and the numbers it was judged by are here.
+  const MemoryInfo host = backends.cpu->memory_info();
+  if (host.total_bytes > 0)
+    rec.context["host_memory"] = format_bytes(host.free_bytes) + " available of " + format_bytes(host.total_bytes) +
+                                 " (MemAvailable of MemTotal, at the start)";
+  if (backends.gpu) {
+    // The GPU module's own reading, which its jobs are sized and refused by (the emulator can simulate a smaller host).
+    const Provenance gpu_prov = backends.gpu->provenance();
+    if (const auto it = gpu_prov.find("host_memory_available"); it != gpu_prov.end())
+      rec.context["gpu_module_host_memory"] = it->second + " available, at the start";
+  }
   rec.context["libraries"] = libraries_line(backends);
   rec.context["date"] = iso_date_now();
   rec.context["suite"] = name;
@@ -108,8 +122,13 @@ Recording run_suite(const std::string& name, const Backends& backends, const Run
   if (backends.gpu)
     std::stable_partition(plan.jobs.begin(), plan.jobs.end(),
                           [&](const PlanJob& j) { return j.backend == backends.gpu; });
+  // The GPU's clocks, power, temperature and throttle reasons around each suite's GPU jobs (NVML), or why not.
+  SuiteGpuState gpu_state(backends);
+  gpu_state.watch(plan);
+  gpu_state.write(rec);
   run_plan(plan, ctx, [&](const std::vector<Result>& rs) {
     for (const auto& r : rs) rec.results.push_back(r);
+    gpu_state.write(rec);
     if (on_update) on_update(rec);
   });
   if (ctx.cancelled()) rec.context["cancelled"] = "yes: the run was stopped early; results are those measured";

@@ -1,8 +1,10 @@
-// The measurement method: check first (it doubles as the warm-up), then time until the spread is small or the
-// budget is spent. Cancel is honoured between samples and, through the current StopScope, inside long ones.
+// The measurement method: check first (the untimed first launch), warm up (by time on a GPU), then time until
+// successive samples agree or the budget is spent. Cancel is honoured between runs and, through the current
+// StopScope, inside long ones.
 #include "gpulab/harness.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <utility>
 
@@ -10,7 +12,75 @@ namespace gpulab {
 
 namespace {
 thread_local std::stop_token t_current_stop;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// The warm-up after the check: policy.warmup_runs untimed runs, then more until they add up to warmup_min_s (a
+// GPU's clock ramps with busy time, not with a count of runs). Twice that in wall time ends it too: an op whose
+// timer counts less than a run takes (a batch's average) must not warm up for ever. False when cancelled.
+bool warm_up(TimedOp& op, const MeasurePolicy& policy, const std::stop_token& stop, Measurement& m) {
+  const auto t0 = Clock::now();
+  for (int i = 0;; ++i) {
+    const bool by_count = i < policy.warmup_runs;
+    const bool by_time = m.warmup_s < policy.warmup_min_s && seconds_since(t0) < 2 * policy.warmup_min_s;
+    if (!by_count && !by_time) return true;
+    if (stop.stop_requested()) return false;
+    try {
+      m.warmup_s += op.run_once();
+    } catch (const Cancelled&) {
+      return false;
+    }
+    ++m.warmup_count;
+  }
+}
+
+// The last `window` samples agree: their spread is within the target.
+bool tail_agrees(const std::vector<double>& samples, int window, double target) {
+  if (static_cast<int>(samples.size()) < window) return false;
+  const std::vector<double> tail(samples.end() - window, samples.end());
+  return summarize(tail).rel_spread <= target;
+}
+
+// Samples at the start that are slower than every one of the agreeing samples at the end, by more than the target
+// spread, were taken on a device still warming up (a clock leaving idle, caches filling): they are dropped, and
+// counted, rather than pulling the median towards the cold device.
+void drop_settling(Measurement& m, int window, double target) {
+  auto& s = m.samples_s;
+  if (static_cast<int>(s.size()) <= window || !tail_agrees(s, window, target)) return;
+  const double tail_max = *std::max_element(s.end() - window, s.end());
+  std::size_t lead = 0;
+  while (lead < s.size() - static_cast<std::size_t>(window) && s[lead] > tail_max * (1 + target)) ++lead;
+  m.settling_samples = static_cast<int>(lead);
+  s.erase(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(lead));
+}
 }  // namespace
+
+std::string describe_warmup(const MeasurePolicy& policy, const Measurement& m) {
+  auto fixed = [](double v) {
+    std::string t = std::to_string(v);
+    return t.substr(0, t.find('.') + 4);  // three decimals, '.' in every locale (std::to_string uses "C")
+  };
+  std::string words = "the check run, then " + std::to_string(m.warmup_count) + " untimed run(s), " +
+                      fixed(m.warmup_s) + " s";
+  if (policy.warmup_min_s > 0) words += " (warm-up by time: at least " + fixed(policy.warmup_min_s) + " s)";
+  return words;
+}
+
+std::string describe_settling(const Measurement& m) {
+  if (m.settling_samples == 0) return {};
+  return std::to_string(m.settling_samples) + " leading sample(s) slower than every one of the agreeing samples " +
+         "after them were dropped (the device was still warming up)";
+}
+
+void warm_up_for(double seconds, const std::function<double()>& run) {
+  const auto t0 = Clock::now();
+  double spent = 0;
+  while (spent < seconds && seconds_since(t0) < 2 * seconds) {
+    throw_if_cancelled();
+    spent += run();
+  }
+}
 
 StopScope::StopScope(std::stop_token stop) : m_previous(std::move(t_current_stop)) { t_current_stop = std::move(stop); }
 StopScope::~StopScope() { t_current_stop = std::move(m_previous); }
@@ -42,17 +112,9 @@ Measurement measure(TimedOp& op, const MeasurePolicy& policy, std::stop_token st
   }
   if (!m.check.passed) return m;  // a wrong answer is shown, never timed
 
-  for (int i = 0; i < policy.warmup_runs; ++i) {
-    if (stop.stop_requested()) {
-      cancelled_in("the warm-up");
-      return m;
-    }
-    try {
-      op.run_once();
-    } catch (const Cancelled&) {
-      cancelled_in("the warm-up");
-      return m;
-    }
+  if (!warm_up(op, policy, stop, m)) {
+    cancelled_in("the warm-up");
+    return m;
   }
 
   const int min_samples = std::max(1, policy.min_samples);
@@ -79,8 +141,11 @@ Measurement measure(TimedOp& op, const MeasurePolicy& policy, std::stop_token st
     if (n >= max_samples) break;
     if (n < min_samples) continue;
     if (spent >= policy.time_budget_s) break;
-    if (summarize(m.samples_s).rel_spread <= policy.target_rel_spread) break;
+    // Successive samples agree: the last min_samples of them, not all since the first (which may have been taken
+    // while a clock was still ramping).
+    if (tail_agrees(m.samples_s, min_samples, policy.target_rel_spread)) break;
   }
+  drop_settling(m, min_samples, policy.target_rel_spread);
   m.stats = summarize(m.samples_s);
   return m;
 }
@@ -115,23 +180,13 @@ std::vector<Measurement> measure_interleaved(const std::vector<TimedOp*>& ops, c
     }
     if (out[i].check.passed) live.push_back(i);
   }
-  for (int w = 0; w < policy.warmup_runs; ++w)
-    for (std::size_t i : live) {
-      bool stopped = stop.stop_requested();
-      if (!stopped) {
-        try {
-          ops[i]->run_once();
-        } catch (const Cancelled&) {
-          stopped = true;
-        }
+  for (std::size_t i : live)
+    if (!warm_up(*ops[i], policy, stop, out[i])) {
+      for (std::size_t j : live) {
+        out[j].cancelled = true;
+        out[j].cancelled_in = "the warm-up";
       }
-      if (stopped) {
-        for (std::size_t j : live) {
-          out[j].cancelled = true;
-          out[j].cancelled_in = "the warm-up";
-        }
-        return out;
-      }
+      return out;
     }
 
   const int min_samples = std::max(1, policy.min_samples);

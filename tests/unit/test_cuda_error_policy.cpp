@@ -32,7 +32,8 @@ TEST(CudaErrorPolicy, SuccessIsNotTouched) {
 }
 
 TEST(CudaErrorPolicy, StickyErrorsAreLeftForEveryLaterCall) {
-  for (int code : {700, 702, 710, 714, 715, 716, 717, 718, 719, 721, 810}) {
+  // 226 cudaErrorContained and 911 cudaErrorExternalDevice: "any further CUDA work will return the same error".
+  for (int code : {700, 702, 710, 714, 715, 716, 717, 718, 719, 721, 810, 226, 911}) {
     EXPECT_TRUE(is_sticky_cuda_error(code)) << code;
     int clears = 0;
     EXPECT_FALSE(clear_recoverable_error(code, [&] { ++clears; })) << code;
@@ -40,6 +41,16 @@ TEST(CudaErrorPolicy, StickyErrorsAreLeftForEveryLaterCall) {
   }
   EXPECT_FALSE(is_sticky_cuda_error(2));
   EXPECT_FALSE(is_sticky_cuda_error(701));
+}
+
+// The first sticky fault is what the backend names ("device_fault"); its echoes and recoverable errors are not kept.
+TEST(CudaErrorPolicy, TheFirstStickyFaultIsRecorded) {
+  gpulab::cuda::StickyFaultRecord record;
+  record.note(2, "CUDA error 2 (cudaErrorMemoryAllocation)");
+  EXPECT_EQ(record.description(), "");
+  record.note(700, "CUDA error 700 (cudaErrorIllegalAddress) in the launch");
+  record.note(700, "CUDA error 700 (cudaErrorIllegalAddress) in the next call");
+  EXPECT_EQ(record.description(), "CUDA error 700 (cudaErrorIllegalAddress) in the launch");
 }
 
 // The sequence the issue describes, with a fake runtime: a refused allocation, then a kernel that launched fine.

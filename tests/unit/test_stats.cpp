@@ -189,3 +189,55 @@ TEST(Results, FinalizeRates) {
   EXPECT_EQ(r.gflops, 0);
   EXPECT_EQ(r.gbps, 0);
 }
+
+// ---- A GPU's clock (issue 35) -------------------------------------------------------------------------------------
+
+TEST(Measure, WarmsUpByTimeBeforeTheFirstSample) {
+  // A GPU leaves its idle clock after ~0.15 s of work, however many runs that takes: the warm-up is counted in time.
+  ScriptedOp op({0.05});
+  MeasurePolicy p;
+  p.warmup_runs = 1;
+  p.warmup_min_s = 0.2;
+  const Measurement m = measure(op, p);
+  EXPECT_EQ(m.warmup_count, 4);  // 4 × 0.05 s: the one run asked for by count, three more by time
+  EXPECT_DOUBLE_EQ(m.warmup_s, 0.2);
+  EXPECT_EQ(op.runs, 4 + 3);
+  EXPECT_EQ(describe_warmup(p, m), "the check run, then 4 untimed run(s), 0.200 s (warm-up by time: at least 0.200 s)");
+}
+
+TEST(Measure, AWarmUpByTimeEndsEvenWhenTheTimerCountsLittle) {
+  // An op whose timer counts a sliver of each run (a batch's average) still ends its warm-up, by wall time.
+  ScriptedOp op({1e-9});
+  MeasurePolicy p;
+  p.warmup_runs = 0;
+  p.warmup_min_s = 0.01;
+  const Measurement m = measure(op, p);
+  EXPECT_GT(m.warmup_count, 0);
+  EXPECT_EQ(m.samples_s.size(), 3u);
+}
+
+TEST(Measure, StopsWhenSuccessiveSamplesAgreeAndDropsTheSlowerOnesBefore) {
+  // A clock still ramping when timing began: 5, 3, 2 ms, then steady at 1 ms. The last three agree, so timing
+  // stops there, and the three before them (all slower) are dropped as warm-up instead of pulling the median up.
+  // Before: the spread of all samples never came under 5 %, so it ran to the budget with the slow ones kept.
+  ScriptedOp op({0.005, 0.003, 0.002, 0.001, 0.001, 0.001, 0.001, 0.001});
+  MeasurePolicy p;
+  p.warmup_runs = 0;
+  const Measurement m = measure(op, p);
+  EXPECT_EQ(op.runs, 6);
+  EXPECT_EQ(m.settling_samples, 3);
+  EXPECT_EQ(m.samples_s, (std::vector<double>{0.001, 0.001, 0.001}));
+  EXPECT_DOUBLE_EQ(m.stats.median_s, 0.001);
+  EXPECT_NE(describe_settling(m).find("3 leading sample(s) slower"), std::string::npos);
+}
+
+TEST(Measure, FasterOrAgreeingLeadingSamplesAreKept) {
+  // Only samples slower than every agreeing one are warm-up; a fast first sample is a sample like the others.
+  ScriptedOp op({0.0009, 0.001, 0.001, 0.001});
+  MeasurePolicy p;
+  p.warmup_runs = 0;
+  const Measurement m = measure(op, p);
+  EXPECT_EQ(m.settling_samples, 0);
+  EXPECT_EQ(m.samples_s.size(), 4u);  // 0.9, 1, 1 ms are 10 % apart; the last three agree, and the first is kept
+  EXPECT_EQ(describe_settling(m), "");
+}

@@ -4,6 +4,7 @@
 // C linkage the module's host code was compiled against. The state behind them is the emulator's own: device memory
 // from the guarded allocator (device_memory.hpp), the per-thread last error (runtime_state.hpp) that the emulated
 // kernels' launch checks read too.
+#include "../device_behaviour.hpp"
 #include "../runtime_state.hpp"
 
 #include <gpulab_emu/device_memory.hpp>
@@ -35,6 +36,17 @@ inline cudaError_t fail(cudaError_t error) {
 }
 // True when [p, p + bytes) lies inside one live device allocation (cuBLAS checks its operands with it).
 inline bool device_range_ok(const void* p, std::size_t bytes) { return gpulab::emu::inside_allocation(p, bytes); }
+
+// A library GEMM is a launch too: counted towards a simulated fault (device_behaviour.hpp). False after the fault:
+// the GEMM must not run, its runtime error is the thread's last error, and the caller returns
+// CUBLAS_STATUS_EXECUTION_FAILED, as cuBLAS does when its kernel cannot be launched.
+inline bool library_launch_allowed() {
+  if (const int fault = gpulab::emu::begin_launch()) {
+    fail(static_cast<cudaError_t>(fault));
+    return false;
+  }
+  return true;
+}
 
 // cudaErrorInvalidDevice unless `device` is 0, the only device.
 bool valid_device(int device);

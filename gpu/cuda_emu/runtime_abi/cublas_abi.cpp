@@ -176,6 +176,8 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa, c
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   const GemmShape s = shape(transa, transb, m, n, k, lda, ldb, ldc);
   if (const cublasStatus_t st = check("cublasSgemm", s, A, B, C, 4, 4); st != CUBLAS_STATUS_SUCCESS) return st;
+  if (!library_launch_allowed()) return CUBLAS_STATUS_EXECUTION_FAILED;
+  const gpulab::emu::DeviceWork work("cublasSgemm");  // a simulated clock stretches the GEMM
   run_gemm<float>(s, *alpha, *beta, [&](std::size_t i) { return A[i]; }, [&](std::size_t i) { return B[i]; },
                   [&](std::size_t i) { return C[i]; }, [&](std::size_t i, float v) { C[i] = v; });
   return CUBLAS_STATUS_SUCCESS;
@@ -188,6 +190,8 @@ cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa, c
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   const GemmShape s = shape(transa, transb, m, n, k, lda, ldb, ldc);
   if (const cublasStatus_t st = check("cublasDgemm", s, A, B, C, 8, 8); st != CUBLAS_STATUS_SUCCESS) return st;
+  if (!library_launch_allowed()) return CUBLAS_STATUS_EXECUTION_FAILED;
+  const gpulab::emu::DeviceWork work("cublasDgemm");  // a simulated clock stretches the GEMM
   run_gemm<double>(s, *alpha, *beta, [&](std::size_t i) { return A[i]; }, [&](std::size_t i) { return B[i]; },
                    [&](std::size_t i) { return C[i]; }, [&](std::size_t i, double v) { C[i] = v; });
   return CUBLAS_STATUS_SUCCESS;
@@ -210,6 +214,8 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
   const GemmShape s = shape(transa, transb, m, n, k, lda, ldb, ldc);
   const std::size_t eb = element_bytes(Atype);
   if (const cublasStatus_t st = check("cublasGemmEx", s, A, B, C, eb, eb); st != CUBLAS_STATUS_SUCCESS) return st;
+  if (!library_launch_allowed()) return CUBLAS_STATUS_EXECUTION_FAILED;
+  const gpulab::emu::DeviceWork work("cublasGemmEx");
   const float a = *static_cast<const float*>(alpha), b = *static_cast<const float*>(beta);
   switch (Atype) {
     case CUDA_R_32F: {

@@ -194,6 +194,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t op, 
     std::fprintf(stderr, "gpulab emulator: cublasLtMatmul: an operand reaches outside its device allocation\n");
     return CUBLAS_STATUS_INVALID_VALUE;
   }
+  if (!library_launch_allowed()) return CUBLAS_STATUS_EXECUTION_FAILED;
+  const gpulab::emu::DeviceWork work("cublasLtMatmul");  // a simulated clock stretches the GEMM
   const auto* pa = static_cast<const std::int8_t*>(A);
   const auto* pb = static_cast<const std::int8_t*>(B);
   const auto* pc = static_cast<const std::int32_t*>(C);

@@ -23,6 +23,7 @@ cudaError_t cudaGetDeviceCount(int* count) {
 }
 
 cudaError_t cudaSetDevice(int device) {
+  if (const int sticky = gpulab::emu::sticky_fault()) return fail(static_cast<cudaError_t>(sticky));  // a broken context
   if (!valid_device(device)) return fail(cudaErrorInvalidDevice);
   t_device = device;
   return cudaSuccess;

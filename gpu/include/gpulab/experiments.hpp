@@ -21,6 +21,11 @@ struct RunContext {
   bool cancelled() const { return stop.stop_requested(); }
 };
 
+// The policy for `backend`'s ops: on a GPU (the CUDA module, emulated or not, and a Vulkan GPU) the warm-up goes on
+// by time, policy.device_warmup_s at least, so the clock has left idle before the first sample. The CPU and a
+// CPU-type Vulkan device (lavapipe) have no GPU clock to ramp: their policy is the caller's.
+MeasurePolicy policy_for(const MeasurePolicy& policy, const Backend& backend);
+
 // Each returns a Result; a refused or failed run has `error` set instead of throwing (bad specs still throw
 // std::invalid_argument so the CLI can exit non-zero).
 Result run_gemm(Backend& backend, const GemmSpec& spec, const RunContext& ctx);

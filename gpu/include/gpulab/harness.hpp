@@ -1,6 +1,7 @@
 #pragma once
-// The measurement method: check first (doubles as warm-up), then repeat until the spread is small or the
-// budget is spent. Cancel is checked between samples and, inside long ones, through the current StopScope.
+// The measurement method: check first (the untimed first launch: module load, JIT), warm up (on a GPU by time, so
+// the clock has left idle), then repeat until successive samples agree or the budget is spent. Cancel is checked
+// between runs and, inside long ones, through the current StopScope.
 #include "gpulab/backend.hpp"
 #include "gpulab/results.hpp"
 
@@ -12,13 +13,25 @@
 
 namespace gpulab {
 
+// A GPU idles at a fraction of its boost clock (345 of 1980 MHz on an H100/H200) and needs ~0.1-0.2 s of work to
+// reach it: every measurement on a device warms up for at least this much device time before its first sample.
+inline constexpr double kDeviceWarmupS = 0.2;
+
 struct MeasurePolicy {
-  int min_samples = 3;
+  int min_samples = 3;              // and the number of successive samples that must agree
   int max_samples = 50;
-  double target_rel_spread = 0.05;  // stop once (max - min)/median of the kept samples is below this
-  double time_budget_s = 2.0;       // stop after this much timed work even if the spread is large
+  double target_rel_spread = 0.05;  // stop once the last min_samples samples' (max - min)/median is below this
+  double time_budget_s = 2.0;       // stop after this much timed work even if the samples do not agree
   int warmup_runs = 1;              // extra untimed runs after the check
+  double warmup_min_s = 0;          // ... and untimed runs until they add up to this much time (warm-up by time)
+  double device_warmup_s = kDeviceWarmupS;  // what policy_for() (experiments.hpp) makes warmup_min_s on a GPU
 };
+
+// Runs `run` (one untimed launch, returning its seconds) until the returned times add up to `seconds`, or twice that
+// much wall time has passed (a run whose timer counts less than it takes, a batch's average): the warm-up by time
+// measure() gives a GPU op, for ops that must calibrate on a warm device before their check (the FMA peak).
+// Honours the current StopScope between runs (throws Cancelled).
+void warm_up_for(double seconds, const std::function<double()>& run);
 
 struct Progress {
   double fraction = 0;  // 0..1 of the whole job
@@ -55,6 +68,9 @@ struct Measurement {
   Check check;
   Stats stats;
   std::vector<double> samples_s;
+  double warmup_s = 0;    // time the untimed warm-up runs took (as run_once counts it)
+  int warmup_count = 0;   // how many there were
+  int settling_samples = 0;  // leading samples dropped: all slower than the agreeing ones after them (still warming)
   bool cancelled = false;
   std::string cancelled_in;  // the phase a cancel stopped: "the check", "the warm-up", "sample 3"; "" when not
 };
@@ -62,6 +78,11 @@ struct Measurement {
 // Verify, warm up, then time `op` under `policy`. A failed check is returned untimed.
 Measurement measure(TimedOp& op, const MeasurePolicy& policy, std::stop_token stop = {},
                     const std::function<void(int sample, double seconds)>& on_sample = {});
+
+// The warm-up and settling a measurement had, in the recording's words: "the check run, then 14 untimed run(s),
+// 0.21 s (warm-up by time: at least 0.2 s)"; "" for settling when no sample was dropped.
+std::string describe_warmup(const MeasurePolicy& policy, const Measurement& m);
+std::string describe_settling(const Measurement& m);
 
 // Several ops timed in the same rounds, for a ratio between them (1 thread vs N threads, harness vs direct):
 // each op is checked and warmed up, then every round runs each op once, alternating the order, so a slow
