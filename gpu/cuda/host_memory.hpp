@@ -53,10 +53,11 @@ constexpr double kHostShare = 0.8;
 inline std::string host_memory_refusal(double need_bytes, std::optional<double> available_bytes,
                                        const std::string& what, const std::string& source = "MemAvailable") {
   if (!available_bytes || need_bytes <= kHostShare * *available_bytes) return {};
-  auto gib = [](double b) {
+  auto gib = [](double b) {  // GiB, or MiB below one GiB (a small host, a simulated one): never "0.000977 GiB"
     std::ostringstream s;
     s.precision(3);
-    s << b / (1024.0 * 1024 * 1024) << " GiB";
+    if (b < 1024.0 * 1024 * 1024) s << b / (1024.0 * 1024) << " MiB";
+    else s << b / (1024.0 * 1024 * 1024) << " GiB";
     return s.str();
   };
   return what + " needs " + gib(need_bytes) + " of host memory for its inputs and checks; " + gib(*available_bytes) +

@@ -51,4 +51,13 @@ TEST(CudaHostMemory, TooBigIsRefusedWithTheNumbers) {
   EXPECT_NE(host_memory_refusal(0.81 * 8 * GiB, 8 * GiB, "x"), "");
 }
 
+TEST(CudaHostMemory, ASmallHostIsSaidInMiBWithWhereTheFigureCameFrom) {
+  // The emulator's simulated host (GPULAB_EMU_HOST_MEM_MB) or a small machine: "1 MiB", not "0.000977 GiB".
+  const std::string why = host_memory_refusal(20 * 1024.0 * 1024, 1024.0 * 1024, "GEMM 1024x1024x1024 in FP32",
+                                              "GPULAB_EMU_HOST_MEM_MB, the emulator's simulated host");
+  EXPECT_NE(why.find("needs 20 MiB of host memory"), std::string::npos) << why;
+  EXPECT_NE(why.find("1 MiB is available (GPULAB_EMU_HOST_MEM_MB, the emulator's simulated host)"), std::string::npos)
+      << why;
+}
+
 }  // namespace
