@@ -31,10 +31,13 @@ struct ClockStep {
 constexpr ClockStep kSteps[] = {{0.0, 345}, {0.060, 1005}, {0.110, 1500}, {0.150, 1980}};
 constexpr double kBoostMhz = 1980;
 constexpr double kRampS = 0.150;
-// A GPU left idle lowers its clock again: here the warmth gained by busy time drains linearly, back to idle after
-// kCoolS without work. Short, so a measurement cannot lean on the warm-up of the one before it (a suite's host
-// work between GPU jobs, a large check's FP64 reference, take that long).
+// A GPU left idle lowers its clock again, but not at once: the warmth gained by busy time keeps accumulating past
+// boost up to kHoldS, and idle time drains it linearly at kRampS per kCoolS. So the clock holds boost through the
+// host's short gaps between launches (a sample's bookkeeping, a preempted process), starts stepping down after
+// ~1 s without work and is back at idle after ~2 s: short enough that a measurement cannot lean on the warm-up of
+// one a suite ran earlier (host work between GPU jobs, a large check's FP64 reference, take that long).
 constexpr double kCoolS = 1.0;
+constexpr double kHoldS = 2 * kRampS;
 constexpr double kModuleLoadS = 0.030;  // context creation and module load at the first launch
 constexpr double kKernelLoadS = 0.002;  // lazy loading (CUDA_MODULE_LOADING=LAZY) of each kernel at its first launch
 constexpr int kStickyError = 700;       // cudaErrorIllegalAddress
@@ -168,7 +171,7 @@ DeviceWork::~DeviceWork() {
     }
     const double wall = stretched(work_s, s.warmth_s);
     extra = wall - work_s;
-    s.warmth_s = std::min(kRampS, s.warmth_s + wall);
+    s.warmth_s = std::min(kHoldS, s.warmth_s + wall);
     s.last_end = end + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(extra));
   }
   wait_for(extra);

@@ -5,7 +5,8 @@
 //                                  first, then faster in steps (as a driver raises the clock), at full speed once the
 //                                  device has been busy 150 ms; the first launch of the module costs ~30 ms (context
 //                                  and module load) and each kernel's first launch ~2 ms (lazy loading, PTX JIT).
-//                                  Idle time cools the device again (back at the idle clock after 1 s without work).
+//                                  Idle time cools the device again: boost holds through gaps under ~1 s, and
+//                                  the clock is back at idle after ~2 s without work.
 //                                  "steady" or unset: today's device, no slowdown, no first-launch cost.
 //   GPULAB_EMU_FAULT=sticky-after:N  launch N (1-based, kernels and library GEMMs counted together) faults with
 //                                  cudaErrorIllegalAddress, and that error sticks: every later runtime call returns it.
