@@ -2,6 +2,12 @@
 
 #include "runner/experiment_runner.h"
 
+#include <algorithm>
+
+namespace {
+constexpr int kMaxSets = 12;
+}  // namespace
+
 CpuPeakWatch::CpuPeakWatch(ExperimentRunner& runner, QObject* parent) : QObject(parent), m_runner(runner) {
   m_timer.setSingleShot(true);
   connect(&m_timer, &QTimer::timeout, this, &CpuPeakWatch::tick);
@@ -57,6 +63,10 @@ void CpuPeakWatch::tick() {
           ++m_sets;
           if (!m_active) return;
           if (peak.gflops_fp32 > 0) Q_EMIT measured(peak);
+          // Each set takes every core for ~0.1 s: on a machine that stays busy the sets grow rarer (1, 2, 4 … 30 s
+          // apart) and end after kMaxSets, so a slider dragged a minute later does not meet one every second.
+          m_interval = std::min(2 * m_interval, 30000);
+          if (m_sets >= kMaxSets) stop();
           if (m_active) m_timer.start(m_interval);
         },
         Qt::QueuedConnection);
