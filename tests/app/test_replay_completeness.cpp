@@ -238,7 +238,6 @@ TEST(ReplayCompleteness, EveryPlotDrawsWhatTheRecordingHoldsForItsPage) {
   const std::vector<PlotEntry> entries = table();
   for (const QString& path : recordings) {
     SCOPED_TRACE(path.toStdString());
-    qputenv("GPULAB_NO_PEAK_SETTLE", "1");  // no background bursts while the pages draw
     AppContext ctx(noGpu());
     MainWindow window(ctx);
     window.setAttribute(Qt::WA_DontShowOnScreen);
