@@ -1,11 +1,77 @@
 #include "app_context.h"
 
+#include "gpulab/cpu_peak_state.hpp"
 #include "gpulab/recording.hpp"
+#include "models/cpu_peak_in_use.h"
+#include "runner/cpu_peak_watch.h"
+#include "settings.h"
+
+#include <QCryptographicHash>
+#include <QDate>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+// The last confirmed peak per machine: "fp32;fp64;date;machine key" under cpuPeak/<the key's hash> (a settings key
+// cannot hold the CPU's name as it is).
+QString peakSettingsKey(const QString& machineKey) {
+  return QStringLiteral("cpuPeak/") +
+         QString::fromLatin1(QCryptographicHash::hash(machineKey.toUtf8(), QCryptographicHash::Md5).toHex());
+}
+
+// The CPU peak the pages use (issue 40): the start-up bursts' figure, provisional until a background set confirms
+// it (CpuPeakWatch), and never a start-up figure far below the last good one on this machine (models/
+// cpu_peak_in_use.h). `cpuInfo` is the context's, read by every page; the watch is the context's child and says when
+// the figure in it changed. GPULAB_NO_PEAK_SETTLE=1: no background sets (the start-up figure stands, provisional).
+void watchCpuPeak(QObject& context, ExperimentRunner& runner, gpulab::DeviceInfo& cpuInfo, gpulab::Backend& cpu) {
+  auto* watch = new CpuPeakWatch(runner, &context);
+  const gpulab::CpuPeakState startup = gpulab::cpu_peak_state();
+  const QString key = QString::fromStdString(cpu_peak_in_use::machineKey(cpuInfo.name, cpuInfo.compute_units, cpuInfo.simd));
+  cpu_peak_in_use::LastGood lastGood;
+  const QStringList last = appSettings()->value(peakSettingsKey(key)).toString().split(QLatin1Char(';'));
+  if (last.size() == 4 && last[3] == key) lastGood = {last[0].toDouble(), last[1].toDouble(), last[2].toStdString()};
+  // Tests stand in for an earlier session's figure: "fp32;fp64;date".
+  if (const QStringList given = qEnvironmentVariable("GPULAB_LAST_GOOD_CPU_PEAK").split(QLatin1Char(';')); given.size() == 3)
+    lastGood = {given[0].toDouble(), given[1].toDouble(), given[2].toStdString()};
+
+  auto apply = [watch, &cpuInfo, &cpu, key, lastGood](const gpulab::CpuPeakState& now) mutable {
+    const cpu_peak_in_use::Choice choice = cpu_peak_in_use::choose(now, lastGood);
+    // The pages redraw (every one of them) only for a change worth a redraw: a later set a percent above the
+    // start-up one changes no share a class reads.
+    auto moved = [](double a, double b) { return std::abs(a - b) > 0.02 * std::max(a, b); };
+    const QString kind = QString::fromUtf8(cpu_peak_in_use::kindName(choice.kind));
+    const QString lastGoodKind = QString::fromUtf8(cpu_peak_in_use::kindName(cpu_peak_in_use::Choice::Kind::lastGood));
+    const bool changed = moved(choice.gflops_fp32, cpuInfo.peak_gflops_fp32) ||
+                         moved(choice.gflops_fp64, cpuInfo.peak_gflops_fp64) ||
+                         (kind != watch->peakKind() && (kind == lastGoodKind || watch->peakKind() == lastGoodKind));
+    cpuInfo = cpu.device_info();  // its details list the bursts so far
+    cpuInfo.peak_gflops_fp32 = choice.gflops_fp32;
+    cpuInfo.peak_gflops_fp64 = choice.gflops_fp64;
+    cpuInfo.peak_source = choice.source;
+    if (choice.kind == cpu_peak_in_use::Choice::Kind::confirmed) {
+      // Remembered for the next start's check: a start-up far below it is a busy machine's.
+      lastGood = {choice.gflops_fp32, choice.gflops_fp64, QDate::currentDate().toString(Qt::ISODate).toStdString()};
+      appSettings()->setValue(peakSettingsKey(key), QStringLiteral("%1;%2;%3;%4")
+                                                        .arg(choice.gflops_fp32, 0, 'g', 6)
+                                                        .arg(choice.gflops_fp64, 0, 'g', 6)
+                                                        .arg(QString::fromStdString(lastGood.date), key));
+    }
+    if (!choice.keepMeasuring) watch->stop();
+    watch->setPeakKind(kind, changed);
+  };
+  apply(startup);
+  QObject::connect(watch, &CpuPeakWatch::measured, watch, apply);
+  if (watch->peakKind() != QLatin1String("confirmed") && qEnvironmentVariableIntValue("GPULAB_NO_PEAK_SETTLE") != 1)
+    watch->start();
+}
+}  // namespace
 
 AppContext::AppContext(Options options, QObject* parent) : QObject(parent) {
   m_runner.setStore(&m_results);  // every result reaches the pages through the store, on one path
   m_cpu = gpulab::make_cpu_backend();
   m_cpuInfo = m_cpu->device_info();
+  watchCpuPeak(*this, m_runner, m_cpuInfo, *m_cpu);
   if (options.loadCuda) {
     m_cuda = gpulab::load_cuda_backend();
   } else {
@@ -59,6 +125,8 @@ QString AppContext::gpuReason() const {
 }
 
 AppContext::~AppContext() {
+  // The peak watch reads the runner and writes cpuInfo: it goes (waiting for a set in flight) before they do.
+  delete findChild<CpuPeakWatch*>();
   // Stop any experiment before the backends it uses are destroyed.
   m_runner.cancel();
   m_runner.waitForIdle(30000);

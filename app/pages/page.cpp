@@ -1,6 +1,7 @@
 #include "pages/page.h"
 
 #include "app_context.h"
+#include "runner/cpu_peak_watch.h"
 #include "widgets/lesson_panel.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -39,6 +40,10 @@ class LayoutRequestWatch : public QObject {
 }  // namespace
 
 Page::Page(AppContext& ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
+  // The CPU peak the pages divide by can change after start-up (a background set replaced a busy start-up's figure,
+  // runner/cpu_peak_watch.h): the page's full redraw, applyTheme with the theme it has.
+  if (auto* watch = ctx.findChild<CpuPeakWatch*>())
+    connect(watch, &CpuPeakWatch::peakInUseChanged, this, [this] { applyTheme(m_ctx.theme()); });
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(16, 10, 16, 10);
   outer->setSpacing(8);

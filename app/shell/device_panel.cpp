@@ -1,6 +1,7 @@
 #include "shell/device_panel.h"
 
 #include "app_context.h"
+#include "runner/cpu_peak_watch.h"
 #include "format.h"
 #include "models/device_words.h"
 #include "widgets/record_gpu_help.h"
@@ -98,6 +99,8 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
     if (!m_ctx.chooseGpu(kind)) m_choice->setCurrentIndex(m_choice->findData(kindData(m_ctx.gpuKind())));
   });
   connect(&ctx, &AppContext::gpuChanged, this, &DevicePanel::refresh);
+  if (auto* watch = ctx.findChild<CpuPeakWatch*>())  // a busy start-up's peak replaced
+    connect(watch, &CpuPeakWatch::peakInUseChanged, this, &DevicePanel::refresh);
   refresh();
   auto* more = new QPushButton(tr("Device details…"), this);
   more->setToolTip(tr("Everything detected: caches, clocks, library versions, the CUDA module that was tried"));
@@ -133,6 +136,9 @@ DevicePanel::DevicePanel(AppContext& ctx, QWidget* parent) : QWidget(parent), m_
 }
 
 void DevicePanel::refresh() {
+  // The peak's line stays short (the side column is narrow); where and when it was taken is its tooltip.
+  m_cpu->setText(describeCpu(m_ctx.cpuInfo()));
+  m_cpu->setToolTip(tr("FMA peak: %1").arg(QString::fromStdString(m_ctx.cpuInfo().peak_source)));
   m_gpu->setText(describeGpu(m_ctx));
   const QString how = m_ctx.gpuKind() == gpulab::BackendKind::vulkan ? tr("through Vulkan compute shaders")
                                                                  : tr("through the CUDA module");

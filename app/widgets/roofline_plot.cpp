@@ -108,6 +108,7 @@ void RooflinePlot::setCompact(bool compact) {
 }
 
 void RooflinePlot::setTitle(const QString& title) {
+  if (title == m_title) return;  // a page sets it with every redraw
   m_title = title;
   scheduleRebuild();
 }

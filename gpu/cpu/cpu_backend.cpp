@@ -2,6 +2,7 @@
 // (all cores through OpenBLAS), measured for real on the machine in front of the class.
 #include "cpu_internal.hpp"
 #include "layer_chain.hpp"
+#include "gpulab/cpu_peak_state.hpp"
 #include "gpulab/experiments.hpp"
 #include "gpulab/units.hpp"
 
@@ -33,7 +34,13 @@ class CpuBackend final : public Backend {
       return "; best of " + std::to_string(v.size()) + " bursts, " + format_fixed(*lo, 1) + "\u2013" +
              format_fixed(*hi, 1) + " GFLOP/s";
     };
+    // When the best burst was taken, and whether a later set of bursts has confirmed it (a busy start-up reads
+    // every burst low: fma_peak.cpp).
+    const std::string when = peak.best_taken_at.empty() ? std::string()
+                             : "; best at " + peak.best_taken_at + (peak.settled ? ", confirmed by a later set"
+                                                                                 : ", not yet confirmed");
     d.details.emplace_back("Peak FP32" + on, format_si(peak.gflops_fp32 * 1e9, "FLOP/s") + spread(peak.bursts_fp32) +
+                                                 when +
                                                  (peak.floor_fp32 > 0 ? "; raised to " + peak.floor_source_fp32 : ""));
     d.details.emplace_back("Peak FP64" + on, format_si(peak.gflops_fp64 * 1e9, "FLOP/s") + spread(peak.bursts_fp64) +
                                                  (peak.floor_fp64 > 0 ? "; raised to " + peak.floor_source_fp64 : ""));
@@ -111,10 +118,7 @@ class CpuBackend final : public Backend {
   std::unique_ptr<TimedOp> make_overhead(const OverheadSpec& spec) override { return cpu::make_overhead_op(spec); }
 };
 
-}  // namespace
-
-CpuPeak cpu_peak() {
-  const cpu::FmaPeak p = cpu::measured_fma_peak();
+CpuPeak summarise(const cpu::FmaPeak& p) {
   const DeviceInfo d = cpu::read_device_info();
   const cpu::PeakModel model = cpu::peak_model(d.clock_mhz, d.compute_units);
   CpuPeak c;
@@ -138,6 +142,24 @@ CpuPeak cpu_peak() {
   c.source_fp64 = source(p.floor_fp64, p.floor_source_fp64, p.bursts_fp64.size());
   return c;
 }
+
+CpuPeakState state_of(const cpu::FmaPeak& p) {
+  const CpuPeak c = summarise(p);
+  CpuPeakState s;
+  s.gflops_fp32 = c.gflops_fp32;
+  s.gflops_fp64 = c.gflops_fp64;
+  s.source_fp32 = c.source_fp32;
+  s.settled = p.settled;
+  s.sets = p.sets;
+  s.best_taken_at = p.best_taken_at;
+  return s;
+}
+
+}  // namespace
+
+CpuPeak cpu_peak() { return summarise(cpu::measured_fma_peak()); }
+CpuPeakState cpu_peak_state() { return state_of(cpu::measured_fma_peak()); }
+CpuPeakState settle_cpu_peak() { return state_of(cpu::settle_fma_peak()); }
 
 bool retake_cpu_peak_if_quiet() { return cpu::retake_fma_peak_if_quiet(); }
 void raise_cpu_peak_floor(double gflops, bool fp64, const std::string& what) {

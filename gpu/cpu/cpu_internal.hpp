@@ -57,6 +57,12 @@ struct FmaPeak {
   int retakes = 0;                               // times more bursts were taken on a quiet machine
   double floor_fp32 = 0, floor_fp64 = 0;         // a rate measured here above every burst (0 = none)
   std::string floor_source_fp32, floor_source_fp64;
+  // A busy start-up reads every burst low and alike, so agreement within the start-up set proves nothing: the peak
+  // is settled once a later set of bursts agrees with the set before it (settle_fma_peak).
+  bool settled = false;
+  int sets = 0;                // sets of bursts taken (the start-up set is the first)
+  std::string best_taken_at;   // when the best FP32 burst was taken: "16:47:03 UTC"
+  double best_taken_s = 0;     // ...seconds after the start-up set
 };
 // The best of several short all-thread bursts (five at first use, ~0.2 s), each rated per CPU-second of its threads
 // so a busy moment cannot halve it; a copy, safe from any thread.
@@ -64,6 +70,9 @@ FmaPeak measured_fma_peak();
 // Takes `bursts` more bursts when the machine is quiet (other programs under a quarter of a core for 100 ms), at
 // most every 20 s; returns whether it did. The peak only ever rises.
 bool retake_fma_peak_if_quiet(int bursts = 3);
+// One more set of `bursts` bursts now (at most 40 sets in all); returns the peak after it. For a caller that
+// re-measures in the background until two sets agree (and, past that, until it believes what they say).
+FmaPeak settle_fma_peak(int bursts = 3);
 // A rate the app measured (a BLAS GEMM) above the bursts' best becomes the peak, with `what` saying so.
 void raise_fma_peak_floor(double gflops, bool fp64, const std::string& what);
 // The same bursts as one checked, timed op (roofs_ops.cpp, experiment "peak"): iterations for about `target_s`

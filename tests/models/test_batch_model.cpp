@@ -168,3 +168,44 @@ TEST(BatchModel, TheShownSetUpIsTheControlsUntilTheSweepHasAPoint) {
   EXPECT_TRUE(state.points.empty());
   EXPECT_EQ(state.shown(controls).dIn, 1024);
 }
+
+// Issue 40: a recorded sweep is read against its recording's memory roof, the triad its plan ran at its start.
+TEST(BatchModel, ARecordedSweepCarriesItsOwnTriadAndIntensities) {
+  std::vector<gpulab::Result> rs;
+  rs.push_back(triad(150, 1 << 20, gpulab::plan_name::bandwidth));  // another suite's cache-sized arrays
+  rs.push_back(triad(31, 64 << 20));                                 // the sweep's own, at its start
+  for (long long b = 1; b <= 8; b *= 2) rs.push_back(gemm(b, 10.0 * b));
+  const auto sweeps = recordedSweeps(recorded(rs), 4096, 4096);
+  ASSERT_EQ(sweeps.size(), 1u);
+  EXPECT_DOUBLE_EQ(sweeps[0].bandwidth, 31e9);
+  EXPECT_DOUBLE_EQ(sweeps[0].bandwidthArrayBytes, double(64 << 20));
+  EXPECT_TRUE(sweeps[0].bandwidthOfTheSweep);
+  ASSERT_EQ(sweeps[0].intensities.size(), 4u);
+  EXPECT_DOUBLE_EQ(sweeps[0].intensities[3], rs.back().flops / rs.back().bytes);
+  EXPECT_DOUBLE_EQ(sweeps[0].peakFlops, 0);  // no roofs suite in it: the memory roof alone
+  // Another recording's triad is never this one's roof.
+  const std::vector<gpulab::Result> gemms(rs.begin() + 2, rs.end());
+  std::vector<Input> in = recorded(gemms, 0);
+  const gpulab::Result other = triad(99, 64 << 20);
+  in.push_back({&other, 1});
+  const auto alone = recordedSweeps(in, 4096, 4096);
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_DOUBLE_EQ(alone[0].bandwidth, 0);
+}
+
+TEST(BatchModel, BeforePlansTheTriadThePlanRunsThereIsTheRoof) {
+  // The bundled recording has no plan names: the bandwidth suite's triads from 1 MiB to 256 MiB, on one thread and
+  // on all. The batch plan runs the all-thread 64 MiB triad on a CPU: that one, not the faster cache-sized arrays.
+  std::vector<gpulab::Result> rs;
+  for (double mib : {1.0, 64.0, 256.0}) {
+    auto one = triad(mib < 2 ? 99 : 22, mib * (1 << 20), "");
+    one.params["threads"] = 1;
+    rs.push_back(one);
+    rs.push_back(triad(mib < 2 ? 81 : mib < 100 ? 35.82 : 34.83, mib * (1 << 20), ""));
+  }
+  for (long long b = 1; b <= 8; b *= 2) rs.push_back(gemm(b, 10.0 * b, ""));
+  const auto sweeps = recordedSweeps(recorded(rs), 4096, 4096);
+  ASSERT_EQ(sweeps.size(), 1u);
+  EXPECT_DOUBLE_EQ(sweeps[0].bandwidth, 35.82e9);
+  EXPECT_FALSE(sweeps[0].bandwidthOfTheSweep);
+}

@@ -12,6 +12,7 @@
 #include "models/busy_machine.h"
 #include "pages/page.h"
 #include "widgets/recorded_badges.h"
+#include "widgets/roofline_plot.h"
 
 #include <QVector>
 
@@ -27,7 +28,6 @@ class QCPItemStraightLine;
 class QCPItemText;
 class FittingColumns;
 class QTimer;
-class RooflinePlot;
 class StackedOrTabbed;
 
 class BatchPage : public Page {
@@ -99,6 +99,11 @@ class BatchPage : public Page {
   // The table rows and the strip's last-point sentence of the points that arrived since the last frame.
   void appendPendingRows();
   void findCrossover();
+  // A recorded sweep on the small roofline: its points (hollow) and its recording's memory roof (the sweep's triad),
+  // with the device's FMA peak where the recording has one; a sweep without a triad is named in `withoutTriad`.
+  void addRecordedToRoofline(const batch_model::RecordedSweep& rs, const QString& name, const QString& source,
+                             QVector<RooflinePlot::Point>& points, QVector<RooflinePlot::Roof>& roofs,
+                             QStringList& withoutTriad) const;
 
   StackedOrTabbed* m_visual = nullptr;
   QCustomPlot* m_plot = nullptr;

@@ -66,6 +66,44 @@ void hideItem(QCPAbstractItem* item) {
 
 }  // namespace
 
+void BatchPage::addRecordedToRoofline(const batch_model::RecordedSweep& rs, const QString& name, const QString& source,
+                                      QVector<RooflinePlot::Point>& points, QVector<RooflinePlot::Roof>& roofs,
+                                      QStringList& withoutTriad) const {
+  const Theme& theme = m_ctx.theme();
+  const QColor hue = rs.device.is_gpu ? theme.gpu : theme.cpu;
+  const QString device = QString::fromStdString(rs.deviceName);
+  for (std::size_t i = 0; i < rs.batches.size(); ++i) {
+    RooflinePlot::Point rp;
+    rp.intensity = rs.intensities[i];
+    rp.flops = rs.flopsPerS[i];
+    rp.color = hue;
+    rp.recorded = true;
+    rp.source = rs.source;
+    rp.device = device;
+    rp.group = tr("B sweep · %1").arg(name);
+    rp.tooltip = tr("B = %1, %2 on %3\n%4 at %5 FLOP/B\n%6")
+                     .arg(fmtCount(static_cast<long long>(rs.batches[i])), precName(rs.precision), device,
+                          fmtSi(rs.flopsPerS[i], "FLOP/s"), fmtFixed(rs.intensities[i], 2), source);
+    points << rp;
+  }
+  if (!(rs.bandwidth > 0)) {
+    withoutTriad << device;
+    return;
+  }
+  // The recording's own roofs: its triad (the sweep's, or the one the sweep's plan runs there) and, where it was
+  // recorded, the device's FMA peak; never this machine's, which the model roof is.
+  RooflinePlot::Roof roof;
+  roof.label = tr("%1 %2 triad%3 · %4")
+                   .arg(device, fmtSi(rs.bandwidth, "B/s"),
+                        rs.peakFlops > 0 ? tr(", %1 FMA peak").arg(fmtSi(rs.peakFlops, "FLOP/s")) : QString(), source);
+  roof.bandwidth = rs.bandwidth;
+  roof.peakFlops = rs.peakFlops;
+  roof.color = hue;
+  roof.kind = SeriesKind::Recorded;
+  roof.source = rs.source;
+  roofs << roof;
+}
+
 void BatchPage::replot() {
   const Theme& theme = m_ctx.theme();
   GraphPool graphs(m_plot);
@@ -130,6 +168,8 @@ void BatchPage::replot() {
   const std::vector<batch_model::RecordedSweep> recorded =
       batch_model::recordedSweeps(inputs, static_cast<long long>(di), static_cast<long long>(dout));
   QVector<RooflinePlot::Point> roofPts;
+  QVector<RooflinePlot::Roof> recordedRoofs;
+  QStringList withoutTriad;  // recorded sweeps whose recording has no triad to read them against
   for (const batch_model::RecordedSweep& rs : recorded) {
     const QString source = m_ctx.results().sourceLabel(rs.source);
     QCPGraph* g = graphs.next();
@@ -153,6 +193,7 @@ void BatchPage::replot() {
       bmin = std::min(bmin, x);
       bmax = std::max(bmax, x);
     }
+    addRecordedToRoofline(rs, g->name(), source, roofPts, recordedRoofs, withoutTriad);
   }
 
   // This sweep, measured here.
@@ -270,8 +311,14 @@ void BatchPage::replot() {
     r.kind = SeriesKind::Model;
     roofs << r;
   }
+  roofs << recordedRoofs;
   m_roof->setRoofs(roofs);
   m_roof->setPoints(roofPts);
+  // A recorded sweep drawn without its memory roof says why on the chart.
+  m_roof->setTitle(withoutTriad.isEmpty()
+                       ? tr("Each point on the roofline")
+                       : tr("Each point on the roofline\n%1: no triad recorded, no memory roof")
+                             .arg(withoutTriad.join(QStringLiteral(", "))));
 
   // The strip.
   const double ridge = modelRidge();

@@ -32,6 +32,8 @@ std::string batch_gemm_variant(Backend& b, Precision p, long long max_batch, lon
   return {};
 }
 
+std::size_t batch_triad_array_bytes(BackendKind k) { return k == BackendKind::cuda ? 1024 * kMiB : 64 * kMiB; }
+
 // The batch page's sweep on one device: the triad first (the memory roof the points are read against, measured in
 // the same run), then Y = X·W for every batch size through the device's library GEMM.
 Plan batch_plan(const Backends& backends, const BatchControls& c) {
@@ -46,8 +48,7 @@ Plan batch_plan(const Backends& backends, const BatchControls& c) {
               {{"m", double(first)}, {"n", double(c.d_out)}, {"k", double(c.d_in)}}, why);
     return plan.take();
   }
-  // A GPU's triad runs past its L2 (1 GiB arrays); a CPU's 64 MiB arrays are already DRAM-sized.
-  plan.bandwidth(b, "triad", b.kind() == "cuda" ? 1024 * kMiB : 64 * kMiB);
+  plan.bandwidth(b, "triad", batch_triad_array_bytes(b.kind_id()));
   for (long long batch : c.batches) plan.gemm(b, batch, c.d_out, c.d_in, variant, c.precision);
   return plan.take();
 }

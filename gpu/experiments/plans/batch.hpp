@@ -27,6 +27,10 @@ struct BatchControls {
 // Empty with *why set when nothing runs it.
 std::string batch_gemm_variant(Backend& b, Precision p, long long max_batch, long long d_in, long long d_out,
                                std::string* why);
+// The arrays of the sweep's triad on a device of kind `k`: a CUDA GPU's run past its L2 (1 GiB); a CPU's 64 MiB are
+// already DRAM-sized. The page reads a recording's sweep against the triad the plan ran (or, before plans were
+// recorded, would have run) on that device.
+std::size_t batch_triad_array_bytes(BackendKind k);
 // The triad (the memory roof the points are read against), then Y = X·W for every batch size, on one device.
 Plan batch_plan(const Backends& backends, const BatchControls& controls = {});
 

@@ -2,6 +2,7 @@
 
 #include "plans/batch.hpp"
 #include "gpulab/result_views.hpp"
+#include "gpulab/roofs.hpp"
 
 #include <algorithm>
 #include <map>
@@ -19,6 +20,14 @@ bool sweepGemm(const gpulab::GemmPoint& g) {
   if (g.square()) return false;
   if (!g.head.plan.empty()) return g.head.plan == gpulab::plan_name::batch;
   return g.library && g.threads == 0 && !g.direct_control;
+}
+
+// The sweep's triad: the batch plan's; before plans, the triad the plan runs on that device (all threads, its array
+// size), which the bandwidth suite recorded among its sizes.
+bool sweepTriad(const gpulab::BandwidthPoint& b) {
+  if (b.kernel != gpulab::StreamKernel::triad) return false;
+  if (!b.head.plan.empty()) return b.head.plan == gpulab::plan_name::batch;
+  return b.threads == 0 && b.bytes_per_array == double(gpulab::batch_triad_array_bytes(b.head.kind));
 }
 
 }  // namespace
@@ -76,17 +85,39 @@ double sessionCpuBandwidth(const std::vector<Input>& results) {
 }
 
 std::vector<RecordedSweep> recordedSweeps(const std::vector<Input>& results, long long dIn, long long dOut) {
-  // (source, backend, device, precision) -> batch -> the newest point
+  // (source, backend, device, precision) -> batch -> the newest point (FLOP/s, FLOPs per byte)
   using Key = std::tuple<int, std::string, std::string, int>;
-  std::map<Key, std::map<long long, double>> points;
+  using Device = std::tuple<int, std::string, std::string>;  // (source, backend, device)
+  struct Triad {
+    double bytesPerS = 0, arrayBytes = 0;
+    bool ofTheSweep = false;
+  };
+  std::map<Key, std::map<long long, std::pair<double, double>>> points;
   std::map<Key, gpulab::DeviceWords> words;
+  std::map<Device, Triad> triads;
+  std::map<Key, double> peaks;  // FLOP/s
   for (const Input& in : results) {
     if (in.source < 0) continue;
-    const auto g = gpulab::as_gemm(*in.result);
+    const gpulab::Result& r = *in.result;
+    if (const auto b = gpulab::as_bandwidth(r)) {
+      if (!b->head.ok || !(b->gbps > 0) || !sweepTriad(*b)) continue;
+      Triad& t = triads[{in.source, b->head.backend, b->head.device}];
+      const bool ofTheSweep = !b->head.plan.empty();
+      if (t.ofTheSweep && !ofTheSweep) continue;  // the sweep's own triad outranks another suite's
+      t = {b->gbps * 1e9, b->bytes_per_array, ofTheSweep};
+      continue;
+    }
+    if (const auto pk = gpulab::as_peak(r)) {
+      if (!pk->head.ok || !(pk->gflops > 0)) continue;
+      double& best = peaks[{in.source, pk->head.backend, pk->head.device, int(pk->head.precision)}];
+      best = std::max(best, pk->gflops * 1e9);
+      continue;
+    }
+    const auto g = gpulab::as_gemm(r);
     if (!g || !g->head.ok || !(g->gflops > 0) || g->k != dIn || g->n != dOut || !sweepGemm(*g)) continue;
     const Key key{in.source, g->head.backend, g->head.device, int(g->head.precision)};
-    points[key][g->m] = g->gflops * 1e9;
-    words[key] = gpulab::device_words(*in.result);
+    points[key][g->m] = {g->gflops * 1e9, r.bytes > 0 ? r.flops / r.bytes : 0};
+    words[key] = gpulab::device_words(r);
   }
   std::vector<RecordedSweep> out;
   for (const auto& [key, byBatch] : points) {
@@ -96,10 +127,17 @@ std::vector<RecordedSweep> recordedSweeps(const std::vector<Input>& results, lon
     s.device = words[key];
     s.deviceName = gpulab::short_device_name(std::get<2>(key).empty() ? std::get<1>(key) : std::get<2>(key));
     s.precision = static_cast<gpulab::Precision>(std::get<3>(key));
-    for (const auto& [b, f] : byBatch) {
+    for (const auto& [b, point] : byBatch) {
       s.batches.push_back(double(b));
-      s.flopsPerS.push_back(f);
+      s.flopsPerS.push_back(point.first);
+      s.intensities.push_back(point.second);
     }
+    if (const auto t = triads.find({std::get<0>(key), std::get<1>(key), std::get<2>(key)}); t != triads.end()) {
+      s.bandwidth = t->second.bytesPerS;
+      s.bandwidthArrayBytes = t->second.arrayBytes;
+      s.bandwidthOfTheSweep = t->second.ofTheSweep;
+    }
+    if (const auto p = peaks.find(key); p != peaks.end()) s.peakFlops = p->second;
     out.push_back(std::move(s));
   }
   return out;

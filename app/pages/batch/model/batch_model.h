@@ -76,13 +76,24 @@ using Input = SourcedResult;  // models/sourced_result.h
 // a start: the largest arrays measured, the fastest kind among them (cache-sized arrays overstate DRAM). 0: none.
 double sessionCpuBandwidth(const std::vector<Input>& results);
 
-// A recorded sweep of the d_in × d_out layer: one per (device, precision, recording), at least three batch sizes.
+// A recorded sweep of the d_in × d_out layer: one per (device, precision, recording), at least three batch sizes,
+// with the roofs it is read against on the roofline: the recording's own, never this machine's.
 struct RecordedSweep {
   int source = 0;
   gpulab::DeviceWords device;  // who ran it: never "GPU" for a CPU-type Vulkan device
   std::string deviceName;      // short: "AMD EPYC 7R13", "llvmpipe"
   gpulab::Precision precision = gpulab::Precision::fp32;
   std::vector<double> batches, flopsPerS;  // by batch, one point per batch (the newest)
+  std::vector<double> intensities;         // FLOPs per byte of each point, by the lesson's count
+  // The memory roof: the sweep's own triad, recorded at its start (the batch plan's); from a recording made before
+  // plans were recorded, the triad the plan runs there (all threads, batch_triad_array_bytes) on the same device.
+  // 0: the recording has none, and the roofline says so.
+  double bandwidth = 0;  // bytes/s
+  double bandwidthArrayBytes = 0;
+  bool bandwidthOfTheSweep = false;  // the batch plan's own triad (else the matching one of another suite)
+  // The compute roof: the device's FMA peak in the sweep's precision where the recording has one (the roofs
+  // suite); 0: none recorded (the memory roof is drawn alone).
+  double peakFlops = 0;
 };
 std::vector<RecordedSweep> recordedSweeps(const std::vector<Input>& results, long long dIn, long long dOut);
 
