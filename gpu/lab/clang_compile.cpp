@@ -89,7 +89,9 @@ CompileResult compile_student(const std::string& clang, const std::string& sourc
                                    "-DGPULAB_KERNEL_TRACE=1",
                                    "-fsanitize-coverage=trace-pc-guard,trace-loads,trace-stores",
                                    "-Wno-unknown-pragmas", "-Wno-pass-failed", "-fno-vectorize", "-fno-slp-vectorize",
-                                   "-gline-tables-only", "-fno-color-diagnostics", "-fno-caret-diagnostics",
+                                   // A loop that never ends stays one (C++ lets the optimiser delete a side-effect-free
+                                   // endless loop; the student should see the timeout a GPU would give).
+                                   "-fno-finite-loops", "-gline-tables-only", "-fno-color-diagnostics", "-fno-caret-diagnostics",
                                    "-ferror-limit=20", "-Wall", "-Wno-unused-function", "-Wno-unused-variable",
                                    "-I" + headers.shim, "-I" + headers.include, "-include", headers.prelude,
                                    "-x", "c++", source_file, "-o", library};

@@ -115,7 +115,8 @@ void AccessWatch::watch_shared(SharedArrayShadow& array, std::uintptr_t address,
     } else {
       if (word.write_phase == 0)
         throw AccessFault(where_now() + " reads " + element +
-                              " before any thread of the block wrote it (shared memory starts as garbage; here NaN)",
+                              " before any thread of the block wrote it (shared memory starts as garbage; here NaN): is a "
+                              "__syncthreads() missing between the writes and this read?",
                           pc);
       if (word.write_phase == phase && word.writer != me)
         throw AccessFault(where_now() + " reads " + element + ", which " + thread_name(word.writer) +

@@ -1,5 +1,5 @@
 #pragma once
-// The runner's last words: a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or its own time limit (SIGALRM)
+// The runner's last words: a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or its own limit of CPU time (SIGPROF)
 // writes one line to stdout, with only async-signal-safe calls, and ends the process:
 //   fatal <what> pc=<hex offset in the student's library or 0> last=<hex offset of the last traced access or 0>
 //         addr=<hex fault address> shape=<index> line=<launch line> block=x,y,z thread=x,y,z

@@ -55,7 +55,7 @@ struct LabRequest {
   std::string display_path;  // what diagnostics call it (the file's path, or "untitled.cu")
   emu::TraceShape trace_shape{128, 128, 128};
   std::optional<std::uint64_t> seed;  // default: a fresh seed every run
-  double time_limit_seconds = 20;     // for the child (checks and trace together)
+  double time_limit_seconds = 20;     // CPU time for the child (checks and trace together)
   long long memory_limit_mib = 2048;
   bool trace = true;
 };
