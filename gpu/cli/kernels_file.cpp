@@ -44,7 +44,9 @@ int cli_kernels_file(const KernelsFileOptions& options, const emu::TraceShape& s
   const lab::LabReport report = lab::run_lab(request);
   const int code = exit_code_of(report.outcome);
 
-  if (report.outcome == lab::Outcome::compile_error) {
+  if (report.outcome == lab::Outcome::no_compiler) {
+    std::fprintf(stderr, "kernels: %s\n", report.reason.c_str());
+  } else if (report.outcome == lab::Outcome::compile_error) {
     for (const lab::Diagnostic& d : report.diagnostics)
       if (d.error)
         std::fprintf(stderr, "%s%s: %s\n", options.file.c_str(),

@@ -183,6 +183,8 @@ const std::vector<ShapeCheck>& check_shapes() {
 }
 
 std::string find_clang() {
+  // GPULAB_LAB_CLANG names the compiler outright (a class's own clang; tests hide it to see the install hint).
+  if (const char* chosen = std::getenv("GPULAB_LAB_CLANG")) return find_program({chosen});
 #ifdef GPULAB_CONFIGURED_CLANGXX
   const std::string configured = GPULAB_CONFIGURED_CLANGXX;
 #else
