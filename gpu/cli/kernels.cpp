@@ -6,6 +6,7 @@
 #include "kernels_table.hpp"
 
 #include <gpulab_emu/kernel_trace.hpp>
+#include <gpulab_lab/templates.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -28,7 +29,9 @@ constexpr const char* k_usage =
     "  (row-major C = A*B, launching with <<<grid, block, shared, stream>>>) is compiled with clang for the emulator,\n"
     "  run in a child process with a time and memory limit, checked on random inputs at awkward shapes (a fresh seed\n"
     "  each run unless --seed) and traced beside the ladder. Exit 0: right; 1: wrong, crashed or out of time (the\n"
-    "  reason on stderr, check.reason in --json); 2: does not compile (file:line: message).\n";
+    "  reason on stderr, check.reason in --json); 2: does not compile (file:line: message).\n"
+    "       kernels --template STEP | blank\n"
+    "  Prints a ladder step's kernel file made into a lab file (or a blank launcher) to start from.\n";
 
 bool parse_int(const std::string& s, int& out) {
   try {
@@ -77,6 +80,15 @@ int cli_kernels(const Args& args) {
       json_out = true;
     } else if (a == "--step" && has_value) {
       only = args[++i];
+    } else if (a == "--template" && has_value) {
+      const std::string step = args[++i];
+      const std::string text = step == "blank" ? lab::blank_launcher() : lab::ladder_template(step);
+      if (text.empty()) {
+        std::fprintf(stderr, "kernels: no ladder step \"%s\" (01_naive ... 07_warptile, or blank)\n", step.c_str());
+        return 2;
+      }
+      std::fputs(text.c_str(), stdout);
+      return 0;
     } else if (a == "--file" && has_value) {
       file_options.file = args[++i];
     } else if (a == "--seed" && has_value && parse_int(args[i + 1], v) && v >= 0) {

@@ -13,7 +13,7 @@
 namespace gpulab::lab {
 
 extern const std::pair<std::string_view, std::string_view> kEmbeddedHeaders[];
-extern const int kEmbeddedHeaderCount;
+extern const int kEmbeddedHeadersCount;
 
 namespace fs = std::filesystem;
 
@@ -26,7 +26,7 @@ std::string lab_cache_root() {
 HeaderFolders emulator_headers(const std::string& cache_root) {
   // The folder is named after the headers' contents: two builds never share (or overwrite) each other's copy.
   std::size_t hash = 0;
-  for (int i = 0; i < kEmbeddedHeaderCount; ++i)
+  for (int i = 0; i < kEmbeddedHeadersCount; ++i)
     hash = hash * 1000003u ^ std::hash<std::string_view>{}(kEmbeddedHeaders[i].first) * 31u ^
            std::hash<std::string_view>{}(kEmbeddedHeaders[i].second);
   char name[32];
@@ -36,7 +36,7 @@ HeaderFolders emulator_headers(const std::string& cache_root) {
   if (!fs::exists(done)) {
     std::error_code ec;
     fs::create_directories(root, ec);
-    for (int i = 0; i < kEmbeddedHeaderCount; ++i) {
+    for (int i = 0; i < kEmbeddedHeadersCount; ++i) {
       const fs::path file = root / std::string(kEmbeddedHeaders[i].first);
       fs::create_directories(file.parent_path(), ec);
       // Written beside and renamed: a second process writing the same folder never sees half a header.
