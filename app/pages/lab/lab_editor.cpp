@@ -5,9 +5,12 @@
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHelpEvent>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QTextBlock>
 #include <QToolTip>
+
+#include <algorithm>
 
 namespace {
 

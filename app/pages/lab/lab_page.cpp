@@ -68,12 +68,6 @@ QString taskText(Task t) {
   return {};
 }
 
-QString htmlEscape(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
-
-QString triple(const std::array<unsigned, 3>& v) {
-  return QStringLiteral("(%1,%2,%3)").arg(v[0]).arg(v[1]).arg(v[2]);
-}
-
 }  // namespace
 
 LabPage::LabPage(AppContext& ctx) : Page(ctx) {
