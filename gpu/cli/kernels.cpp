@@ -3,7 +3,10 @@
 // the emulated run; no time is reported (the emulator's times are not a GPU's).
 #include "gpulab/cli.hpp"
 
+#include "kernels_table.hpp"
+
 #include <gpulab_emu/kernel_trace.hpp>
+#include <gpulab_lab/templates.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -16,10 +19,19 @@ namespace {
 
 constexpr const char* k_usage =
     "usage: kernels [--size N | --m M --n N --k K] [--step NAME] [--json]\n"
+    "       kernels --file FILE.cu [--size N | --m M --n N --k K] [--seed S] [--time-limit SECONDS] [--json]\n"
     "  Traces the SGEMM ladder's kernels (01_naive ... 07_warptile) on the CPU emulator at m x n x k (default 128^3,\n"
     "  each 1...512) and prints, per step: global sectors per load request, the share of fetched bytes used,\n"
     "  bytes requested per FLOP, shared-memory reuse and bank-conflict wavefronts. Traced on the CPU emulator:\n"
-    "  counts exact, times not a GPU's.\n";
+    "  counts exact, times not a GPU's.\n"
+    "  --file: a student's CUDA file defining\n"
+    "    void sgemm_student(int m, int n, int k, const float* A, const float* B, float* C, cudaStream_t stream)\n"
+    "  (row-major C = A*B, launching with <<<grid, block, shared, stream>>>) is compiled with clang for the emulator,\n"
+    "  run in a child process with a time and memory limit, checked on random inputs at awkward shapes (a fresh seed\n"
+    "  each run unless --seed) and traced beside the ladder. Exit 0: right; 1: wrong, crashed or out of time (the\n"
+    "  reason on stderr, check.reason in --json); 2: does not compile (file:line: message).\n"
+    "       kernels --template STEP | blank\n"
+    "  Prints a ladder step's kernel file made into a lab file (or a blank launcher) to start from.\n";
 
 bool parse_int(const std::string& s, int& out) {
   try {
@@ -33,9 +45,29 @@ bool parse_int(const std::string& s, int& out) {
 
 }  // namespace
 
+void print_kernels_header(const emu::TraceShape& shape) {
+  std::printf("Traced on the CPU emulator at %dx%dx%d: counts exact, times not a GPU's.\n"
+              "%-16s %-26s %10s %8s %8s %10s %9s %11s %6s\n",
+              shape.m, shape.n, shape.k, "step", "kernel", "ld req", "sect/req", "used", "bytes/FLOP", "smem reuse",
+              "conflicts/req", "check");
+}
+
+void print_kernels_row(const std::string& name, const emu::StepTrace& t) {
+  const double sect = t.global_load_requests() ? double(t.global_load_sectors()) / t.global_load_requests() : 0;
+  long long used = 0, fetched = 0;
+  for (const auto& ins : t.instructions)
+    if (!ins.shared && !ins.store) used += ins.bytes_used, fetched += 32 * ins.sectors;
+  const double used_share = fetched ? double(used) / fetched : 0;
+  const double conflicts = t.shared_requests() ? double(t.shared_extra_wavefronts()) / t.shared_requests() : 0;
+  std::printf("%-16s %-26s %10lld %8.2f %7.1f%% %10.4f %9.1f %11.2f %6s\n", name.c_str(), t.kernel.c_str(),
+              t.global_load_requests(), sect, 100 * used_share, t.bytes_per_flop(), t.shared_reuse(), conflicts,
+              t.check_passed ? "ok" : "WRONG");
+}
+
 int cli_kernels(const Args& args) {
   emu::TraceShape shape;
   std::string only;
+  KernelsFileOptions file_options;
   bool json_out = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -48,6 +80,23 @@ int cli_kernels(const Args& args) {
       json_out = true;
     } else if (a == "--step" && has_value) {
       only = args[++i];
+    } else if (a == "--template" && has_value) {
+      const std::string step = args[++i];
+      const std::string text = step == "blank" ? lab::blank_launcher() : lab::ladder_template(step);
+      if (text.empty()) {
+        std::fprintf(stderr, "kernels: no ladder step \"%s\" (01_naive ... 07_warptile, or blank)\n", step.c_str());
+        return 2;
+      }
+      std::fputs(text.c_str(), stdout);
+      return 0;
+    } else if (a == "--file" && has_value) {
+      file_options.file = args[++i];
+    } else if (a == "--seed" && has_value && parse_int(args[i + 1], v) && v >= 0) {
+      file_options.seed = static_cast<std::uint64_t>(v);
+      ++i;
+    } else if (a == "--time-limit" && has_value && parse_int(args[i + 1], v) && v > 0) {
+      file_options.time_limit_seconds = v;
+      ++i;
     } else if ((a == "--size" || a == "--m" || a == "--n" || a == "--k") && has_value && parse_int(args[i + 1], v)) {
       ++i;
       if (a == "--size") shape.m = shape.n = shape.k = v;
@@ -59,16 +108,13 @@ int cli_kernels(const Args& args) {
       return 2;
     }
   }
+  if (!file_options.file.empty()) return cli_kernels_file(file_options, shape, json_out);
   if (!emu::kernel_tracing_available()) {
     std::fprintf(stderr, "kernels: this build has no traced kernels (clang++ was not found when it was configured)\n");
     return 1;
   }
   nlohmann::json rows = nlohmann::json::array();
-  if (!json_out)
-    std::printf("Traced on the CPU emulator at %dx%dx%d: counts exact, times not a GPU's.\n"
-                "%-16s %-26s %10s %8s %8s %10s %9s %11s %6s\n",
-                shape.m, shape.n, shape.k, "step", "kernel", "ld req", "sect/req", "used", "bytes/FLOP", "smem reuse",
-                "conflicts/req", "check");
+  if (!json_out) print_kernels_header(shape);
   int status = 0;
   for (const std::string& step : emu::traced_ladder_steps()) {
     if (!only.empty() && step != only) continue;
@@ -95,9 +141,7 @@ int cli_kernels(const Args& args) {
                         {"bank_conflicts_per_shared_request", conflicts}, {"check_passed", t.check_passed},
                         {"instructions", instr}});
       } else {
-        std::printf("%-16s %-26s %10lld %8.2f %7.1f%% %10.4f %9.1f %11.2f %6s\n", step.c_str(), t.kernel.c_str(),
-                    t.global_load_requests(), sect, 100 * used_share, t.bytes_per_flop(), t.shared_reuse(), conflicts,
-                    t.check_passed ? "ok" : "WRONG");
+        print_kernels_row(step, t);
       }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "kernels: %s: %s\n", step.c_str(), e.what());

@@ -127,11 +127,22 @@ StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape, co
   const std::optional<LadderStep> id = ladder_step_of_kernel(step);
   const kt::Launcher launcher = id ? traced_launcher(*id) : nullptr;
   if (!launcher) throw std::invalid_argument("kernel trace: no ladder step \"" + step + "\"");
+  return trace_launcher(step, launcher, shape, 11, stop);
+#else
+  (void)step;
+  (void)stop;
+  throw std::runtime_error("kernel trace: this build has no traced kernels (clang++ was not found when it was configured)");
+#endif
+}
 
+StepTrace trace_launcher(const std::string& name, SgemmLauncher launcher, const TraceShape& shape, std::uint64_t seed,
+                         const std::function<bool()>& stop) {
+  for (int d : {shape.m, shape.n, shape.k})
+    if (d < 1 || d > 512) throw std::invalid_argument("kernel trace: each size must be 1…512 (got " + std::to_string(d) + ")");
   const std::size_t m = std::size_t(shape.m), n = std::size_t(shape.n), k = std::size_t(shape.k);
   std::vector<float> a(m * k), b(k * n), c(m * n);
-  fill_random(a.data(), a.size(), 11);
-  fill_random(b.data(), b.size(), 12);
+  fill_random(a.data(), a.size(), seed);
+  fill_random(b.data(), b.size(), seed + 1);
   DeviceFloats da(a.size()), db(b.size()), dc(c.size());
   cudaMemcpy(da.get(), a.data(), da.bytes(), cudaMemcpyHostToDevice);
   cudaMemcpy(db.get(), b.data(), db.bytes(), cudaMemcpyHostToDevice);
@@ -153,7 +164,7 @@ StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape, co
   recorder.stop();
 
   StepTrace out;
-  out.step = step;
+  out.step = name;
   out.shape = shape;
   const LaunchRecord& launch = last_launch();
   out.kernel = launch.name;
@@ -167,11 +178,6 @@ StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape, co
   out.check_passed = check.passed;
   out.check_message = check.passed ? "every cell matches FP64 dot products" : check.message;
   return out;
-#else
-  (void)step;
-  (void)stop;
-  throw std::runtime_error("kernel trace: this build has no traced kernels (clang++ was not found when it was configured)");
-#endif
 }
 
 }  // namespace gpulab::emu

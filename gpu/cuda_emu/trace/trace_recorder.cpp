@@ -28,9 +28,17 @@ unsigned linear_thread() { return threadIdx.x + blockDim.x * (threadIdx.y + bloc
 
 namespace {
 thread_local TraceRecorder* t_recorder = nullptr;
+thread_local AccessHook t_access_hook = nullptr;
 }  // namespace
 
 TraceRecorder* active_trace_recorder() { return t_recorder; }
+AccessHook active_access_hook() { return t_access_hook; }
+
+AccessHook set_access_hook(AccessHook hook) {
+  const AccessHook previous = t_access_hook;
+  t_access_hook = hook;
+  return previous;
+}
 
 void TraceRecorder::add_global(const std::string& name, const void* base, std::size_t bytes) {
   m_regions.insert(m_regions.begin() + static_cast<long>(m_global_regions),
@@ -257,6 +265,8 @@ __attribute__((weak)) void __sanitizer_cov_trace_pc_guard(std::uint32_t*) {}
 // instruction, which names it across threads and executions.
 #define GPULAB_TRACE_CALLBACK(name, bytes, store)                                                   \
   void name(void* address) {                                                                       \
+    if (gpulab::emu::AccessHook hook = gpulab::emu::active_access_hook())                         \
+      hook(address, bytes, store, __builtin_return_address(0));                                   \
     if (gpulab::emu::TraceRecorder* r = gpulab::emu::active_trace_recorder())                     \
       r->access(address, bytes, store, __builtin_return_address(0));                              \
   }
@@ -275,6 +285,11 @@ GPULAB_TRACE_CALLBACK(__sanitizer_cov_store16, 16, true)
 // A float4 copy in the traced kernels (types.hpp): one 16-byte load of the source and one 16-byte store of the
 // destination. This file is compiled without the callbacks, so the copy itself is not counted again.
 void gpulab_emu_traced_copy16(void* dst, const void* src) {
+  if (gpulab::emu::AccessHook hook = gpulab::emu::active_access_hook()) {
+    const void* pc = __builtin_return_address(0);
+    hook(src, 16, false, pc);
+    hook(dst, 16, true, pc);
+  }
   if (gpulab::emu::TraceRecorder* r = gpulab::emu::active_trace_recorder()) {
     const void* pc = __builtin_return_address(0);
     r->access(src, 16, false, pc);

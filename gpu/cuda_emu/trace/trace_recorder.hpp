@@ -85,5 +85,7 @@ class TraceRecorder final : public BlockObserver {
 
 // The recorder started on this thread, or nullptr (the callbacks' fast path).
 TraceRecorder* active_trace_recorder();
+// The hook set_access_hook installed on this thread, or nullptr.
+AccessHook active_access_hook();
 
 }  // namespace gpulab::emu

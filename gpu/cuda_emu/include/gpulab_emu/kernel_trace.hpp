@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+struct CUstream_st;
+
 namespace gpulab::emu {
 
 struct TraceShape {
@@ -100,5 +102,19 @@ bool kernel_tracing_available();
 // one block's time.
 StepTrace trace_ladder_step(const std::string& step, const TraceShape& shape,
                             const std::function<bool()>& stop = {});
+
+// The ladder's launcher convention: row-major C (m×n) = A (m×k) · B (k×n), device pointers.
+using SgemmLauncher = void (*)(int m, int n, int k, const float* A, const float* B, float* C, CUstream_st* stream);
+// trace_ladder_step for any launcher built with the access callbacks (a student's kernel, compiled at run time by
+// the lab): A is filled from `seed`, B from `seed + 1` (the ladder uses 11), and `name` becomes StepTrace::step.
+// Throws as trace_ladder_step does.
+StepTrace trace_launcher(const std::string& name, SgemmLauncher launcher, const TraceShape& shape,
+                         std::uint64_t seed, const std::function<bool()>& stop = {});
+
+// Sees every access of a traced build before the recorder does, recorder or not (the lab's checker of a student's
+// kernel: an access just past an array, a read of shared memory nobody wrote, the line a timed-out kernel was
+// at). `pc` is the kernel's instruction. Per thread; returns the previous hook; nullptr removes it.
+using AccessHook = void (*)(const void* address, int bytes, bool store, const void* pc);
+AccessHook set_access_hook(AccessHook hook);
 
 }  // namespace gpulab::emu

@@ -1,0 +1,35 @@
+#pragma once
+// The lab's code editor: a plain-text editor with line numbers in a gutter and the lines a compile error or a
+// fault points at marked (a tinted line, the message in the gutter's tooltip).
+#include <QMap>
+#include <QPlainTextEdit>
+
+class CudaHighlighter;
+
+class CodeEditor : public QPlainTextEdit {
+  Q_OBJECT
+ public:
+  explicit CodeEditor(QWidget* parent = nullptr);
+  ~CodeEditor() override;
+
+  // line (1-based) → message; an empty map clears the marks.
+  void setMarks(const QMap<int, QString>& marks);
+  const QMap<int, QString>& marks() const { return m_marks; }
+  void setDark(bool dark);
+  int gutterWidth() const;
+  void paintGutter(QPaintEvent* event);
+  QString gutterToolTip(int y) const;
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  void updateGutterWidth();
+  void updateGutter(const QRect& rect, int dy);
+  void applyMarks();
+
+  QWidget* m_gutter;
+  CudaHighlighter* m_highlighter;
+  QMap<int, QString> m_marks;
+  bool m_dark = false;
+};

@@ -1,0 +1,316 @@
+#include "pages/lab/lab_page.h"
+
+#include "app_context.h"
+#include "gpulab/models/catalogue.hpp"
+#include "pages/lab/lab_editor.h"
+#include "pages/page_registry.h"
+#include "widgets/run_bar.h"
+#include "widgets/source_badge.h"
+
+#include <gpulab_lab/templates.hpp>
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+using gpulab::lab::LabReport;
+using gpulab::lab::Outcome;
+using lab_model::Task;
+
+namespace {
+
+QString taskName(Task t) {
+  switch (t) {
+    case Task::free: return LabPage::tr("Your own kernel");
+    case Task::coalesce: return LabPage::tr("Make step 2 from step 1");
+    case Task::add_tiles: return LabPage::tr("Add shared-memory tiles");
+    case Task::fix_barrier: return LabPage::tr("Find the bug: a missing barrier");
+    case Task::fix_edge: return LabPage::tr("Find the bug: an unguarded edge");
+    case Task::beat_step3: return LabPage::tr("Beat step 3's bytes per FLOP");
+  }
+  return {};
+}
+
+QString taskText(Task t) {
+  switch (t) {
+    case Task::free:
+      return LabPage::tr("Write any SGEMM: C = A·B, row-major, any m, n, k. Check runs it on random inputs at awkward "
+                         "sizes and traces it beside the ladder.");
+    case Task::coalesce:
+      return LabPage::tr("This is step 1. Neighbouring threads of a warp take neighbouring rows of C, so their loads "
+                         "are k floats apart. Swap one index so they take neighbouring columns: the task is done "
+                         "when the trace looks like step 2.");
+    case Task::add_tiles:
+      return LabPage::tr("This is step 2. Stage tiles of A and B in __shared__ arrays, __syncthreads() before and "
+                         "after their use, so each element read from memory serves a whole tile row.");
+    case Task::fix_barrier:
+      return LabPage::tr("Step 3 with one line missing: it reads its tiles before the whole block has written "
+                         "them. Check says where; put the barrier back.");
+    case Task::fix_edge:
+      return LabPage::tr("Step 2 with its edge check gone: at sizes that are not a multiple of 32 some threads read "
+                         "and write outside the matrices. Check says which line; guard it.");
+    case Task::beat_step3:
+      return LabPage::tr("This is step 3. Change it so that it asks memory for fewer bytes per FLOP than step 3 "
+                         "does (more work per loaded element: several outputs per thread, bigger tiles).");
+  }
+  return {};
+}
+
+}  // namespace
+
+LabPage::LabPage(AppContext& ctx) : Page(ctx) {
+  m_mailbox = std::make_shared<Mailbox>();
+  auto* badge = new SourceBadge(SourceBadge::Kind::Recorded, tr("checked and traced on the CPU emulator"));
+  badge->setWordWrap(false);
+  addBadge(badge);
+  auto* model = new SourceBadge(SourceBadge::Kind::Model, tr("speed: roofline model"));
+  model->setWordWrap(false);
+  addBadge(model);
+
+  m_editor = new CodeEditor;
+  m_editor->setObjectName(QStringLiteral("labEditor"));
+  m_editor->setToolTip(tr("Your kernel file: standard CUDA C++ that defines sgemm_student(m, n, k, A, B, C, stream) "
+                          "and launches with <<<grid, block, shared, stream>>>. The same file compiles with nvcc."));
+  m_tabs = new QTabWidget;
+  m_tabs->setDocumentMode(true);
+  m_check = new QTextBrowser;
+  m_check->setOpenLinks(false);
+  m_tabs->addTab(m_check, tr("Check"));
+  m_tabs->setTabToolTip(0, tr("Right or wrong, and why: the first wrong cells with the thread that wrote them, or the "
+                              "line the emulator stopped the kernel at"));
+  auto* why = new QWidget;
+  auto* wl = new QVBoxLayout(why);
+  wl->setContentsMargins(0, 4, 0, 0);
+  m_table = new QTableWidget;
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_table->setSelectionMode(QAbstractItemView::NoSelection);
+  m_table->verticalHeader()->setVisible(false);
+  m_table->setToolTip(tr("The seven ladder steps and your kernel, traced at the same size: global sectors per load "
+                         "request, the share of fetched bytes used, bytes asked of memory per FLOP, how often each "
+                         "element staged in shared memory is read, and bank conflicts per shared request"));
+  wl->addWidget(m_table, 3);
+  m_whyText = new QLabel;
+  m_whyText->setWordWrap(true);
+  m_whyText->setTextFormat(Qt::RichText);
+  wl->addWidget(m_whyText, 1);
+  m_tabs->addTab(why, tr("Why"));
+  m_tabs->setTabToolTip(1, tr("Your kernel's trace beside the ladder's, the step it is most like and what would move "
+                              "it up"));
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(m_editor);
+  split->addWidget(m_tabs);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  setVisual(split);
+
+  m_verdict = addResultLabel(3, Qt::RichText);
+  m_verdict->setToolTip(tr("The last check of the kernel in the editor"));
+  m_closest = addResultLabel(2, Qt::RichText);
+  m_closest->setToolTip(tr("The ladder step whose trace is nearest your kernel's"));
+
+  buildControls();
+  runBar()->setRunText(tr("Check"));
+  runBar()->runButton()->setToolTip(tr("Compile the kernel with clang for the CPU emulator and run it in a separate "
+                                       "process: checked at eight awkward sizes, then traced"));
+  setTask(Task::free);
+}
+
+LabPage::~LabPage() = default;
+
+QString LabPage::takeaway() const {
+  return tr("Write your own step of the ladder: the emulator checks it and shows why it is fast or slow.");
+}
+
+void LabPage::buildControls() {
+  auto* form = new QFormLayout;
+  m_task = new QComboBox;
+  setControlId(m_task, QStringLiteral("lab.task"));
+  for (Task t : lab_model::tasks()) m_task->addItem(taskName(t), static_cast<int>(t));
+  m_task->setToolTip(tr("A guided task: opens its starting kernel in the editor; Check says when it is done"));
+  form->addRow(tr("Task"), m_task);
+  controls()->addLayout(form);
+  m_taskText = new QLabel;
+  m_taskText->setWordWrap(true);
+  controls()->addWidget(m_taskText);
+  connect(m_task, &QComboBox::activated, this, [this] { setTask(static_cast<Task>(m_task->currentData().toInt())); });
+
+  auto* row = new QHBoxLayout;
+  m_template = new QComboBox;
+  setControlId(m_template, QStringLiteral("lab.template"));
+  m_template->addItem(tr("blank launcher"), QStringLiteral("blank"));
+  for (const std::string& s : gpulab::emu::traced_ladder_steps())
+    m_template->addItem(QString::fromStdString(s), QString::fromStdString(s));
+  m_template->setToolTip(tr("A ladder step's own kernel file (made into a lab file) or a blank launcher"));
+  auto* load = new QPushButton(tr("Open template"));
+  load->setToolTip(tr("Replace the editor's text with the chosen template"));
+  connect(load, &QPushButton::clicked, this, [this] {
+    const std::string key = m_template->currentData().toString().toStdString();
+    m_editor->setPlainText(QString::fromStdString(key == "blank" ? gpulab::lab::blank_launcher()
+                                                                 : gpulab::lab::ladder_template(key)));
+    m_editor->setMarks({});
+    m_path.clear();
+  });
+  row->addWidget(m_template, 1);
+  row->addWidget(load);
+  controls()->addLayout(row);
+
+  auto* files = new QHBoxLayout;
+  auto* open = new QPushButton(tr("Open…"));
+  open->setToolTip(tr("Open a kernel file (.cu) into the editor"));
+  auto* save = new QPushButton(tr("Save…"));
+  save->setToolTip(tr("Save the editor's kernel as a .cu file (it compiles with nvcc as it is)"));
+  connect(open, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a kernel"), m_path, tr("CUDA files (*.cu *.cuh);;All files (*)"));
+    if (!path.isEmpty()) openKernel(path);
+  });
+  connect(save, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the kernel"), m_path.isEmpty() ? QStringLiteral("my_sgemm.cu") : m_path,
+                                                      tr("CUDA files (*.cu)"));
+    if (!path.isEmpty()) saveKernel(path);
+  });
+  files->addWidget(open);
+  files->addWidget(save);
+  controls()->addLayout(files);
+
+  auto* settings = new QFormLayout;
+  m_size = new QSpinBox;
+  setControlId(m_size, QStringLiteral("lab.size"));
+  m_size->setRange(32, 256);
+  m_size->setSingleStep(32);
+  m_size->setValue(64);
+  m_size->setSuffix(QStringLiteral("³"));
+  m_size->setToolTip(tr("The size the kernel and the ladder are traced at (the checks always use their own awkward "
+                        "sizes)"));
+  settings->addRow(tr("Trace at"), m_size);
+  m_card = new QComboBox;
+  setControlId(m_card, QStringLiteral("lab.card"));
+  for (const gpulab::models::GpuSpec& g : gpulab::models::catalogue())
+    if (g.fp32_tflops && g.bandwidth_gbs > 0 && !g.lesson_example)
+      m_card->addItem(QString::fromStdString(g.name), QString::fromStdString(g.name));
+  const int preferred = m_card->findData(QStringLiteral("RTX 4090"));
+  if (preferred >= 0) m_card->setCurrentIndex(preferred);
+  m_card->setToolTip(tr("The card whose datasheet roofline the kernel is placed under (a model: the emulator "
+                        "measures no speed)"));
+  connect(m_card, &QComboBox::currentIndexChanged, this, [this] { showWhy(); });
+  settings->addRow(tr("Roofline of"), m_card);
+  controls()->addLayout(settings);
+
+  auto* speed = new QLabel(tr("<b>Speed.</b> The CPU emulator counts every access exactly but measures no time: a "
+                              "kernel's speed here is a model, from its traced bytes and FLOPs under the chosen "
+                              "card's datasheet roofline. Timing the same file on an NVIDIA GPU (NVRTC) is not in "
+                              "this version."));
+  speed->setWordWrap(true);
+  speed->setTextFormat(Qt::RichText);
+  controls()->addWidget(speed);
+  controls()->addStretch(1);
+}
+
+void LabPage::setTask(Task task) {
+  m_currentTask = task;
+  const int index = m_task->findData(static_cast<int>(task));
+  if (index >= 0) m_task->setCurrentIndex(index);
+  m_taskText->setText(taskText(task));
+  m_editor->setPlainText(QString::fromStdString(lab_model::task_source(task)));
+  m_editor->setMarks({});
+  m_path.clear();
+  m_report.reset();
+  m_taskResult = {};
+  showReport();
+}
+
+bool LabPage::openKernel(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    runBar()->showError(tr("Cannot open %1").arg(path));
+    return false;
+  }
+  m_editor->setPlainText(QString::fromUtf8(f.readAll()));
+  m_editor->setMarks({});
+  m_path = path;
+  runBar()->showStatus(tr("Opened %1").arg(QFileInfo(path).fileName()));
+  return true;
+}
+
+bool LabPage::saveKernel(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(m_editor->toPlainText().toUtf8()) < 0) {
+    runBar()->showError(tr("Cannot write %1").arg(path));
+    return false;
+  }
+  m_path = path;
+  runBar()->showStatus(tr("Saved %1").arg(QFileInfo(path).fileName()));
+  return true;
+}
+
+void LabPage::run() {
+  gpulab::lab::LabRequest request;
+  request.source = m_editor->toPlainText().toStdString();
+  request.display_path = m_path.isEmpty() ? std::string("your_kernel.cu") : QFileInfo(m_path).fileName().toStdString();
+  const int n = m_size->value();
+  request.trace_shape = {n, n, n};
+  m_mailbox = std::make_shared<Mailbox>();
+  auto box = m_mailbox;
+  startJob(tr("Checking your kernel"), [box, request](const gpulab::RunContext& ctx) {
+    LabReport report = gpulab::lab::run_lab(
+        request, [&ctx](const gpulab::lab::LabProgress& p) { ctx.report(p.fraction, p.what); },
+        [&ctx] { return ctx.cancelled(); });
+    std::vector<gpulab::emu::StepTrace> ladder;
+    if (report.trace) ladder = gpulab::lab::ladder_at(request.trace_shape);
+    const std::lock_guard lock(box->mutex);
+    box->report = std::move(report);
+    box->ladder = std::move(ladder);
+  });
+}
+
+void LabPage::onRunFinished(bool cancelled) {
+  {
+    const std::lock_guard lock(m_mailbox->mutex);
+    if (m_mailbox->report) {
+      m_report = std::move(m_mailbox->report);
+      m_ladder = std::move(m_mailbox->ladder);
+      m_mailbox->report.reset();
+    }
+  }
+  if (cancelled && !m_report) return;
+  m_taskResult = m_report ? lab_model::judge(m_currentTask, *m_report, m_ladder) : lab_model::TaskResult{};
+  QMap<int, QString> marks;
+  if (m_report) {
+    for (const gpulab::lab::Diagnostic& d : m_report->diagnostics)
+      if (d.line > 0 && d.error) marks.insert(d.line, QString::fromStdString(d.message));
+    if (m_report->line > 0 && !marks.contains(m_report->line))
+      marks.insert(m_report->line, QString::fromStdString(m_report->reason));
+  }
+  m_editor->setMarks(marks);
+  showReport();
+  if (m_report && m_report->outcome == Outcome::compile_error) m_tabs->setCurrentIndex(0);
+}
+
+void LabPage::showReport() {
+  m_check->setHtml(checkHtml());
+  showWhy();
+  showTask();
+}
+
+void LabPage::applyTheme(const Theme& theme) {
+  Page::applyTheme(theme);
+  m_dark = theme.dark;
+  m_editor->setDark(theme.dark);
+  QFont mono = m_editor->font();
+  mono.setPointSize(theme.baseFontPt);
+  m_editor->setFont(mono);
+  showReport();
+}
+
+GPULAB_REGISTER_PAGE(26, LabPage);

@@ -1,0 +1,125 @@
+#include "lab_model.h"
+
+#include <gpulab_lab/templates.hpp>
+
+#include <algorithm>
+
+namespace lab_model {
+namespace {
+
+// Removes the first occurrence of `what` (whole line kept, its text gone); the source unchanged if it is absent.
+std::string without_first(std::string text, const std::string& what, const std::string& instead = "") {
+  const std::size_t at = text.find(what);
+  if (at != std::string::npos) text.replace(at, what.size(), instead);
+  return text;
+}
+
+const gpulab::emu::StepTrace* step_trace(const std::vector<gpulab::emu::StepTrace>& ladder, const std::string& step) {
+  for (const auto& t : ladder)
+    if (t.step == step) return &t;
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<Task>& tasks() {
+  static const std::vector<Task> all = {Task::free, Task::coalesce, Task::add_tiles, Task::fix_barrier, Task::fix_edge,
+                                        Task::beat_step3};
+  return all;
+}
+
+std::string task_source(Task task) {
+  using gpulab::lab::ladder_template;
+  switch (task) {
+    case Task::free: return gpulab::lab::blank_launcher();
+    case Task::coalesce: return ladder_template("01_naive");
+    case Task::add_tiles: return ladder_template("02_coalesced");
+    // The bug is made from the real step: the barrier after the tiles are written is removed.
+    case Task::fix_barrier:
+      return without_first(ladder_template("03_shared_tiles"), "    __syncthreads();\n", "\n");
+    // The edge guard is dropped: threads of the edge blocks read past A and write outside C.
+    case Task::fix_edge:
+      return without_first(ladder_template("02_coalesced"), "  if (row >= m || col >= n) return;\n", "\n");
+    case Task::beat_step3: return ladder_template("03_shared_tiles");
+  }
+  return {};
+}
+
+TaskResult judge(Task task, const gpulab::lab::LabReport& report, const std::vector<gpulab::emu::StepTrace>& ladder) {
+  TaskResult r;
+  if (report.outcome == gpulab::lab::Outcome::cancelled) return r;
+  if (report.closest) r.closest = report.closest->step;
+  if (!report.passed()) {
+    r.verdict = Verdict::not_right;
+    return r;
+  }
+  switch (task) {
+    case Task::free:
+    case Task::fix_barrier:
+    case Task::fix_edge: r.verdict = Verdict::done; break;
+    case Task::coalesce: r.verdict = r.closest == "02_coalesced" ? Verdict::done : Verdict::not_yet; break;
+    case Task::add_tiles:
+      r.verdict = report.trace && report.trace->shared_reuse() > 1 && r.closest >= "03_shared_tiles" ? Verdict::done
+                                                                                                     : Verdict::not_yet;
+      break;
+    case Task::beat_step3: {
+      const gpulab::emu::StepTrace* three = step_trace(ladder, "03_shared_tiles");
+      if (!report.trace || !three) {
+        r.verdict = Verdict::not_yet;
+        break;
+      }
+      r.student_bytes_per_flop = report.trace->bytes_per_flop();
+      r.target_bytes_per_flop = three->bytes_per_flop();
+      r.verdict = r.student_bytes_per_flop < r.target_bytes_per_flop ? Verdict::done : Verdict::not_yet;
+      break;
+    }
+  }
+  return r;
+}
+
+std::vector<WhyRow> why_rows(const std::vector<gpulab::emu::StepTrace>& ladder, const gpulab::lab::LabReport& report) {
+  const auto row = [](const gpulab::emu::StepTrace& t, const std::string& name) {
+    const gpulab::lab::TraceFeatures f = gpulab::lab::features_of(t);
+    long long used = 0, fetched = 0;
+    for (const auto& i : t.instructions)
+      if (!i.shared && !i.store) used += i.bytes_used, fetched += 32 * i.sectors;
+    WhyRow w;
+    w.name = name;
+    w.kernel = t.kernel;
+    w.sectors_per_request = f.sectors_per_request;
+    w.load_bytes_used_share = fetched ? double(used) / double(fetched) : 0;
+    w.bytes_per_flop = t.bytes_per_flop();
+    w.shared_reuse = t.shared_reuse();
+    w.conflicts_per_request = f.bank_conflicts_per_request;
+    w.cells_per_thread = f.cells_per_thread;
+    w.check_passed = t.check_passed;
+    return w;
+  };
+  std::vector<WhyRow> out;
+  for (const auto& t : ladder) {
+    out.push_back(row(t, t.step));
+    out.back().closest = report.closest && report.closest->step == t.step;
+  }
+  if (report.trace) {
+    out.push_back(row(*report.trace, "your kernel"));
+    out.back().student = true;
+    out.back().check_passed = report.passed();
+  }
+  return out;
+}
+
+std::optional<RooflinePlace> roofline_place(const gpulab::emu::StepTrace& trace, double peak_tflops,
+                                            double bandwidth_gbs) {
+  const double bpf = trace.bytes_per_flop();
+  if (bpf <= 0 || peak_tflops <= 0 || bandwidth_gbs <= 0) return std::nullopt;
+  RooflinePlace p;
+  p.intensity = 1.0 / bpf;
+  p.peak_tflops = peak_tflops;
+  p.bandwidth_gbs = bandwidth_gbs;
+  const double memory_tflops = p.intensity * bandwidth_gbs / 1000.0;
+  p.memory_bound = memory_tflops < peak_tflops;
+  p.attainable_tflops = std::min(peak_tflops, memory_tflops);
+  return p;
+}
+
+}  // namespace lab_model

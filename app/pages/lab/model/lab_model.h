@@ -1,0 +1,55 @@
+#pragma once
+// The lab page's model, without Qt: the guided tasks (what each starts from and when it is done), the rows of the
+// Why table (the seven ladder steps and the student's kernel, from their traces), and where the kernel sits on a
+// card's roofline (a model from the datasheet: the emulator measures no speed).
+#include <gpulab_emu/kernel_trace.hpp>
+#include <gpulab_lab/lab.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lab_model {
+
+enum class Task {
+  free,            // your own kernel, from a blank launcher or any step
+  coalesce,        // make step 2 from step 1 (one index swapped)
+  add_tiles,       // add shared-memory tiles to step 2
+  fix_barrier,     // find the bug: step 3 with a __syncthreads() missing
+  fix_edge,        // find the bug: step 2 with its edge guard gone
+  beat_step3,      // fewer bytes per FLOP than step 3
+};
+const std::vector<Task>& tasks();
+// The file the task opens in the editor.
+std::string task_source(Task task);
+
+enum class Verdict { not_checked, not_right, not_yet, done };
+struct TaskResult {
+  Verdict verdict = Verdict::not_checked;
+  double student_bytes_per_flop = 0, target_bytes_per_flop = 0;  // beat_step3
+  std::string closest;  // the step the kernel is most like
+};
+// `ladder`: the ladder traced at the report's trace shape (gpulab::lab::ladder_at).
+TaskResult judge(Task task, const gpulab::lab::LabReport& report, const std::vector<gpulab::emu::StepTrace>& ladder);
+
+struct WhyRow {
+  std::string name;    // "01_naive" or "your kernel"
+  std::string kernel;  // what the launcher launched
+  double sectors_per_request = 0, load_bytes_used_share = 0, bytes_per_flop = 0, shared_reuse = 0,
+         conflicts_per_request = 0, cells_per_thread = 0;
+  bool student = false;
+  bool closest = false;  // the step the student's kernel is most like
+  bool check_passed = false;
+};
+std::vector<WhyRow> why_rows(const std::vector<gpulab::emu::StepTrace>& ladder, const gpulab::lab::LabReport& report);
+
+struct RooflinePlace {
+  double intensity = 0;          // FLOP per byte requested from memory (1 / bytes per FLOP)
+  double attainable_tflops = 0;  // min(peak, intensity × bandwidth)
+  double peak_tflops = 0, bandwidth_gbs = 0;
+  bool memory_bound = false;
+};
+// Where a traced kernel sits under a card's FP32 roof (datasheet figures); nullopt without a trace or figures.
+std::optional<RooflinePlace> roofline_place(const gpulab::emu::StepTrace& trace, double peak_tflops, double bandwidth_gbs);
+
+}  // namespace lab_model

@@ -1,0 +1,66 @@
+// The lab page: a guided task's buggy kernel is checked through the runner in a child process, the fault's line is
+// marked in the editor and the verdict shown; fixed, the task is done and the Why table holds the ladder and the
+// kernel; the table exports as CSV.
+#include "app_test_support.h"
+#include "pages/lab/lab_editor.h"
+#include "pages/lab/lab_page.h"
+
+#include <QElapsedTimer>
+#include <QTableWidget>
+#include <QTest>
+#include <gtest/gtest.h>
+
+namespace {
+
+void waitForCheck(LabPage& page, int ms) {
+  QElapsedTimer timer;
+  timer.start();
+  while (page.isRunning() && timer.elapsed() < ms) QTest::qWait(50);
+  QTest::qWait(80);  // the finished signal
+}
+
+}  // namespace
+
+TEST(LabPage, FindTheMissingBarrierThenFixIt) {
+  AppContext ctx(noGpu());
+  LabPage page(ctx);
+  page.initialize();
+  page.resize(1366, 700);
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  if (gpulab::lab::find_clang().empty()) GTEST_SKIP() << gpulab::lab::compiler_install_hint();
+
+  page.setTask(lab_model::Task::fix_barrier);
+  const QString buggy = page.editor()->toPlainText();
+  page.run();
+  EXPECT_TRUE(page.isRunning());  // off the GUI thread: the page answers while the child compiles and runs
+  waitForCheck(page, 180000);
+  ASSERT_FALSE(page.isRunning());
+  ASSERT_TRUE(page.report());
+  EXPECT_EQ(page.report()->outcome, gpulab::lab::Outcome::fault) << page.report()->reason;
+  const int line = page.report()->line;
+  EXPECT_GT(line, 0);
+  EXPECT_TRUE(page.editor()->marks().contains(line));
+  EXPECT_EQ(page.taskResult().verdict, lab_model::Verdict::not_right);
+
+  // Put the barrier back on the line the lab pointed at (the line left blank by the task).
+  QStringList lines = buggy.split(QLatin1Char('\n'));
+  ASSERT_GE(lines.size(), line);
+  int blank = line - 1;
+  while (blank > 0 && !lines[blank].trimmed().isEmpty()) --blank;
+  lines[blank] = QStringLiteral("    __syncthreads();");
+  page.editor()->setPlainText(lines.join(QLatin1Char('\n')));
+  page.run();
+  waitForCheck(page, 180000);
+  ASSERT_TRUE(page.report());
+  EXPECT_EQ(page.report()->outcome, gpulab::lab::Outcome::passed) << page.report()->reason;
+  EXPECT_EQ(page.taskResult().verdict, lab_model::Verdict::done);
+  EXPECT_TRUE(page.editor()->marks().isEmpty());
+  // Why: the seven steps and the kernel, most like step 3.
+  const QString csv = page.whyCsv();
+  EXPECT_EQ(csv.count(QLatin1Char('\n')), 1 + 7 + 1) << csv.toStdString();
+  EXPECT_TRUE(csv.contains(QStringLiteral("your kernel"))) << csv.toStdString();
+  ASSERT_TRUE(page.report()->closest);
+  EXPECT_EQ(page.report()->closest->step, "03_shared_tiles");
+  ASSERT_EQ(page.plots().size(), 1);
+}
