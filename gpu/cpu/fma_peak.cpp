@@ -1,6 +1,7 @@
 // The measured arithmetic ceiling of this CPU: independent FMA chains that live in registers (no memory traffic),
 // on every core at once. This is the "peak" the roofline's compute roof uses, measured rather than assumed.
 #include "cpu_internal.hpp"
+#include "gpulab/platform.hpp"
 
 #include "vector_clones.hpp"
 
@@ -82,11 +83,7 @@ double fma_chains_f64(long long iters, double seed) {
 
 volatile double g_sink = 0;
 
-double thread_cpu_seconds() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
+double thread_cpu_seconds() { return platform::thread_cpu_seconds(); }
 
 struct Burst {
   double wall_s = 0;
