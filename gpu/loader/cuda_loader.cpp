@@ -49,6 +49,7 @@ CudaLoadResult load_cuda_backend_from(const std::string& path) {
     out.reason = "the CUDA module at " + path + " is damaged (reinstall it): " + *problem;
     return out;
   }
+  platform::open_cuda_driver_from_wsl();  // WSL2: the driver's libcuda.so.1 is in /usr/lib/wsl/lib
   // RTLD_LOCAL keeps the module's cuBLAS/cudart symbols out of the global namespace; RTLD_NOW reports a missing
   // dependency here, with a message, instead of as a crash at the first call.
   void* handle = platform::open_library(path, /*share_symbols=*/false);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <vector>
@@ -68,6 +69,14 @@ std::string executable_folder() {
   buf.resize(static_cast<std::size_t>(n));
   const auto slash = buf.find_last_of('/');
   return slash == std::string::npos ? std::string() : buf.substr(0, slash);
+}
+
+std::string open_cuda_driver_from_wsl() {
+  const char* dir_env = std::getenv("GPULAB_WSL_LIB_DIR");
+  const std::string path = std::string(dir_env && *dir_env ? dir_env : "/usr/lib/wsl/lib") + "/libcuda.so.1";
+  if (::access(path.c_str(), R_OK) != 0) return "";
+  if (::dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL)) return "";  // the linker finds a driver by name: use that
+  return ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) ? path : "";
 }
 
 std::optional<std::string> library_file_problem(const std::string& path) {

@@ -64,6 +64,8 @@ std::string executable_folder() {
   return slash == std::string::npos ? std::string() : path.substr(0, slash);
 }
 
+std::string open_cuda_driver_from_wsl() { return ""; }  // WSL is Linux inside Windows: nothing to do here
+
 std::optional<std::string> library_file_problem(const std::string& path) {
   std::ifstream in(std::filesystem::path(widen(path)), std::ios::binary | std::ios::ate);
   if (!in) return "it cannot be read";

@@ -34,6 +34,11 @@ std::string library_error();  // the last failure of open_library / library_symb
 std::optional<std::string> library_file_problem(const std::string& path);
 // The folder holding the running executable, with '/' separators; "" when it cannot be found.
 std::string executable_folder();
+// WSL2 keeps the Windows driver's libcuda.so.1 (and nvidia-smi) in /usr/lib/wsl/lib ($GPULAB_WSL_LIB_DIR overrides
+// it, for tests), which the dynamic linker does not always search. When libcuda.so.1 cannot be opened by name but
+// is there, it is opened from there with its symbols shared, so the CUDA runtime inside the module finds it already
+// loaded. Returns the path opened that way, or "" (not WSL, or the driver was found by name; always "" on Windows).
+std::string open_cuda_driver_from_wsl();
 
 // ---- The machine: CPU, memory, this process ------------------------------------------------------------------------
 std::string cpu_model_name();  // "" when unknown
