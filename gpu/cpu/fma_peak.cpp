@@ -147,10 +147,12 @@ long long iterations_for(Kernel kernel, double target_s) {
 }
 
 std::string isa_name() {
-#if defined(__x86_64__)
+#if defined(__x86_64__) && GPULAB_USE_TARGET_CLONES
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "AVX2+FMA (x86-64-v3 clone)";
   return "baseline x86-64 (SSE2, no FMA)";
+#elif defined(__x86_64__)  // no clones in this build (Windows: PE has no ifunc; clang; TSan): the baseline ran
+  return "baseline x86-64 (SSE2, no FMA; this build has no AVX2 clone)";
 #else
   return "portable C++ vectors";
 #endif

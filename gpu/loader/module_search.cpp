@@ -8,9 +8,9 @@
 namespace gpulab::loader {
 namespace {
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__linux__)
 constexpr const char* multiarch = "x86_64-linux-gnu";
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && defined(__linux__)
 constexpr const char* multiarch = "aarch64-linux-gnu";
 #else
 constexpr const char* multiarch = "";

@@ -8,8 +8,12 @@
 // run their threads as ucontext fibers and whose kernel tracer finds symbols through the ELF program headers. It
 // serves the tests and the "inside the kernel" page; a Windows build leaves it out (kernel tracing then says it is
 // not in this build). Porting it means Windows fibers (CreateFiber/SwitchToFiber) behind the same scheduler.
+#include <barrier>
 #include <chrono>
+#include <condition_variable>
+#include <cstddef>
 #include <ctime>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,6 +74,37 @@ std::tm utc_calendar(std::time_t t);
 using Clock = std::chrono::steady_clock;
 static_assert(Clock::is_steady, "measurements need a clock that never steps back");
 std::string clock_description();
+
+// ---- Threads ------------------------------------------------------------------------------------------------------
+// A barrier for a fixed team of threads (arrive_and_wait only). std::barrier on Linux, where libstdc++ waits on a
+// futex. MinGW's libstdc++ 12 has no futex and its fallback for atomic waits loses wake-ups: std::barrier there hung
+// the CPU bandwidth pool under Wine within seconds (2 of 3 quick suites). A mutex and a condition variable instead.
+#ifdef _WIN32
+class ThreadBarrier {
+ public:
+  explicit ThreadBarrier(std::ptrdiff_t count) : m_count(count), m_waiting(0) {}
+  void arrive_and_wait() {
+    std::unique_lock lock(m_mutex);
+    const unsigned long long phase = m_phase;
+    if (++m_waiting == m_count) {
+      m_waiting = 0;
+      ++m_phase;
+      m_all_arrived.notify_all();
+      return;
+    }
+    m_all_arrived.wait(lock, [&] { return m_phase != phase; });
+  }
+
+ private:
+  std::mutex m_mutex;
+  std::condition_variable m_all_arrived;
+  const std::ptrdiff_t m_count;
+  std::ptrdiff_t m_waiting;
+  unsigned long long m_phase = 0;
+};
+#else
+using ThreadBarrier = std::barrier<>;
+#endif
 
 // ---- Stop signals -------------------------------------------------------------------------------------------------
 enum class StopSignal : int { none = 0, interrupt = 1, terminate = 2 };
