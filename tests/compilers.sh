@@ -3,10 +3,13 @@
 # Ubuntu 22.04, builds what a borrowed GPU needs and runs the core's tests.
 #  1. The "record your own GPU" recipe's CI test (tests/cli/test_record_recipe.sh) with CXX=g++-11: check, deps,
 #     build (gpulab-bench, Release) and record on the CPU path, down to a recording that loads.
-#  2. The same build folder, reconfigured with the tests on and, when nvcc is here, the CUDA module for one
-#     architecture (sm_75) with g++-11 as nvcc's host compiler: gpulab-bench, the module and the core's unit and cpu
-#     tests are built (the core is not compiled twice), and those tests run.
-# Only what that needs is built: no app, no Vulkan module, no emulator tests. Skipped, with a note, without g++-11.
+#  2. The same build folder, reconfigured as the README's Qt-free configure (-DGPULAB_APP=OFF) and, when nvcc is
+#     here, with the CUDA module for one architecture (sm_75) and g++-11 as nvcc's host compiler: everything that
+#     configure builds is built (`all`: the core, gpulab-bench, the Vulkan module where its headers are, the CUDA
+#     module, the emulator), so no target can be missed by a list (issue 38: the Vulkan module once was).
+#  3. The tests turned on in the same folder (the core is not compiled twice): the core's unit and cpu tests and the
+#     FP16 conversion's test are built and run.
+# Skipped, with a note, without g++-11.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CXX11=${GPULAB_GCC11:-g++-11}
@@ -24,19 +27,30 @@ CXX=$CXX11 CC=$CC11 GPULAB_RECIPE_BUILD=$build \
   bash tests/cli/test_record_recipe.sh "$build/bin" "$build-scratch/record_recipe"
 recipe_s=$((SECONDS - start))
 
-echo "== compilers: the core's tests and the CUDA module with $CXX11"
+echo "== compilers: everything the Qt-free configure builds, with $CXX11"
 cuda=(-DGPULAB_CUDA=OFF)
-targets=(gpulab-bench)
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   # One architecture proves the host compiler works with nvcc; the normal build compiles every architecture.
   cuda=(-DGPULAB_CUDA=ON -DCMAKE_CUDA_HOST_COMPILER="$(command -v "$CXX11")" -DCMAKE_CUDA_ARCHITECTURES=75)
-  targets+=(gpulab_cuda)
 fi
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPULAB_APP=OFF -DGPULAB_TESTS=ON "${cuda[@]}" >/dev/null
-# The unit and cpu test executables (one per test file), by name, so nothing else of "all" is built.
-mapfile -t tests < <(ninja -C "$build" -t targets all | grep -oE '^(unit|cpu)_test_[A-Za-z0-9_]+(:| )' | tr -d ': ' | sort -u)
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPULAB_APP=OFF -DGPULAB_TESTS=OFF "${cuda[@]}" >/dev/null
+cmake --build "$build" -j "$jobs"
+modules=$(ls "$build"/bin/libgpulab_*.so 2>/dev/null | xargs -r -n1 basename | tr '\n' ' ')
+# The module that gcc 11 once could not compile (_Float16) must be among them wherever its headers are.
+if [ -f /usr/include/vulkan/vulkan.h ] && command -v glslc >/dev/null 2>&1 && [ ! -f "$build/bin/libgpulab_vulkan.so" ]; then
+  echo "compilers: the Vulkan headers and glslc are here, but $CXX11's build made no Vulkan module" >&2
+  exit 1
+fi
+all_s=$((SECONDS - start - recipe_s))
+
+echo "== compilers: the core's tests with $CXX11"
+cmake -S . -B "$build" -DGPULAB_TESTS=ON >/dev/null
+# The unit and cpu test executables (one per test file) and the FP16 conversion's, by name: the emulator's kernel
+# and mutant tests are compiled by the normal build already.
+mapfile -t tests < <(ninja -C "$build" -t targets all |
+                     grep -oE '^((unit|cpu)_test_[A-Za-z0-9_]+|cuda_emu_test_emu_half_types)(:| )' | tr -d ': ' | sort -u)
 [ ${#tests[@]} -gt 0 ] || { echo "compilers: found no unit or cpu test targets" >&2; exit 1; }
-cmake --build "$build" -j "$jobs" --target "${targets[@]}" "${tests[@]}"
+cmake --build "$build" -j "$jobs" --target "${tests[@]}"
 ctest --test-dir "$build" -L 'unit|cpu' -LE slow --output-on-failure -j "$jobs"
-echo "== compilers: $CXX11 passed in $((SECONDS - start)) s (recipe $recipe_s s; ${#tests[@]} test programs$(
-  [ ${#targets[@]} -gt 1 ] && echo ", CUDA module for sm_75"))"
+ctest --test-dir "$build" -R 'cuda_emu/test_emu_half_types' --output-on-failure
+echo "== compilers: $CXX11 passed in $((SECONDS - start)) s (recipe $recipe_s s; all of the Qt-free build $all_s s, modules: ${modules:-none}; ${#tests[@]} test programs)"

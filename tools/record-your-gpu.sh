@@ -60,6 +60,12 @@ say() { printf '%s\n' "$*"; }
 die() { printf '\nrecord-your-gpu: %s\n' "$*" >&2; exit 1; }
 
 # ---- what is here ----
+# WSL2: the Windows driver's nvidia-smi and libcuda.so.1 live in /usr/lib/wsl/lib, not always on PATH or the
+# library path (GPULAB_WSL_LIB_DIR names another folder, for tests/cli/test_wsl_paths.sh).
+WSL_LIB=${GPULAB_WSL_LIB_DIR:-/usr/lib/wsl/lib}
+if ! command -v nvidia-smi >/dev/null 2>&1 && [ -x "$WSL_LIB/nvidia-smi" ]; then
+  export PATH="$PATH:$WSL_LIB" LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$WSL_LIB"
+fi
 GPU_COUNT=0
 GPU_NAME=""
 GPU_CAP=""

@@ -5,6 +5,7 @@
 #include "pages/page.h"
 
 #include "gpulab/experiments.hpp"
+#include "gpulab/platform.hpp"
 #include "gpulab/recording.hpp"
 
 #include "cli/latency_probe.h"
@@ -21,9 +22,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -74,12 +73,7 @@ void printLine(const char* what, const QString& name, const std::vector<double>&
                c.plotObjects / n, c.worstMs, c.worstWhat);
 }
 
-double residentBytes() {
-  std::ifstream statm("/proc/self/statm");
-  long pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return double(resident) * double(sysconf(_SC_PAGESIZE));
-}
+double residentBytes() { return gpulab::platform::process_resident_bytes(); }
 
 void spin(int ms) {
   QElapsedTimer t;

@@ -1,12 +1,13 @@
 #include "models/busy_machine.h"
 
+#include "gpulab/platform.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 namespace gpulab::models {
 
@@ -53,11 +54,9 @@ MachineSnapshot read_machine_snapshot() {
   MachineSnapshot s;
   s.valid = parse_proc_stat(slurp("/proc/stat"), s);
   s.load1 = parse_loadavg(slurp("/proc/loadavg"));
-  const long hz = ::sysconf(_SC_CLK_TCK);
-  s.ticks_per_s = hz > 0 ? double(hz) : 100.0;
+  s.ticks_per_s = gpulab::platform::cpu_time_ticks_per_second();
   s.cores = std::max(1u, std::thread::hardware_concurrency());
-  timespec ts{};
-  if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0) s.own_cpu_s = double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+  if (const double own = gpulab::platform::process_cpu_seconds(); own >= 0) s.own_cpu_s = own;
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include "gpulab/suite_registry.hpp"
 #include "gpulab/suites.hpp"
 #include "gpulab/models/amdahl_model.hpp"
+#include "gpulab/platform.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
@@ -16,18 +17,15 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <stop_token>
-#include <sys/stat.h>
 #include <thread>
-#include <unistd.h>
 
 namespace gpulab {
 namespace {
@@ -181,32 +179,29 @@ BenchOptions parse_args(const Args& args) {
 // Proves the recording can be written where asked, before minutes of measuring: a file is created and removed
 // in the target folder, exactly as the atomic save will do later.
 std::optional<std::string> unwritable_reason(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return path + " is a folder; give a file name";
-  auto slash = path.find_last_of('/');
-  std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  if (::stat(folder.c_str(), &st) != 0) return "the folder " + folder + " does not exist (" + std::strerror(errno) + ")";
-  if (!S_ISDIR(st.st_mode)) return folder + " is not a folder";
-  std::string probe = path + ".probe-XXXXXX";
-  int fd = ::mkostemp(probe.data(), O_CLOEXEC);
-  if (fd < 0) return "cannot create files in " + folder + " (" + std::strerror(errno) + ")";
-  ::close(fd);
-  ::unlink(probe.c_str());
-  return std::nullopt;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return path + " is a folder; give a file name";
+  std::string folder = fs::path(path).parent_path().string();
+  if (folder.empty()) folder = ".";
+  const fs::file_status folder_status = fs::status(folder, ec);
+  if (ec) return "the folder " + folder + " does not exist (" + ec.message() + ")";
+  if (!fs::is_directory(folder_status)) return folder + " is not a folder";
+  return platform::cannot_create_file_beside(path);
 }
 
 // Ctrl-C, or the SIGTERM that `timeout`, a batch system or a shutdown sends, stops the suite at the next check of
 // the stop token (between samples) and still saves what was measured. The handler only touches lock-free atomics
 // (all it may safely do); a watcher thread turns the signal into a stop request.
-std::atomic<int> g_stop_signal{0};           // the first SIGINT/SIGTERM received, 0 for none
+std::atomic<platform::StopSignal> g_stop_signal{platform::StopSignal::none};  // the first one received
 std::atomic<bool> g_saving{false};           // a save is between its temporary file and its rename
 std::atomic<bool> g_exit_after_save{false};  // a second signal came during a save: leave once it is done
-static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free,
+static_assert(std::atomic<platform::StopSignal>::is_always_lock_free && std::atomic<bool>::is_always_lock_free,
               "the signal handler may only use lock-free atomics");
 
-extern "C" void on_stop_signal(int signo) {
-  if (g_stop_signal.load() == 0) {
-    g_stop_signal.store(signo);
+void on_stop_signal(platform::StopSignal signal) {
+  if (g_stop_signal.load() == platform::StopSignal::none) {
+    g_stop_signal.store(signal);
     return;
   }
   // A second signal: whoever sends it wants out now (a sample can take seconds). Every save is atomic, so the
@@ -216,7 +211,7 @@ extern "C" void on_stop_signal(int signo) {
     g_exit_after_save.store(true);
     if (g_saving.load()) return;
   }
-  ::_exit(exit_stopped);
+  std::_Exit(exit_stopped);
 }
 
 // Writes the recording atomically (temporary file + rename beside it), and honours a second signal that came
@@ -227,11 +222,11 @@ void save_now(const Recording& rec, const std::string& path) {
     save_recording(rec, path);
   } catch (...) {
     g_saving.store(false);
-    if (g_exit_after_save.load()) ::_exit(exit_stopped);
+    if (g_exit_after_save.load()) std::_Exit(exit_stopped);
     throw;
   }
   g_saving.store(false);
-  if (g_exit_after_save.load()) ::_exit(exit_stopped);
+  if (g_exit_after_save.load()) std::_Exit(exit_stopped);
 }
 
 // Installs the stop handler for SIGINT and SIGTERM for the run's lifetime, and the thread that turns a signal into
@@ -239,18 +234,13 @@ void save_now(const Recording& rec, const std::string& path) {
 class StopOnSignals {
  public:
   explicit StopOnSignals(std::stop_source& stop) {
-    g_stop_signal.store(0);
+    g_stop_signal.store(platform::StopSignal::none);
     g_saving.store(false);
     g_exit_after_save.store(false);
-    struct sigaction action {};
-    action.sa_handler = on_stop_signal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;  // a signal must not turn a read, write or fsync into a spurious failure
-    ::sigaction(SIGINT, &action, &m_prev_int);
-    ::sigaction(SIGTERM, &action, &m_prev_term);
+    m_handler.emplace(on_stop_signal);
     m_watcher = std::jthread([&stop](std::stop_token done) {
       while (!done.stop_requested()) {
-        if (g_stop_signal.load() != 0) {
+        if (g_stop_signal.load() != platform::StopSignal::none) {
           stop.request_stop();
           return;
         }
@@ -261,24 +251,19 @@ class StopOnSignals {
   ~StopOnSignals() {
     m_watcher.request_stop();
     m_watcher.join();
-    ::sigaction(SIGINT, &m_prev_int, nullptr);
-    ::sigaction(SIGTERM, &m_prev_term, nullptr);
   }
   StopOnSignals(const StopOnSignals&) = delete;
   StopOnSignals& operator=(const StopOnSignals&) = delete;
-  static std::string signal_name() {
-    const int s = g_stop_signal.load();
-    return s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : "signal " + std::to_string(s);
-  }
+  static std::string signal_name() { return platform::stop_signal_name(g_stop_signal.load()); }
 
  private:
-  struct sigaction m_prev_int {}, m_prev_term {};
+  std::optional<platform::StopSignalScope> m_handler;  // restores the previous handlers after the watcher ended
   std::jthread m_watcher;
 };
 
 class ProgressLine {
  public:
-  explicit ProgressLine(bool quiet) : m_quiet(quiet), m_tty(::isatty(STDERR_FILENO) == 1) {}
+  explicit ProgressLine(bool quiet) : m_quiet(quiet), m_tty(platform::stderr_is_terminal()) {}
   void operator()(const Progress& p) {
     if (m_quiet) return;
     const int percent = static_cast<int>(std::lround(std::clamp(p.fraction, 0.0, 1.0) * 100));

@@ -2,13 +2,13 @@
 // The arithmetic is trivial, so the time is the memory system's: this is the "clerk" of the lesson.
 #include "cpu_internal.hpp"
 #include "gpulab/harness.hpp"
+#include "gpulab/platform.hpp"
 #include "gpulab/units.hpp"
 
 #include "vector_clones.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <barrier>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -201,7 +201,7 @@ class BandwidthOp final : public TimedOp {
   RawArray m_a, m_b, m_c;
   std::vector<std::size_t> m_slices;
   Task m_task = Task::first_touch;
-  std::barrier<> m_start, m_done;
+  platform::ThreadBarrier m_start, m_done;
   std::vector<std::thread> m_pool;
   bool m_stopped = false;
 };

@@ -1,13 +1,10 @@
-// What the CPU is: model, cores, SIMD, caches, clock, memory, BLAS library. Read from /proc and /sys (Linux), so a
-// class sees the machine it is actually running on.
+// What the CPU is: model, cores, SIMD, caches, clock, memory, BLAS library. Read from the operating system
+// (gpulab/platform.hpp: /proc and /sys on Linux, Win32 on Windows), so a class sees the machine it is running on.
 #include "cpu_internal.hpp"
+#include "gpulab/platform.hpp"
 #include "gpulab/units.hpp"
 
-#include <sched.h>
-
-#include <charconv>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -15,38 +12,6 @@
 
 namespace gpulab::cpu {
 namespace {
-
-std::string trim(std::string s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-std::string read_first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return trim(line);
-}
-
-// The value of the first "key : value" line in /proc/cpuinfo.
-std::string cpuinfo_field(const std::string& key) {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    if (trim(line.substr(0, colon)) == key) return trim(line.substr(colon + 1));
-  }
-  return "";
-}
-
-// Parses a leading decimal number without the locale (std::stod would stop at '.' under a German locale).
-double parse_number(const std::string& s) {
-  double v = 0;
-  const auto res = std::from_chars(s.data(), s.data() + s.size(), v);
-  return res.ec == std::errc{} ? v : 0;
-}
 
 std::string simd_flags() {
   std::string s;
@@ -85,41 +50,11 @@ bool has_fma() {
 #endif
 }
 
-double clock_mhz() {
-  // The rated maximum, when the kernel exposes it; VMs often do not, then the current clock from /proc/cpuinfo.
-  const std::string max_khz = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
-  const double khz = parse_number(max_khz);
-  if (khz > 0) return khz / 1000.0;
-  return parse_number(cpuinfo_field("cpu MHz"));
-}
-
-// "L1d 32K, L1i 32K, L2 1024K, L3 32768K", one entry per cache of cpu0.
-std::vector<std::pair<std::string, std::string>> caches() {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (int i = 0; i < 8; ++i) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-    const std::string level = read_first_line(dir + "level");
-    if (level.empty()) break;
-    const std::string type = read_first_line(dir + "type");
-    std::string name = "L" + level + (type == "Data" ? "d" : type == "Instruction" ? "i" : "");
-    std::string size = read_first_line(dir + "size");
-    const std::string shared = read_first_line(dir + "shared_cpu_list");
-    if (!shared.empty()) size += " (shared by CPUs " + shared + ")";
-    out.emplace_back(name + " cache", size);
-  }
-  return out;
-}
-
 }  // namespace
 
 int logical_cores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
   // The affinity mask, not the machine's core count: in a container or under taskset that is what we may use.
-  if (sched_getaffinity(0, sizeof set, &set) == 0) {
-    const int n = CPU_COUNT(&set);
-    if (n > 0) return n;
-  }
+  if (const int n = platform::usable_logical_cores(); n > 0) return n;
   const unsigned hw = std::thread::hardware_concurrency();
   return hw > 0 ? static_cast<int>(hw) : 1;
 }
@@ -133,16 +68,10 @@ int resolve_threads(int requested) {
 }
 
 MemoryInfo read_meminfo() {
+  const platform::MemoryFacts facts = platform::memory_facts();
   MemoryInfo info;
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  double kib = 0;
-  std::string unit;
-  while (in >> key >> kib) {
-    std::getline(in, unit);
-    if (key == "MemTotal:") info.total_bytes = kib * 1024;
-    if (key == "MemAvailable:") info.free_bytes = kib * 1024;
-  }
+  info.total_bytes = facts.total_bytes;
+  info.free_bytes = facts.available_bytes;
   return info;
 }
 
@@ -161,11 +90,11 @@ void require_fits_in_memory(double bytes, const std::string& what) {
 DeviceInfo read_device_info() {
   DeviceInfo d;
   d.kind = "cpu";
-  d.name = cpuinfo_field("model name");
+  d.name = platform::cpu_model_name();
   if (d.name.empty()) d.name = "unknown CPU";
   d.compute_units = logical_cores();
   d.threads = d.compute_units;
-  d.clock_mhz = clock_mhz();
+  d.clock_mhz = platform::cpu_clock_mhz();
   const MemoryInfo mem = read_meminfo();
   d.memory_total_bytes = mem.total_bytes;
   d.memory_free_bytes = mem.free_bytes;
@@ -173,7 +102,7 @@ DeviceInfo read_device_info() {
   const unsigned hw = std::thread::hardware_concurrency();
   d.details.emplace_back("Logical CPUs on the machine", std::to_string(hw));
   d.details.emplace_back("Logical CPUs this process may use", std::to_string(d.compute_units));
-  for (auto& c : caches()) d.details.push_back(std::move(c));
+  for (auto& c : platform::cpu_caches()) d.details.push_back(std::move(c));
   if (blas_available()) {
     d.details.emplace_back("OpenBLAS version", blas_version());
     d.details.emplace_back("OpenBLAS config", blas_config());
@@ -210,7 +139,7 @@ Provenance cpu_provenance() {
   for (const auto& [k, v] : d.details) {
     if (k.rfind("L", 0) == 0 && k.find("cache") != std::string::npos) p["cpu_" + k.substr(0, k.find(' '))] = v;
   }
-  p["timer"] = "std::chrono::steady_clock";
+  p["timer"] = platform::clock_description();
   p["openblas"] = blas_available() ? blas_version() + " (" + blas_core() + ")" : "not in this build";
   if (blas_available()) p["openblas_config"] = blas_config();
   return p;

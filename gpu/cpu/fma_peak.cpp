@@ -1,6 +1,7 @@
 // The measured arithmetic ceiling of this CPU: independent FMA chains that live in registers (no memory traffic),
 // on every core at once. This is the "peak" the roofline's compute roof uses, measured rather than assumed.
 #include "cpu_internal.hpp"
+#include "gpulab/platform.hpp"
 
 #include "vector_clones.hpp"
 
@@ -97,17 +98,11 @@ bool clock_counts_steal() {
   return on;
 }
 
-double clock_seconds(clockid_t clock) {
-  timespec ts{};
-  ::clock_gettime(clock, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
 // The clock a burst thread is timed on: its own CPU time, or (simulated steal) the process's shared among the
 // burst's `threads`.
 double burst_thread_seconds(int threads) {
-  if (clock_counts_steal()) return clock_seconds(CLOCK_PROCESS_CPUTIME_ID) / std::max(1, threads);
-  return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+  if (clock_counts_steal()) return platform::process_cpu_seconds() / std::max(1, threads);
+  return platform::thread_cpu_seconds();
 }
 
 struct Burst {
@@ -172,10 +167,12 @@ long long iterations_for(Kernel kernel, double target_s) {
 }
 
 std::string isa_name() {
-#if defined(__x86_64__)
+#if defined(__x86_64__) && GPULAB_USE_TARGET_CLONES
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "AVX2+FMA (x86-64-v3 clone)";
   return "baseline x86-64 (SSE2, no FMA)";
+#elif defined(__x86_64__)  // no clones in this build (Windows: PE has no ifunc; clang; TSan): the baseline ran
+  return "baseline x86-64 (SSE2, no FMA; this build has no AVX2 clone)";
 #else
   return "portable C++ vectors";
 #endif

@@ -10,10 +10,10 @@
 #include "cpu_internal.hpp"
 
 #include "gpulab/harness.hpp"
+#include "gpulab/platform.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
-#include <barrier>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -161,7 +161,7 @@ class RegionOp final : public TimedOp {
   std::size_t m_n;
   int m_threads;
   std::vector<float> m_x, m_y, m_z;
-  std::barrier<> m_start, m_done;
+  platform::ThreadBarrier m_start, m_done;
   std::vector<std::thread> m_pool;
   bool m_quit = false;  // written before the start barrier, read after it
   int m_batch = 1;

@@ -5,6 +5,7 @@
 #include "gpulab/suites.hpp"
 
 #include "gpulab/harness.hpp"
+#include "gpulab/platform.hpp"
 #include "gpulab/suite_registry.hpp"
 #include "gpulab/units.hpp"
 #include "suite_gpu_state.hpp"
@@ -14,16 +15,11 @@
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace gpulab {
 namespace {
 
-std::string hostname() {
-  char buf[256] = {0};
-  if (::gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-  return buf;
-}
+std::string hostname() { return platform::host_name(); }
 
 // Library versions as one line: "OpenBLAS 0.3.21; nlohmann_json 3.11.2; ...". Backends report theirs in
 // provenance under keys that name a library.

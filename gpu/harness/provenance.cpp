@@ -1,8 +1,6 @@
 // Provenance every result carries, whichever backend produced it.
 #include "gpulab/harness.hpp"
-
-#include <sys/utsname.h>
-#include <unistd.h>
+#include "gpulab/platform.hpp"
 
 #include <chrono>
 #include <ctime>
@@ -33,8 +31,7 @@ std::string compiler_version() {
 
 std::string iso_date_now() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
+  const std::tm utc = platform::utc_calendar(now);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return buf;
@@ -46,10 +43,8 @@ Provenance base_provenance() {
   p["gpulab_version"] = GPULAB_VERSION;
   p["build_type"] = std::string(GPULAB_BUILD_TYPE).empty() ? "unspecified" : GPULAB_BUILD_TYPE;
   p["compiler"] = compiler_version();
-  char host[256] = {};
-  p["host"] = gethostname(host, sizeof host - 1) == 0 && host[0] ? host : "unknown";
-  struct utsname u {};
-  if (uname(&u) == 0) p["os"] = std::string(u.sysname) + " " + u.release + " " + u.machine;
+  p["host"] = platform::host_name();
+  p["os"] = platform::os_description();
   return p;
 }
 

@@ -2,10 +2,8 @@
 // damaged file, a module from another gpulab version, no driver, no GPU) ends as a sentence in `reason`.
 #include "gpulab/cuda_loader.hpp"
 #include "gpulab/module_api.hpp"
-#include "loader/elf_check.hpp"
+#include "gpulab/platform.hpp"
 #include "loader/module_search.hpp"
-
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <exception>
@@ -14,10 +12,9 @@
 namespace gpulab {
 namespace {
 
-constexpr const char* module_file = "libgpulab_cuda.so";
+const std::string module_file = platform::module_file_name("gpulab_cuda");
 
 using loader::is_file;
-using loader::last_dlerror;
 
 std::vector<std::string> candidate_paths() { return loader::module_candidates(module_file); }
 
@@ -48,24 +45,23 @@ CudaLoadResult load_cuda_backend_from(const std::string& path) {
     out.reason = "the CUDA module was not found at " + path;
     return out;
   }
-  if (auto problem = loader::elf_problem(path)) {
+  if (auto problem = platform::library_file_problem(path)) {
     out.reason = "the CUDA module at " + path + " is damaged (reinstall it): " + *problem;
     return out;
   }
+  platform::open_cuda_driver_from_wsl();  // WSL2: the driver's libcuda.so.1 is in /usr/lib/wsl/lib
   // RTLD_LOCAL keeps the module's cuBLAS/cudart symbols out of the global namespace; RTLD_NOW reports a missing
   // dependency here, with a message, instead of as a crash at the first call.
-  ::dlerror();
-  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = platform::open_library(path, /*share_symbols=*/false);
   if (!handle) {
-    out.reason = explain_dlopen_failure(path, last_dlerror());
+    out.reason = explain_dlopen_failure(path, platform::library_error());
     return out;
   }
-  ::dlerror();
-  void* symbol = ::dlsym(handle, GPULAB_MODULE_FACTORY);
+  void* symbol = platform::library_symbol(handle, GPULAB_MODULE_FACTORY);
   if (!symbol) {
     out.reason = "the file at " + path + " is not a gpulab CUDA module (it has no " + GPULAB_MODULE_FACTORY +
-                 " entry point): " + last_dlerror();
-    ::dlclose(handle);
+                 " entry point): " + platform::library_error();
+    platform::close_library(handle);
     return out;
   }
   auto factory = reinterpret_cast<gpulab_factory_fn>(symbol);
@@ -109,7 +105,7 @@ CudaLoadResult load_cuda_backend() {
   }
   CudaLoadResult r;
   r.searched = searched;
-  r.reason = std::string("this gpulab has no CUDA module (") + module_file + " was not found; looked in " +
+  r.reason = "this gpulab has no CUDA module (" + module_file + " was not found; looked in " +
              loader::folders_text(searched) + ")";
   return r;
 }

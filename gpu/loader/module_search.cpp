@@ -1,32 +1,20 @@
 // The module search shared by the CUDA and Vulkan loaders (module_search.hpp).
 #include "loader/module_search.hpp"
 
-#include <dlfcn.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "gpulab/platform.hpp"
 
 #include <filesystem>
 
 namespace gpulab::loader {
 namespace {
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__linux__)
 constexpr const char* multiarch = "x86_64-linux-gnu";
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && defined(__linux__)
 constexpr const char* multiarch = "aarch64-linux-gnu";
 #else
 constexpr const char* multiarch = "";
 #endif
-
-// The folder holding the running executable; "" when /proc is not mounted.
-std::string executable_dir() {
-  std::string buf(4096, '\0');
-  ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-  if (n <= 0) return {};
-  buf.resize(static_cast<std::size_t>(n));
-  auto slash = buf.find_last_of('/');
-  return slash == std::string::npos ? std::string() : buf.substr(0, slash);
-}
 
 // Stored normalised ("bin/../lib" -> "lib") so the list of places looked in reads cleanly.
 void add_unique(std::vector<std::string>& list, const std::string& raw) {
@@ -39,13 +27,13 @@ void add_unique(std::vector<std::string>& list, const std::string& raw) {
 }  // namespace
 
 bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
 }
 
 std::vector<std::string> module_candidates(const std::string& module_file) {
   std::vector<std::string> out;
-  const std::string exe = executable_dir();
+  const std::string exe = platform::executable_folder();
   if (!exe.empty()) {
     add_unique(out, exe + "/" + module_file);
     add_unique(out, exe + "/../lib/gpulab/" + module_file);
@@ -61,11 +49,6 @@ std::vector<std::string> module_candidates(const std::string& module_file) {
   add_unique(out, std::string(GPULAB_BUILD_MODULE_DIR) + "/" + module_file);
 #endif
   return out;
-}
-
-std::string last_dlerror() {
-  const char* e = ::dlerror();
-  return e ? e : "unknown error";
 }
 
 std::string folders_text(const std::vector<std::string>& paths) {

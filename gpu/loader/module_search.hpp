@@ -9,7 +9,6 @@ bool is_file(const std::string& path);
 // Beside the executable; ../lib/gpulab/ and ../lib/<multiarch>/gpulab from it (an installed tree); the configured
 // install directory; the build tree's module directory. Normalised, without repeats.
 std::vector<std::string> module_candidates(const std::string& file);
-std::string last_dlerror();
 // "a, b, c": the folders of `paths`, for "looked in ..." messages.
 std::string folders_text(const std::vector<std::string>& paths);
 

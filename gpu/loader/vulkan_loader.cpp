@@ -2,10 +2,8 @@
 // driver, only a CPU-type device, a module from another gpulab version) ends as a sentence in `reason`.
 #include "gpulab/vulkan_loader.hpp"
 #include "gpulab/vulkan_module_api.hpp"
-#include "loader/elf_check.hpp"
+#include "gpulab/platform.hpp"
 #include "loader/module_search.hpp"
-
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <exception>
@@ -15,7 +13,7 @@
 namespace gpulab {
 namespace {
 
-constexpr const char* module_file = "libgpulab_vulkan.so";
+const std::string module_file = platform::module_file_name("gpulab_vulkan");
 
 bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
 
@@ -69,7 +67,7 @@ VulkanLoadResult load_vulkan_backend_from(const std::string& path, const VulkanO
     out.reason = "Vulkan: the module was not found at " + path;
     return out;
   }
-  if (auto problem = loader::elf_problem(path)) {
+  if (auto problem = platform::library_file_problem(path)) {
     out.reason = "Vulkan: the module at " + path + " is damaged (reinstall it): " + *problem;
     return out;
   }
@@ -78,24 +76,22 @@ VulkanLoadResult load_vulkan_backend_from(const std::string& path, const VulkanO
   // case, since the real one cannot be hidden from the dynamic linker on a machine that has it. The handle stays
   // open (the module needs the library for the life of the process anyway).
   const char* loader_env = std::getenv("GPULAB_VULKAN_LOADER_LIB");
-  const std::string loader_lib = loader_env && *loader_env ? loader_env : "libvulkan.so.1";
-  ::dlerror();
-  if (!::dlopen(loader_lib.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+  const std::string loader_lib = loader_env && *loader_env ? loader_env : platform::vulkan_loader_library;
+  if (!platform::open_library(loader_lib, /*share_symbols=*/true)) {
     out.reason = "Vulkan: the Vulkan loader (" + loader_lib + ") is not installed (Debian/Ubuntu: libvulkan1): " +
-                 loader::last_dlerror();
+                 platform::library_error();
     return out;
   }
-  ::dlerror();
-  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = platform::open_library(path, /*share_symbols=*/false);
   if (!handle) {
-    out.reason = explain_dlopen_failure(path, loader::last_dlerror());
+    out.reason = explain_dlopen_failure(path, platform::library_error());
     return out;
   }
-  auto factory = reinterpret_cast<gpulab_vulkan_factory_fn>(::dlsym(handle, GPULAB_VULKAN_MODULE_FACTORY));
-  auto list = reinterpret_cast<gpulab_vulkan_list_fn>(::dlsym(handle, GPULAB_VULKAN_MODULE_LIST));
+  auto factory = reinterpret_cast<gpulab_vulkan_factory_fn>(platform::library_symbol(handle, GPULAB_VULKAN_MODULE_FACTORY));
+  auto list = reinterpret_cast<gpulab_vulkan_list_fn>(platform::library_symbol(handle, GPULAB_VULKAN_MODULE_LIST));
   if (!factory || !list) {
     out.reason = "Vulkan: the file at " + path + " is not a gpulab Vulkan module (it lacks its entry points)";
-    ::dlclose(handle);
+    platform::close_library(handle);
     return out;
   }
   // The handle stays open for the life of the process: the backend's code lives in the module, and the Vulkan
@@ -133,7 +129,7 @@ VulkanLoadResult load_vulkan_backend(const VulkanOptions& options) {
   }
   VulkanLoadResult r;
   r.searched = searched;
-  r.reason = std::string("Vulkan: this gpulab has no Vulkan module (") + module_file + " was not found; looked in " +
+  r.reason = "Vulkan: this gpulab has no Vulkan module (" + module_file + " was not found; looked in " +
              loader::folders_text(searched) + ")";
   return r;
 }

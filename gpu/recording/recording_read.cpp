@@ -8,9 +8,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sys/stat.h>
 
 namespace gpulab {
 namespace {
@@ -280,19 +280,22 @@ Recording parse_recording(const std::string& text) {
 }
 
 Recording load_recording(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw RecordingError("cannot open recording " + path + ": " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) throw RecordingError("cannot open recording " + path + ": it is a folder, not a file");
-  // Checked before reading so a huge file is refused without loading it.
-  if (static_cast<std::size_t>(st.st_size) > max_file_bytes)
-    throw RecordingError(path + ": the recording is " + std::to_string(st.st_size >> 20) +
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (ec) throw RecordingError("cannot open recording " + path + ": " + ec.message());
+  if (std::filesystem::is_directory(status))
+    throw RecordingError("cannot open recording " + path + ": it is a folder, not a file");
+  // Checked before reading so a huge file is refused without loading it (a pipe or a device file has no size).
+  const std::uintmax_t file_bytes =
+      std::filesystem::is_regular_file(status) ? std::filesystem::file_size(path, ec) : 0;
+  if (!ec && file_bytes > max_file_bytes)
+    throw RecordingError(path + ": the recording is " + std::to_string(file_bytes >> 20) +
                          " MiB, larger than the " + std::to_string(max_file_bytes >> 20) + " MiB limit");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw RecordingError("cannot open recording " + path + ": " + std::strerror(errno));
   // Read at most one byte past the cap: a pipe or a device file has no size to check beforehand.
   std::string text;
-  text.reserve(static_cast<std::size_t>(st.st_size));
+  text.reserve(ec ? 0 : static_cast<std::size_t>(file_bytes));
   char chunk[1 << 16];
   while (text.size() <= max_file_bytes && in.read(chunk, sizeof chunk).gcount() > 0)
     text.append(chunk, static_cast<std::size_t>(in.gcount()));

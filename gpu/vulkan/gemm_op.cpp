@@ -9,6 +9,7 @@
 #include "device_choices.hpp"
 
 #include "gpulab/gemm_ladder.hpp"
+#include "gpulab/half_bits.hpp"
 #include "gpulab/harness.hpp"
 
 #include <cstdint>
@@ -109,9 +110,9 @@ class GemmOp final : public TimedOp {
     const std::size_t mn = static_cast<std::size_t>(m_spec.m * m_spec.n);
     std::vector<float> c(mn);
     if (m_fp16) {
-      std::vector<_Float16> bits(mn);
+      std::vector<std::uint16_t> bits(mn);
       download(m_ctx, m_stream, m_c, bits.data(), mn * 2);
-      for (std::size_t i = 0; i < mn; ++i) c[i] = static_cast<float>(bits[i]);
+      for (std::size_t i = 0; i < mn; ++i) c[i] = half_bits_to_float(bits[i]);
     } else {
       download(m_ctx, m_stream, m_c, c.data(), mn * 4);
     }
@@ -139,10 +140,10 @@ class GemmOp final : public TimedOp {
       upload(m_ctx, m_stream, dst, values.data(), values.size() * 4);
       return;
     }
-    std::vector<_Float16> bits(values.size());
+    std::vector<std::uint16_t> bits(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
-      bits[i] = static_cast<_Float16>(values[i]);  // round to nearest even
-      values[i] = static_cast<float>(bits[i]);     // the reference multiplies what the device multiplies
+      bits[i] = float_to_half_bits(values[i]);  // round to nearest even
+      values[i] = half_bits_to_float(bits[i]);  // the reference multiplies what the device multiplies
     }
     upload(m_ctx, m_stream, dst, bits.data(), bits.size() * 2);
   }

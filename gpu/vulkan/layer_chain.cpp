@@ -13,6 +13,7 @@
 #include "backend_internal.hpp"
 #include "chain_layout.hpp"
 
+#include "gpulab/half_bits.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/layer_chain_plan.hpp"
 
@@ -161,7 +162,7 @@ class LayerChainOp final : public TimedOp {
     std::vector<float> w(count);
     fill_random(w.data(), count, m_spec.seed + 7919 * (si + 1));
     const float scale = static_cast<float>(std::sqrt(3.0 / static_cast<double>(s.k)));
-    for (auto& v : w) v = m_fp16 ? static_cast<float>(static_cast<_Float16>(v * scale)) : v * scale;
+    for (auto& v : w) v = m_fp16 ? round_through_half(v * scale) : v * scale;
     for (long long col : chain_check_columns(s.n)) {
       std::vector<float>& column = m_check[si][col];
       column.resize(static_cast<std::size_t>(s.k));
@@ -184,10 +185,10 @@ class LayerChainOp final : public TimedOp {
       upload(m_ctx, m_stream, dst, values.data(), values.size() * 4, byte_offset);
       return;
     }
-    std::vector<_Float16> bits(values.size());
+    std::vector<std::uint16_t> bits(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
-      bits[i] = static_cast<_Float16>(values[i]);
-      values[i] = static_cast<float>(bits[i]);
+      bits[i] = float_to_half_bits(values[i]);
+      values[i] = half_bits_to_float(bits[i]);
     }
     upload(m_ctx, m_stream, dst, bits.data(), bits.size() * 2, byte_offset);
   }
@@ -198,9 +199,9 @@ class LayerChainOp final : public TimedOp {
     if (!m_fp16) {
       download(m_ctx, m_stream, b, out.data(), bytes, offset);
     } else {
-      std::vector<_Float16> bits(static_cast<std::size_t>(count));
+      std::vector<std::uint16_t> bits(static_cast<std::size_t>(count));
       download(m_ctx, m_stream, b, bits.data(), bytes, offset);
-      for (std::size_t i = 0; i < bits.size(); ++i) out[i] = static_cast<float>(bits[i]);
+      for (std::size_t i = 0; i < bits.size(); ++i) out[i] = half_bits_to_float(bits[i]);
     }
     return out;
   }

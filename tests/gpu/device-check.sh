@@ -134,6 +134,12 @@ for c in "${CUDACXX:-}" "$(command -v nvcc 2>/dev/null)" /usr/local/cuda/bin/nvc
   if [ -n "$c" ] && [ -x "$c" ]; then NVCC=$c; break; fi
 done
 GPUS=0
+# WSL2: the Windows driver's nvidia-smi and libcuda.so.1 live in /usr/lib/wsl/lib, not always on PATH or the
+# library path (GPULAB_WSL_LIB_DIR names another folder, for tests/cli/test_wsl_paths.sh).
+WSL_LIB=${GPULAB_WSL_LIB_DIR:-/usr/lib/wsl/lib}
+if ! command -v nvidia-smi >/dev/null 2>&1 && [ -x "$WSL_LIB/nvidia-smi" ]; then
+  export PATH="$PATH:$WSL_LIB" LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$WSL_LIB"
+fi
 if command -v nvidia-smi >/dev/null 2>&1; then
   GPUS=$(timeout 20 nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
 fi

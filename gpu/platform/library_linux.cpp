@@ -1,15 +1,20 @@
-// See elf_check.hpp. Only what dlopen relies on is checked: the ELF header, and that every segment and table it
-// points to lies inside the file.
-#include "loader/elf_check.hpp"
+// Loading a library on Linux (gpulab/platform.hpp): dlopen, and a structural check of the file before dlopen sees
+// it. glibc maps a library's segments straight from the file, so a module cut short (an interrupted copy, a full
+// disk) crashes the process with SIGBUS inside dlopen instead of failing. Only what dlopen relies on is checked:
+// the ELF header, and that every segment and table it points to lies inside the file.
+#include "gpulab/platform.hpp"
 
+#include <dlfcn.h>
 #include <elf.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <vector>
 
-namespace gpulab::loader {
+namespace gpulab::platform {
 namespace {
 
 #if defined(__x86_64__)
@@ -24,9 +29,57 @@ bool fits(std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
   return offset <= size && length <= size - offset;
 }
 
+thread_local std::string t_library_error;
+
+void remember_dlerror() {
+  const char* e = ::dlerror();
+  t_library_error = e ? e : "unknown error";
+}
+
 }  // namespace
 
-std::optional<std::string> elf_problem(const std::string& path) {
+const char* const vulkan_loader_library = "libvulkan.so.1";
+
+std::string module_file_name(const std::string& stem) { return "lib" + stem + ".so"; }
+
+void* open_library(const std::string& path, bool share_symbols) {
+  ::dlerror();
+  void* library = ::dlopen(path.c_str(), RTLD_NOW | (share_symbols ? RTLD_GLOBAL : RTLD_LOCAL));
+  if (!library) remember_dlerror();
+  return library;
+}
+
+void* library_symbol(void* library, const char* name) {
+  ::dlerror();
+  void* symbol = ::dlsym(library, name);
+  if (!symbol) remember_dlerror();
+  return symbol;
+}
+
+void close_library(void* library) {
+  if (library) ::dlclose(library);
+}
+
+std::string library_error() { return t_library_error.empty() ? "unknown error" : t_library_error; }
+
+std::string executable_folder() {
+  std::string buf(4096, '\0');
+  const ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return {};  // /proc is not mounted
+  buf.resize(static_cast<std::size_t>(n));
+  const auto slash = buf.find_last_of('/');
+  return slash == std::string::npos ? std::string() : buf.substr(0, slash);
+}
+
+std::string open_cuda_driver_from_wsl() {
+  const char* dir_env = std::getenv("GPULAB_WSL_LIB_DIR");
+  const std::string path = std::string(dir_env && *dir_env ? dir_env : "/usr/lib/wsl/lib") + "/libcuda.so.1";
+  if (::access(path.c_str(), R_OK) != 0) return "";
+  if (::dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL)) return "";  // the linker finds a driver by name: use that
+  return ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) ? path : "";
+}
+
+std::optional<std::string> library_file_problem(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return "it cannot be read";
   const auto size = static_cast<std::uint64_t>(in.tellg());
@@ -57,4 +110,4 @@ std::optional<std::string> elf_problem(const std::string& path) {
   return std::nullopt;
 }
 
-}  // namespace gpulab::loader
+}  // namespace gpulab::platform
