@@ -4,8 +4,9 @@
 What differs between Linux and Windows (loading a library, CPU and memory facts, the clock, thread affinity, stop
 signals, durable file writes) lives in gpu/platform/, behind gpulab/platform.hpp (docs/platforms.md). Every other
 file of gpu/ and app/ is portable C++ and Qt: a POSIX, Linux or Windows header there is a Windows (or macOS) build
-broken by a change that built fine on Linux. The one other place allowed is gpu/cuda_emu/, the CUDA emulator, which
-is Linux-only by design (its fibers are ucontext, its tracer reads ELF program headers); gpulab/platform.hpp says so.
+broken by a change that built fine on Linux. The other places allowed are gpu/cuda_emu/, the CUDA emulator, which
+is Linux-only by design (its fibers are ucontext, its tracer reads ELF program headers; gpulab/platform.hpp says so),
+and the lab's child process and runner, which run its kernels.
 
 Usage: platform-includes.py [REPO_ROOT] [--dirs gpu app]
 """
@@ -16,7 +17,9 @@ import sys
 
 SOURCE_EXTS = (".h", ".hpp", ".cpp", ".cu", ".cuh", ".inl", ".c")
 # The places allowed to include them, relative to the repository root.
-ALLOWED = ("gpu/platform/", "gpu/cuda_emu/")
+# The lab's child process and its runner host the emulator's kernels, so they are Linux-only with it; the Windows
+# build compiles gpu/lab/child_process_windows.cpp instead and says so (gpu/lab/CMakeLists.txt).
+ALLOWED = ("gpu/platform/", "gpu/cuda_emu/", "gpu/lab/runner/", "gpu/lab/child_process.cpp")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 
 # POSIX headers that ISO C and C++ do not have, Linux's own, and Windows'. Signals are the platform layer's too

@@ -4,7 +4,7 @@
 
 #include "loader/module_search.hpp"
 
-#include <dlfcn.h>
+#include "gpulab/platform.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -38,7 +38,7 @@ constexpr ReasonName kReasons[] = {
 
 template <class Fn>
 Fn symbol(void* handle, const char* name) {
-  return reinterpret_cast<Fn>(::dlsym(handle, name));
+  return reinterpret_cast<Fn>(platform::library_symbol(handle, name));
 }
 
 std::string fixed1(double v) {
@@ -95,9 +95,9 @@ std::string describe(const GpuState& s) {
 }
 
 NvmlSession::NvmlSession(const std::string& library) {
-  m_handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  m_handle = platform::open_library(library, false);
   if (!m_handle) {
-    m_reason = "NVML is not available (" + loader::last_dlerror() +
+    m_reason = "NVML is not available (" + platform::library_error() +
                "): the NVIDIA driver's management library, without which the clocks, power and throttle reasons "
                "are not recorded";
     return;
