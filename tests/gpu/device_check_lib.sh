@@ -2,7 +2,7 @@
 # (step states, nvidia-smi's view of the GPU, the toolkit), and the private Vulkan prefix. Not run on its own.
 # Uses from the caller: SUMMARY DEADLINE BUDGET CTX_FILE STATUS, the arrays declared below.
 
-declare -A STATE=() SECS=() PREV=()  # this run's step states (pass cut fail skip miss kept), seconds, the base's
+declare -A STATE=() SECS=() PREV=()  # this run's step states (pass cut fail skip warn miss kept), seconds, the base's
 ORDER=()                             # steps in the order they were decided
 
 note() { echo "$*" | tee -a "$SUMMARY"; }
@@ -97,6 +97,11 @@ bench_step() {
 skip() {  # skip NAME REASON: not run, and that is fine (a tool or a device this machine lacks)
   note "SKIP  $1 ($2)"
   set_state "$1" skip
+}
+
+warn() {  # warn NAME REASON: an extra ran and complained, or was cut; said, and not a failure of the run
+  note "WARN  $1 ($2)"
+  set_state "$1" warn
 }
 
 # The previous try's step states, from its recording's context (device_check_steps "a=pass 12s; b=cut 35s").

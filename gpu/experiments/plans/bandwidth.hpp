@@ -16,4 +16,10 @@ inline constexpr const char* bandwidth = "bandwidth";
 
 Plan bandwidth_plan(const Backends& backends);
 
+// The smallest array a GPU backend streams (it raises smaller requests to it, so they would not measure its memory):
+// the provenance's "bandwidth_min_array_bytes" where the backend states it, 4x the L2 for CUDA; 0 when unknown.
+std::size_t device_bandwidth_floor_bytes(const Backend& gpu);
+// `asked` with every size below that floor but the smallest left out: each array size the device runs, once.
+std::vector<std::size_t> device_bandwidth_sizes(const Backend& gpu, const std::vector<std::size_t>& asked);
+
 }  // namespace gpulab
