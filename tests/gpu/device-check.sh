@@ -306,6 +306,9 @@ else
   note "cuda: module not built ($([ -z "$NVCC" ] && echo "no nvcc" || echo "GPULAB_CHECK_CUDA=off"))"
 fi
 
+# The CUDA architectures the module is compiled for (machine code for these; other GPUs would JIT its PTX).
+[ "$CUDA_MODE" = ON ] && printf 'cuda_architectures\t%s\n' "sm_$ARCH (CMAKE_CUDA_ARCHITECTURES=$ARCH)" >>"$FACTS_FILE"
+
 # ---- configure, then the bench and the CUDA module before anything else: a test that fails to compile cannot
 # cost the recording ----
 CONFIG_ARGS=(-S "$REPO" -B "$BUILD" -G "$GENERATOR" -DGPULAB_APP=OFF -DGPULAB_TESTS=ON -DGPULAB_CUDA=$CUDA_MODE
