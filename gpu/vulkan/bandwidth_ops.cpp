@@ -129,6 +129,7 @@ class BandwidthOp final : public TimedOp {
 }  // namespace
 
 std::size_t bandwidth_array_floor(const DeviceFacts& f) { return array_bytes_for(f, 0); }
+std::size_t bandwidth_array_ceiling(const DeviceFacts& f) { return array_bytes_for(f, ~std::size_t{0}); }
 
 std::unique_ptr<TimedOp> make_bandwidth_op(Ctx ctx, const BandwidthSpec& spec) {
   if (spec.kind != "copy" && spec.kind != "triad")

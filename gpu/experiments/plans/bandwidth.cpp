@@ -25,19 +25,29 @@ std::size_t device_bandwidth_floor_bytes(const Backend& gpu) {
   return 0;
 }
 
+std::size_t device_bandwidth_ceiling_bytes(const Backend& gpu) {
+  const Provenance p = gpu.provenance();
+  const auto it = p.find("bandwidth_max_array_bytes");
+  if (it == p.end()) return 0;
+  try {
+    return static_cast<std::size_t>(std::stod(it->second));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
 std::vector<std::size_t> device_bandwidth_sizes(const Backend& gpu, const std::vector<std::size_t>& asked) {
-  // A size under the device's floor runs at the floor: asked twice, it would measure the same array twice (three
-  // times on an H200, whose 4x L2 is 200 MiB: 4, 16 and 64 MiB all ran at 200 MiB, seconds of a capped check).
-  const std::size_t floor = device_bandwidth_floor_bytes(gpu);
-  std::vector<std::size_t> out;
-  bool floor_taken = false;
+  // A size the device does not run as asked runs at its floor (or its ceiling): asked twice, it would measure the
+  // same array twice (three times on an H200, whose 4x L2 is 200 MiB: 4, 16 and 64 MiB all ran at 200 MiB, seconds
+  // of a capped check). Each size that runs is asked once, by the first size that maps to it.
+  const std::size_t floor = device_bandwidth_floor_bytes(gpu), ceiling = device_bandwidth_ceiling_bytes(gpu);
+  std::vector<std::size_t> out, ran;
   for (std::size_t bytes : asked) {
-    if (bytes >= floor) {
-      out.push_back(bytes);
-    } else if (!floor_taken) {
-      out.push_back(bytes);  // the smallest asked: it runs at the floor, once
-      floor_taken = true;
-    }
+    std::size_t runs = std::max(bytes, floor);
+    if (ceiling > 0) runs = std::min(runs, ceiling);
+    if (std::find(ran.begin(), ran.end(), runs) != ran.end()) continue;
+    ran.push_back(runs);
+    out.push_back(bytes);
   }
   return out;
 }
