@@ -170,7 +170,7 @@ toolkit_facts() {  # toolkit_facts NVCC
   [ -n "$1" ] && printf 'cuda_toolkit\t%s\n' "$("$1" --version 2>/dev/null | grep -i release | sed 's/.*release //')"
   # Lazy loading moves the module's load into the first launch of each kernel (the driver's default since 12.2):
   # what the run had decides whether a first timed launch could include it.
-  printf 'cuda_module_loading\t%s\n' "${CUDA_MODULE_LOADING:-unset (the driver's default: LAZY since CUDA 12.2)}"
+  printf 'cuda_module_loading\t%s\n' "${CUDA_MODULE_LOADING:-unset (the driver default: LAZY since CUDA 12.2)}"
   local smi_cuda
   smi_cuda=$(timeout 5 nvidia-smi 2>/dev/null | grep -o 'CUDA Version: [0-9.]*' | head -1 | cut -d' ' -f3)
   [ -n "$smi_cuda" ] && printf 'cuda_driver_supports\t%s\n' "$smi_cuda"
