@@ -18,6 +18,8 @@ constexpr const char* usage =
     "                          the lesson's models from the command line\n"
     "  gpulab-bench kernels [--size N] [--json]\n"
     "                          the GPU ladder's kernels traced on the CPU emulator (sectors, bytes/FLOP, conflicts)\n"
+    "  gpulab-bench plan --card NAME [--device cuda|vulkan] [--jobs]\n"
+    "                          each suite's estimated time on a catalogue card, from its plan; runs nothing\n"
     "  gpulab-bench --version | --help\n"
     "Open a recording on any machine with: gpulab --open FILE.json\n";
 
@@ -41,6 +43,7 @@ int dispatch(int argc, char** argv) {
   if (verb == "devices") return gpulab::cli_devices(rest);
   if (verb == "calc") return gpulab::cli_calc(rest);
   if (verb == "kernels") return gpulab::cli_kernels(rest);
+  if (verb == "plan") return gpulab::cli_plan(rest);
   // Options without a verb mean bench: `gpulab-bench --suite quick --out x.json`.
   if (verb.rfind("-", 0) == 0) return gpulab::cli_bench(args);
   std::fprintf(stderr, "gpulab-bench: unknown command \"%s\"\n%s", verb.c_str(), usage);

@@ -136,23 +136,36 @@ int run_devices(bool as_json) {
   return 0;
 }
 
+// Only the Vulkan devices: neither the CUDA module nor the CPU backend (whose peak is timed) is started, so a
+// script asking "which Vulkan device would a run use?" waits only for the Vulkan driver.
+int run_vulkan_devices(bool as_json) {
+  const VulkanLoadResult vulkan = load_vulkan_backend();
+  if (as_json) std::cout << vulkan_json(vulkan).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  else print_vulkan(vulkan);
+  return 0;
+}
+
 }  // namespace
 
 int cli_devices(const Args& args) {
-  bool as_json = false;
+  bool as_json = false, vulkan_only = false;
   for (const auto& a : args) {
     if (a == "--json") {
       as_json = true;
+    } else if (a == "--vulkan") {
+      vulkan_only = true;
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: gpulab devices [--json]\n  the CPU, the GPU (or why there is none) and the CUDA module tried, and every "
-                  "Vulkan device\n  (GPULAB_VULKAN_ALLOW_CPU=1 lets a CPU-type Vulkan device be used)\n");
+      std::printf("usage: gpulab devices [--json] [--vulkan]\n  the CPU, the GPU (or why there is none) and the CUDA module tried, and every "
+                  "Vulkan device\n  (GPULAB_VULKAN_ALLOW_CPU=1 lets a CPU-type Vulkan device be used)\n"
+                  "  --vulkan: the Vulkan devices only (starts neither CUDA nor the CPU backend)\n");
       return 0;
     } else {
-      std::fprintf(stderr, "gpulab devices: unknown option %s\nusage: gpulab devices [--json]\n", a.c_str());
+      std::fprintf(stderr, "gpulab devices: unknown option %s\nusage: gpulab devices [--json] [--vulkan]\n", a.c_str());
       return 2;
     }
   }
   try {
+    if (vulkan_only) return run_vulkan_devices(as_json);
     return run_devices(as_json);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpulab devices: failed: %s\n", e.what());

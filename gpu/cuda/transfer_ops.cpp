@@ -1,8 +1,10 @@
 // Copies the PCIe and many-GPU pages time: host->device and device->host (pinned or pageable), device-to-device,
-// and GPU-to-GPU (peer). Each is verified byte for byte against a pinned copy of the source pattern.
+// and GPU-to-GPU (peer). Each is verified byte for byte against a copy of the source pattern kept in ordinary
+// (pageable) memory: only the host end of a pinned transfer is pinned, since page-locking a reference for every job
+// (up to 1 GiB, about a quarter second each way) cost the transfer suite seconds and measured nothing.
 #include "backend_internal.hpp"
 
-#include "gpulab/parallel_chunks.hpp"
+#include "gpulab/byte_pattern.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -33,60 +35,21 @@ class HostBuffer {
   std::unique_ptr<std::uint8_t[]> m_pageable;
 };
 
-// xorshift64 over blocks of 1 MiB, each block seeded from its index, so every core fills its own blocks and the
-// pattern is the same whatever the number of cores (a serial fill of 1 GiB took longer than its timed copies).
-void fill_bytes(std::uint8_t* p, std::size_t n, std::uint64_t seed) {
-  constexpr std::size_t kBlock = std::size_t{1} << 20;
-  const std::size_t blocks = (n + kBlock - 1) / kBlock;
-  parallel_chunks(blocks, 4, [=](std::size_t b0, std::size_t b1) {
-    for (std::size_t b = b0; b < b1; ++b) {
-      std::uint64_t x = (seed + b) * 0x9E3779B97F4A7C15ull + 1;
-      const std::size_t end = std::min(n, (b + 1) * kBlock);
-      std::size_t i = b * kBlock;
-      for (; i + 8 <= end; i += 8) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        std::memcpy(p + i, &x, 8);
-      }
-      for (; i < end; ++i) p[i] = static_cast<std::uint8_t>(i * 131u + 7u);
-    }
-  });
-}
-
-Check compare_bytes(const std::uint8_t* got, const std::uint8_t* want, std::size_t n, const std::string& what) {
-  Check c;
-  c.checked = static_cast<long long>(n);
-  if (std::memcmp(got, want, n) == 0) {
-    c.passed = true;
-    return c;
-  }
-  for (std::size_t i = 0; i < n; ++i)
-    if (got[i] != want[i]) {
-      c.first_bad_index = static_cast<long long>(i);
-      break;
-    }
-  c.passed = false;
-  c.max_abs_err = 1;
-  c.max_rel_err = 1;
-  c.message = what + ": the destination differs from the source, first at byte " + std::to_string(c.first_bad_index);
-  return c;
-}
-
 class TransferOp final : public TimedOp {
  public:
   TransferOp(DeviceCtx ctx, const TransferSpec& spec)
       : m_ctx(std::move(ctx)), m_dir(spec.direction), m_bytes(host_checked(spec)), m_pinned(spec.pinned),
-        m_pattern(spec.bytes, true) {
+        m_pattern(spec.bytes, false) {
     use_device(m_ctx.device);
     if (m_bytes == 0) throw std::invalid_argument("transfer size must be at least 1 byte");
     const double device_need = static_cast<double>(m_bytes) * (m_dir == "d2d" ? 2 : 1);
     require_fits(m_ctx, device_need, "A " + m_dir + " transfer of " + bytes_text(static_cast<double>(m_bytes)));
-    fill_bytes(m_pattern.data(), m_bytes, 0x7E57);
+    fill_pattern_bytes(m_pattern.data(), m_bytes, 0x7E57);
     m_dev_a = DeviceBuffer(m_bytes);
     if (m_dir == "h2d") {
       m_host = std::make_unique<HostBuffer>(m_bytes, m_pinned);
-      std::memcpy(m_host->data(), m_pattern.data(), m_bytes);  // also commits every pageable page before timing
+      // The same pattern, made in place on every core (it also commits every pageable page before timing).
+      fill_pattern_bytes(m_host->data(), m_bytes, 0x7E57);
     } else if (m_dir == "d2h") {
       m_host = std::make_unique<HostBuffer>(m_bytes, m_pinned);
       std::memset(m_host->data(), 0, m_bytes);
@@ -106,10 +69,11 @@ class TransferOp final : public TimedOp {
       GPULAB_CUDA_CHECK(cudaMemsetAsync(destination(), 0xFF, m_bytes, m_stream.get()));
     enqueue();
     m_stream.synchronize();
-    if (m_dir == "d2h") return compare_bytes(m_host->data(), m_pattern.data(), m_bytes, "d2h");
-    std::vector<std::uint8_t> back(m_bytes);
-    download(m_stream, back.data(), destination(), m_bytes);
-    return compare_bytes(back.data(), m_pattern.data(), m_bytes, m_dir);
+    if (m_dir == "d2h") return compare_pattern_bytes(m_host->data(), m_pattern.data(), m_bytes, "d2h");
+    // Uninitialised: the download writes every byte (a zeroed vector cost a serial pass over up to 1 GiB).
+    const std::unique_ptr<std::uint8_t[]> back(new std::uint8_t[m_bytes]);
+    download(m_stream, back.get(), destination(), m_bytes);
+    return compare_pattern_bytes(back.get(), m_pattern.data(), m_bytes, m_dir);
   }
 
   double run_once() override {
@@ -152,7 +116,7 @@ class TransferOp final : public TimedOp {
   std::string m_dir;
   std::size_t m_bytes;
   bool m_pinned;
-  HostBuffer m_pattern;  // pinned: the reference copy of what the source holds
+  HostBuffer m_pattern;  // pageable: the reference copy of what the source holds
   Stream m_stream;
   EventTimer m_timer;
   DeviceBuffer m_dev_a, m_dev_b;
@@ -167,9 +131,9 @@ class TransferOp final : public TimedOp {
 class PeerCopyOp final : public TimedOp {
  public:
   PeerCopyOp(DeviceCtx ctx, int peer, const TransferSpec& spec)
-      : m_ctx(std::move(ctx)), m_peer(peer), m_bytes(host_checked(spec)), m_pattern(spec.bytes, true) {
+      : m_ctx(std::move(ctx)), m_peer(peer), m_bytes(host_checked(spec)), m_pattern(spec.bytes, false) {
     if (m_bytes == 0) throw std::invalid_argument("transfer size must be at least 1 byte");
-    fill_bytes(m_pattern.data(), m_bytes, 0x9EE2);
+    fill_pattern_bytes(m_pattern.data(), m_bytes, 0x9EE2);
     // The destination lives on the peer: check its free memory and allocate it with the peer current.
     use_device(m_peer);
     require_fits(m_ctx, static_cast<double>(m_bytes), "A GPU-to-GPU copy of " + bytes_text(double(m_bytes)) +
@@ -203,7 +167,7 @@ class PeerCopyOp final : public TimedOp {
     // memory it returns only once the copy is complete, and everything it reads was finished above.
     GPULAB_CUDA_CHECK(cudaMemcpy(back.data(), m_dst.get(), m_bytes, cudaMemcpyDeviceToHost));
     use_device(m_ctx.device);
-    return compare_bytes(back.data(), m_pattern.data(), m_bytes, "p2p");
+    return compare_pattern_bytes(back.data(), m_pattern.data(), m_bytes, "p2p");
   }
 
   double run_once() override {

@@ -194,17 +194,37 @@ Check check_gemm(const double* A, const double* B, const double* C, long long m,
 
 Check check_stream_output(const float* got, std::size_t count, const std::function<float(std::size_t)>& want,
                           const std::string& what) {
+  // A 1 GiB array is 268 M elements: on one thread the check took seconds, longer than every timed run of the
+  // kernel it checks. Each core takes its own range; the ranges' findings are merged in order, so the first bad
+  // element and the largest errors are those a serial loop finds.
+  struct Finding {
+    long long first_bad = -1;
+    double max_abs = 0, max_rel = 0;
+  };
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::vector<Finding> findings((count + kChunk - 1) / kChunk);
+  parallel_chunks(findings.size(), 1, [&](std::size_t c0, std::size_t c1) {
+    for (std::size_t c = c0; c < c1; ++c) {
+      throw_if_cancelled();  // a chunk is about a millisecond
+      Finding& f = findings[c];
+      const std::size_t end = std::min(count, (c + 1) * kChunk);
+      for (std::size_t i = c * kChunk; i < end; ++i) {
+        const float expect = want(i);
+        const float g = got[i];
+        if (g == expect) continue;
+        const double err = std::isfinite(g) ? std::fabs(static_cast<double>(g) - expect) : INFINITY;
+        if (f.first_bad < 0) f.first_bad = static_cast<long long>(i);
+        f.max_abs = std::max(f.max_abs, err);
+        f.max_rel = std::max(f.max_rel, err / std::max(std::fabs(static_cast<double>(expect)), 1e-30));
+      }
+    }
+  });
   Check c;
   c.checked = static_cast<long long>(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const float expect = want(i);
-    const float g = got[i];
-    if (!(g == expect)) {
-      const double err = std::isfinite(g) ? std::fabs(static_cast<double>(g) - expect) : INFINITY;
-      if (c.first_bad_index < 0) c.first_bad_index = static_cast<long long>(i);
-      c.max_abs_err = std::max(c.max_abs_err, err);
-      c.max_rel_err = std::max(c.max_rel_err, err / std::max(std::fabs(static_cast<double>(expect)), 1e-30));
-    }
+  for (const Finding& f : findings) {
+    if (f.first_bad >= 0 && c.first_bad_index < 0) c.first_bad_index = f.first_bad;
+    c.max_abs_err = std::max(c.max_abs_err, f.max_abs);
+    c.max_rel_err = std::max(c.max_rel_err, f.max_rel);
   }
   c.passed = c.first_bad_index < 0;
   if (!c.passed)

@@ -54,6 +54,10 @@ const std::vector<std::string>& ladder_names();
 Support gemm_support(const DeviceFacts& f, bool fp16_enabled, const GemmSpec& spec);
 std::unique_ptr<TimedOp> make_gemm_op(Ctx ctx, const GemmSpec& spec);
 std::unique_ptr<TimedOp> make_bandwidth_op(Ctx ctx, const BandwidthSpec& spec);
+// The smallest array the bandwidth shaders stream (smaller requests are raised to it): 256 MiB, or one binding's limit.
+std::size_t bandwidth_array_floor(const DeviceFacts& f);
+// The largest (larger requests are cut to it): one binding's or one allocation's limit.
+std::size_t bandwidth_array_ceiling(const DeviceFacts& f);
 std::unique_ptr<TimedOp> make_transfer_op(Ctx ctx, const TransferSpec& spec);
 Support layer_chain_support(const DeviceFacts& f, bool fp16_enabled, const LayerChainSpec& spec);
 std::unique_ptr<TimedOp> make_layer_chain_op(Ctx ctx, const LayerChainSpec& spec);

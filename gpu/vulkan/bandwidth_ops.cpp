@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ float pattern_value(std::size_t i, std::uint32_t salt) {
 
 constexpr std::size_t kMinArrayBytes = std::size_t{256} << 20;
 
+std::size_t array_bytes_for(const DeviceFacts& f, std::size_t asked) {
+  std::size_t bytes = std::max(asked, kMinArrayBytes);
+  if (f.max_storage_buffer_range > 0) bytes = std::min<std::size_t>(bytes, f.max_storage_buffer_range);
+  if (f.max_allocation_bytes > 0) bytes = std::min<std::size_t>(bytes, static_cast<std::size_t>(f.max_allocation_bytes));
+  return bytes;
+}
+
 class BandwidthOp final : public TimedOp {
  public:
   static constexpr float kScalar = 3.0f;
@@ -36,27 +44,29 @@ class BandwidthOp final : public TimedOp {
   BandwidthOp(Ctx ctx, const BandwidthSpec& spec)
       : m_ctx(std::move(ctx)), m_triad(spec.kind == "triad"), m_stream(*m_ctx.device) {
     const DeviceFacts& f = m_ctx.facts();
-    std::size_t bytes = std::max(spec.bytes_per_array, kMinArrayBytes);
-    if (f.max_storage_buffer_range > 0) bytes = std::min<std::size_t>(bytes, f.max_storage_buffer_range);
-    if (f.max_allocation_bytes > 0) bytes = std::min<std::size_t>(bytes, static_cast<std::size_t>(f.max_allocation_bytes));
+    const std::size_t bytes = array_bytes_for(f, spec.bytes_per_array);
     m_count = bytes / 16 * 4;  // whole vec4s
     if (m_count == 0) throw std::invalid_argument("the bandwidth arrays must hold at least 16 bytes");
+    if (m_count > 0xFFFFFFFFu) throw std::invalid_argument("the bandwidth arrays hold at most 2^32 floats here");
+    m_fill_groups = static_cast<std::uint32_t>(std::min<std::size_t>((m_count + 255) / 256, 65535));
     const std::size_t array_bytes = m_count * sizeof(float);
     m_x = Buffer(*m_ctx.device, array_bytes, Memory::device);
     m_y = Buffer(*m_ctx.device, array_bytes, Memory::device);
     if (m_triad) m_z = Buffer(*m_ctx.device, array_bytes, Memory::device);
-    std::vector<float> host(m_count);
-    auto fill = [&](const Buffer& b, std::uint32_t salt) {
-      for (std::size_t i = 0; i < m_count; ++i) host[i] = pattern_value(i, salt);
-      upload(m_ctx, m_stream, b, host.data(), array_bytes);
-    };
+    // The inputs are made on the device by the same hash the check recomputes here.
+    Program filler(*m_ctx.device, spirv("fill_pattern"), 1, 16, 3);
+    m_stream.run([&](VkCommandBuffer cb) {
+      if (m_triad) {
+        fill(cb, filler, m_y, kSaltB);
+        fill(cb, filler, m_z, kSaltC);
+      } else {
+        fill(cb, filler, m_x, kSaltA);
+      }
+    });
     if (m_triad) {
-      fill(m_y, kSaltB);
-      fill(m_z, kSaltC);
       m_program = std::make_unique<Program>(*m_ctx.device, spirv("triad"), 3, 12, 1);
       m_set = m_program->bind({&m_x, &m_y, &m_z});
     } else {
-      fill(m_x, kSaltA);
       m_program = std::make_unique<Program>(*m_ctx.device, spirv("copy"), 2, 8, 1);
       m_set = m_program->bind({&m_x, &m_y});
     }
@@ -72,9 +82,9 @@ class BandwidthOp final : public TimedOp {
       Stream::barrier(cb);
       dispatch(cb);
     });
-    std::vector<float> host(m_count);
-    download(m_ctx, m_stream, out, host.data(), m_count * sizeof(float));
-    return check_stream_output(host.data(), m_count, [this](std::size_t i) {
+    const std::unique_ptr<float[]> host(new float[m_count]);  // the download writes every element
+    download(m_ctx, m_stream, out, host.get(), m_count * sizeof(float));
+    return check_stream_output(host.get(), m_count, [this](std::size_t i) {
       return m_triad ? std::fmaf(kScalar, pattern_value(i, kSaltC), pattern_value(i, kSaltB)) : pattern_value(i, kSaltA);
     }, m_triad ? "triad" : "copy");
   }
@@ -96,6 +106,13 @@ class BandwidthOp final : public TimedOp {
     float s;
   };
   void dispatch(VkCommandBuffer cb) { Stream::dispatch(cb, *m_program, m_set, &m_push, m_groups); }
+  void fill(VkCommandBuffer cb, Program& filler, const Buffer& b, std::uint32_t salt) {
+    const FillPush push{static_cast<std::uint32_t>(m_count), m_fill_groups * 256, salt, 0};
+    Stream::dispatch(cb, filler, filler.bind({&b}), &push, m_fill_groups);
+  }
+  struct FillPush {
+    std::uint32_t count, stride, salt, first;
+  };
 
   Ctx m_ctx;
   bool m_triad;
@@ -105,10 +122,14 @@ class BandwidthOp final : public TimedOp {
   std::unique_ptr<Program> m_program;
   VkDescriptorSet m_set = VK_NULL_HANDLE;
   std::uint32_t m_groups = 1;
+  std::uint32_t m_fill_groups = 1;
   Push m_push{};
 };
 
 }  // namespace
+
+std::size_t bandwidth_array_floor(const DeviceFacts& f) { return array_bytes_for(f, 0); }
+std::size_t bandwidth_array_ceiling(const DeviceFacts& f) { return array_bytes_for(f, ~std::size_t{0}); }
 
 std::unique_ptr<TimedOp> make_bandwidth_op(Ctx ctx, const BandwidthSpec& spec) {
   if (spec.kind != "copy" && spec.kind != "triad")

@@ -32,6 +32,13 @@ int choose_memory_type(const DeviceProperties& p, std::uint32_t type_bits, Memor
   constexpr VkMemoryPropertyFlags kNever = VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT |
                                            VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD |
                                            VK_MEMORY_PROPERTY_DEVICE_UNCACHED_BIT_AMD;
+  // On an integrated GPU (or a CPU) every heap is the same DRAM, and a driver may report only a carve-out as
+  // device-local (512 MB on many AMD APUs under AMD's own drivers): the first device-local type would run three
+  // 256 MiB bandwidth arrays out of memory that the large heap holds. There the device's work goes on the largest
+  // heap, device-local or not; a discrete card's device-local heap is its own fast memory, whatever its size.
+  const bool one_memory = p.is_integrated() || p.is_cpu();
+  double largest_heap = 0;
+  for (const MemoryHeapInfo& h : p.heaps) largest_heap = std::max(largest_heap, h.size_bytes);
   int best = -1, best_score = -1;
   for (std::size_t i = 0; i < p.memory_types.size() && i < 32; ++i) {
     if (!(type_bits & (1u << i))) continue;
@@ -39,7 +46,10 @@ int choose_memory_type(const DeviceProperties& p, std::uint32_t type_bits, Memor
     if (f & kNever) continue;
     int score = 0;
     if (use == MemoryUse::device) {
-      score = (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) ? 1 : 0;  // any type will do when none is device-local
+      score = (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) ? 2 : 0;  // any type will do when none is device-local
+      const std::uint32_t heap = p.memory_types[i].heap;
+      if (one_memory && heap < p.heaps.size() && p.heaps[heap].size_bytes >= largest_heap) score += 4;
+      if (!(f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT)) score += 1;  // the GPU's reads need not snoop the CPU's caches
     } else {
       constexpr VkMemoryPropertyFlags kMapped = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
       if ((f & kMapped) != kMapped) continue;

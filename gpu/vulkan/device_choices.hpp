@@ -22,7 +22,8 @@ std::vector<std::string> device_extensions_to_enable(const DeviceProperties& p);
 // is fast for the CPU to write and for the device to read) and in the host's own heap on a discrete card, so a copy
 // crosses the bus. readback: host-visible, coherent and HOST_CACHED where a type offers it: reading write-combined
 // (uncached) memory back on the CPU is many times slower, and would be timed as if it were the bus. device:
-// DEVICE_LOCAL, else any type the buffer allows.
+// DEVICE_LOCAL, else any type the buffer allows; on an integrated GPU (one memory) a type on the largest heap first,
+// so a small device-local carve-out does not bound the work.
 enum class MemoryUse { device, upload, readback };
 // The memory type to allocate from, among those in `type_bits` (vkGetBufferMemoryRequirements); -1 when none fits.
 int choose_memory_type(const DeviceProperties& p, std::uint32_t type_bits, MemoryUse use);

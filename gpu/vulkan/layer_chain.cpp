@@ -5,13 +5,15 @@
 // rows through the weight-streaming shader (shaders/chain_stream.comp), more through the shared-tile GEMM (step 2,
 // built to read the weights transposed).
 //
-// Weights are random from the seed per product, scaled by sqrt(3/k) so the activations keep their size through any
-// depth, generated on the host one matrix at a time and uploaded in pieces; the host keeps only the columns the
-// check samples (gpulab::chain_check_columns), so the chain's size is bounded by the device, not by a host copy.
+// Weights are a hash of their place per product, of variance 1/k so the activations keep their size through any
+// depth, made on the device by shaders/fill_weights.comp (weight_hash.hpp): a 7B chain's 6.5 G FP16 weights were
+// made on one host thread and staged across the bus for every job. The host recomputes only the columns the check
+// samples (gpulab::chain_check_columns), so the chain's size is bounded by the device, not by a host copy.
 // verify() runs the products one by one and compares those columns of the first and last batch rows with FP64 dot
 // products.
 #include "backend_internal.hpp"
 #include "chain_layout.hpp"
+#include "weight_hash.hpp"
 
 #include "gpulab/half_bits.hpp"
 #include "gpulab/harness.hpp"
@@ -39,7 +41,14 @@ class LayerChainOp final : public TimedOp {
       m_weights.emplace_back(*m_ctx.device, static_cast<std::size_t>(bytes), Memory::device);
 
     m_check.resize(m_steps.size());
-    for (std::size_t si = 0; si < m_steps.size(); ++si) upload_weights(si);
+    {
+      Program filler(*m_ctx.device, spirv(m_fp16 ? "fill_weights_fp16" : "fill_weights_fp32"), 1,
+                     static_cast<std::uint32_t>(sizeof(FillPush)), static_cast<int>(count_blocks()));
+      for (std::size_t si = 0; si < m_steps.size(); ++si) {
+        throw_if_cancelled();
+        make_weights(si, filler);
+      }
+    }
     const long long k0 = m_steps.front().k;
     std::vector<float> x(static_cast<std::size_t>(spec.batch * k0));
     fill_random(x.data(), x.size(), spec.seed);
@@ -155,27 +164,43 @@ class LayerChainOp final : public TimedOp {
                        u32((m_spec.batch + kTileSize - 1) / kTileSize));
   }
 
-  // One product's weights: generated, rounded to the precision, the checked columns kept, each block uploaded.
-  void upload_weights(std::size_t si) {
+  struct FillPush {
+    std::uint32_t count, stride, k, n, col0, first, seed, range, min_abs;
+    float scale;
+  };
+  std::size_t count_blocks() const {
+    std::size_t blocks = 0;
+    for (const auto& b : m_layout.blocks) blocks += b.size();
+    return blocks;
+  }
+
+  // One product's weights: made on the device block by block (one submission a product), the checked columns
+  // recomputed here from the same hash.
+  void make_weights(std::size_t si, Program& filler) {
     const ChainStep& s = m_steps[si];
-    const std::size_t count = static_cast<std::size_t>(s.k * s.n);
-    std::vector<float> w(count);
-    fill_random(w.data(), count, m_spec.seed + 7919 * (si + 1));
-    const float scale = static_cast<float>(std::sqrt(3.0 / static_cast<double>(s.k)));
-    for (auto& v : w) v = m_fp16 ? round_through_half(v * scale) : v * scale;
+    const WeightHash h = weight_hash_for(s.k, m_spec.seed, si);
+    if (static_cast<double>(s.k) * static_cast<double>(s.n) >= 4294967296.0)
+      throw std::invalid_argument("a chain product of more than 2^32 weights is not made here");
+    if (m_fp16 && s.k % 2 != 0)
+      throw std::invalid_argument("the FP16 chain needs an even k (its weights are written two to a word)");
     for (long long col : chain_check_columns(s.n)) {
       std::vector<float>& column = m_check[si][col];
       column.resize(static_cast<std::size_t>(s.k));
-      for (long long i = 0; i < s.k; ++i) column[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i * s.n + col)];
+      for (long long i = 0; i < s.k; ++i)
+        column[static_cast<std::size_t>(i)] = weight_value(h, static_cast<std::uint32_t>(i * s.n + col));
     }
-    std::vector<float> block;
-    for (const WeightBlock& b : m_layout.blocks[si]) {
-      block.resize(static_cast<std::size_t>(s.k * b.cols));
-      for (long long c = 0; c < b.cols; ++c)  // transposed: column c's weights become row c of the block
-        for (long long i = 0; i < s.k; ++i)
-          block[static_cast<std::size_t>(c * s.k + i)] = w[static_cast<std::size_t>(i * s.n + b.col0 + c)];
-      upload_values(m_weights[static_cast<std::size_t>(b.buffer)], block, b.offset * m_elem);
-    }
+    m_stream.run([&](VkCommandBuffer cb) {
+      for (const WeightBlock& b : m_layout.blocks[si]) {
+        const double count = static_cast<double>(s.k) * static_cast<double>(b.cols);
+        if (b.offset + count >= 4294967296.0 || (m_fp16 && b.offset % 2 != 0))
+          throw std::logic_error("a weight block the fill shader cannot address (chain_layout.cpp)");
+        const auto groups = static_cast<std::uint32_t>(std::min(65535.0, std::ceil(count / 256 / (m_fp16 ? 2 : 1))));
+        const FillPush push{static_cast<std::uint32_t>(count), groups * 256, static_cast<std::uint32_t>(s.k),
+                            static_cast<std::uint32_t>(s.n), static_cast<std::uint32_t>(b.col0),
+                            static_cast<std::uint32_t>(b.offset), h.seed, h.range, h.min_abs, h.scale};
+        Stream::dispatch(cb, filler, filler.bind({&m_weights[static_cast<std::size_t>(b.buffer)]}), &push, groups);
+      }
+    });
   }
 
   // Values already rounded to the precision where they are weights; FP16 rounds here otherwise (the input), in

@@ -62,6 +62,15 @@ GPULAB_SPIRV(k_fma_peak_fp16)
 GPULAB_SPIRV(k_empty)
 #include "empty.spv.inc"
 ;
+GPULAB_SPIRV(k_fill_pattern)
+#include "fill_pattern.spv.inc"
+;
+GPULAB_SPIRV(k_fill_weights_fp32)
+#include "fill_weights_fp32.spv.inc"
+;
+GPULAB_SPIRV(k_fill_weights_fp16)
+#include "fill_weights_fp16.spv.inc"
+;
 #undef GPULAB_SPIRV
 
 }  // namespace
@@ -85,6 +94,9 @@ std::span<const std::uint32_t> spirv(const std::string& name) {
       {"fma_peak_fp32", k_fma_peak_fp32},
       {"fma_peak_fp16", k_fma_peak_fp16},
       {"empty", k_empty},
+      {"fill_pattern", k_fill_pattern},
+      {"fill_weights_fp32", k_fill_weights_fp32},
+      {"fill_weights_fp16", k_fill_weights_fp16},
   };
   auto it = table.find(name);
   if (it == table.end()) throw std::logic_error("no embedded shader named " + name);

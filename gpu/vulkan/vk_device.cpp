@@ -213,9 +213,12 @@ void Stream::time_begin(VkCommandBuffer cb) {
   if (!m_queries)
     throw std::runtime_error("this Vulkan device's compute queue has no timestamps (timestampValidBits = 0)");
   vkCmdResetQueryPool(cb, m_queries.get(), 0, 2);
-  // The barrier before it waits for earlier set-up work (poisoning, uploads), so it is not counted.
+  // Earlier set-up work (poisoning, uploads, a fill) must not be counted. A timestamp is latched once every earlier
+  // command has completed the stage it names: TOP_OF_PIPE is reached at once, so on AMD, Intel and Apple GPUs a
+  // preceding fill still running would land inside the timed region. BOTTOM_OF_PIPE waits for all of them; the
+  // barrier then orders the timed work after the set-up's writes.
   barrier(cb);
-  vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, m_queries.get(), 0);
+  vkCmdWriteTimestamp(cb, kTimedRegionStartStage, m_queries.get(), 0);
   m_marks = 1;
 }
 

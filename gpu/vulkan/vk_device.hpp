@@ -93,6 +93,9 @@ class Program {
   DescriptorPool m_pool;
 };
 
+// The stage the start timestamp is written at: one that waits for every earlier command (vk_device.cpp).
+inline constexpr VkPipelineStageFlagBits kTimedRegionStartStage = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+
 // One command buffer, one fence and two timestamps: record, submit, wait; optionally timed on the device.
 class Stream {
  public:

@@ -93,6 +93,8 @@ class VulkanBackend final : public Backend {
                         (f.timestamp_valid_bits > 0 ? ", timestamps)" : ", no timestamps)");
     p["bandwidth_arrays"] = "256 MiB per array, or the largest one shader buffer may be (maxStorageBufferRange " +
                             mib(f.max_storage_buffer_range) + "); bytes = read + written";
+    p["bandwidth_min_array_bytes"] = std::to_string(bandwidth_array_floor(f));
+    p["bandwidth_max_array_bytes"] = std::to_string(bandwidth_array_ceiling(f));
     p["shaders"] = "GLSL compiled by glslc -O at build time (SPIR-V embedded)";
     p["cooperative_matrix"] = "not built (Vulkan 1.3.239 headers)";
     if (const Instance& inst = m_ctx.device->instance(); inst.validation_on()) p["validation_layer"] = "on";

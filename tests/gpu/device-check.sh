@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# device-check.sh [--deps DIR] [--only STEPS] [--resume RECORDING.json] OUTDIR — build gpulab's Qt-free core, the
+# device-check.sh [--deps DIR] [--only STEPS] [--resume RECORDING.json] OUTDIR | --plan CARD — build gpulab's Qt-free core, the
 # CUDA module and the Vulkan module on a GPU server, record the benchmark suites through CUDA and then through
 # Vulkan, run the GPU tests, and leave the logs plus one recording in OUTDIR. Made for the lent H200 server (nvcc
 # 13.0, driver 580, CMake and ninja from pip, 16 cores, no Qt, no package installs, no Vulkan loader); it also
@@ -14,6 +14,12 @@
 #   --resume REC.json     a recording an earlier try wrote (OUTDIR/recording-*.json): the steps it says passed or
 #                         were cut are not run again and its results are kept; the rest run and are merged in.
 #                         On a fresh lent machine: copy the recording that came back into the tree, carry it.
+#   --plan CARD           runs nothing: prints "STEP estimate_s cap_s" for every step of a run on the catalogue card
+#                         CARD ("H200 SXM", "H100 SXM", ...) and a total line. The bench steps' estimates come from
+#                         the suites' own plans and the card's datasheet row (gpulab-bench plan, built if needed;
+#                         GPULAB_PLAN_BENCH names one); the others are the fixed figures in FIXED_STEPS below.
+#                         CI (tests/cli/test_device_check_plan.sh) fails when a step passes 80 % of its cap or
+#                         the total passes 420 s on the H200 or the H100.
 #   GPULAB_BUILD_DIR      build folder (default: build-device)
 #   GPULAB_CUDA_ARCH      CUDA architecture (default: the GPU's own compute capability, else 90)
 #   GPULAB_CHECK_CUDA     auto (default) | off: without a GPU, auto still builds the module for sm_90
@@ -23,39 +29,13 @@
 #   GPULAB_BENCH_ARGS     extra bench options (default --budget 0.3 with a GPU; --budget 0.25 --max-samples 10 on CPU)
 #   GPULAB_VULKAN_ALLOW_CPU=1  lets the Vulkan steps use a CPU-type device (lavapipe) where there is no GPU
 #
-# Budget with a GPU (seconds; a step gets min(its cap, what is left of 415), so the total stays under 7 minutes;
-# "expected" is the H200 estimate below):
-#   step                                       cap  expected   step                          cap  expected
-#   probe (nlohmann-json, GoogleTest)           10     3       build-vulkan (module)          20     8
-#   googletest (only when the .a won't link)    18    12       vulkan-probe (devices, ≤ 2×5)  10     3
-#   vulkan-unpack (the .debs)                    5     1       vulkan-matmul                  10     8
-#   nvidia-smi + toolkit facts (5 s a query)    10     2       vulkan-bandwidth                5     3
-#   configure                                   60    25       vulkan-transfer                 5     4
-#   build-core (gpulab-bench, CUDA module)      70    40       vulkan-decode                   5     3
-#   devices                                     10     3       vulkan-roofs                    5     3
-#   matmul 24, precision 27, transfer 20,                      build-tests (GPU tests)        15     8
-#   decode 12, batch 12, bandwidth 8, vram 8,                  ctest -L gpu                   22    12
-#   amdahl 8, roofs 10 (the CUDA suites)       129    75       nvidia-smi, end                 5     2
-#   Sum of caps 414 s, under the 415 s at which the run stops; expected about 230 s. The extras (compute-sanitizer
-#   memcheck 20 and racecheck 20 on the
-#   small ladder, torch.matmul 30) run only in the time left and are skipped, not failed, when there is none.
-# Suite estimates on the H200, from host times measured on this project's 2-core CI machine (one core, loaded)
-# and the H200's datasheet (4.8 TB/s HBM3e, PCIe 5 x16 ~55 GB/s, 67 TFLOP/s FP32, 989 BF16 dense):
-#   precision (7 formats at 8192³): host per format on one core ~1.2 s (FP32: fill 0.28 s + sampled check 0.93 s)
-#     to ~3.9 s (FP8: + rounding 2.35 s + transpose 0.33 s), 16 s in all, ~1.5 s on 16 cores; zeroing and copying
-#     ~2 GB of host vectors a format ~0.4 s (not parallel): 3 s; GPU ≤ 20 ms a run × (check + warm-up + samples
-#     within --budget 0.3): 2.5 s; emulated error + underflow 2 s; module and cuBLAS start 2 s: ~12 s of 30.
-#   transfer (64 KiB…1 GiB, h2d/d2h pinned and pageable, d2d, host memcpy): the five 1 GiB jobs ~1.2 s each
-#     (pinning 1 GiB, the pattern now on every core, 3 samples of ~20 ms over PCIe), the 256 MiB ones 0.4 s, 30
-#     small ones 0.1 s; host memcpy 64 KiB…1 GiB 2 s (its pattern was 1 GiB byte by byte on one core: 32 s here
-#     before): ~14 s of 20.
-#   decode (7B-shaped chain, FP16, 1…64 users, weights made on the GPU, ~13 GB read per step = 3 ms): 7 jobs
-#     ~0.6 s each + triad: ~6 s of 15.
-#   roofs (issue 27): FMA peak FP32 + FP64 (calibrate ~0.1 s, ≤12 runs of 20 ms) ~1 s, empty launch + 7-size
-#     elementwise sweep ~1.5 s, triad 1 GiB (fill + check on 16 cores) ~1.5 s; the CPU's peaks, sweep and 64 MiB
-#     triad ~3 s: ~7 s of 10. Through Vulkan (GPU jobs only) ~3 s of 5.
-#   matmul: the 60³ ways (ms) + 8 ladder/cuBLAS jobs at 4096³ (naive steps 2048³) + cuBLAS 8192³, each ~0.8 s
-#     (fill and check on 16 cores ~0.1 s, up to 0.3 s of samples): ~12 s of 30.
+# Budget with a GPU (seconds): every step's cap is in FIXED_STEPS and the *_SUITES_DEFAULT lists below; a step gets
+# min(its cap, what is left of 415), so the total stays under 7 minutes, and the caps add up to at most 415.
+# `device-check.sh --plan CARD` prints each step's estimate beside its cap (the bench steps from the suites' own
+# plans, gpulab-bench plan); CI holds every estimate under 80 % of its cap and the total under 420 s for the H200
+# and the H100 (tests/cli/test_device_check_plan.sh). The extras (compute-sanitizer memcheck 20 and racecheck 20 on
+# the small ladder after a probe, torch.matmul 30) run only in the time left and are skipped, not failed, when
+# there is none or their tool does not run here.
 # A bench step stopped at its cap gets SIGINT, saves what it measured and is marked CUT (in summary.txt and in
 # the recording's context: device_check_cut), which is not a failure. The recording is merged after every step,
 # so OUTDIR holds a valid recording whenever the run is stopped.
@@ -63,29 +43,97 @@
 # Files written to OUTDIR (at most 7, each a plain text log or JSON, a few MiB at most):
 #   summary.txt nvidia-smi.txt build.log tests.log bench.log recording-<date>.json [torch-matmul.json]
 # Exit status: 0 when nothing went wrong (every step passed, was cut at its cap, or was skipped because its tool
-# or device is absent), 1 when a step failed or was never started, 2 for bad usage, 3 when a dependency is
+# or device is absent; an extra's WARN is said, never a failure), 1 when a step failed or was never started, 2 for bad usage, 3 when a dependency is
 # missing (nothing was run). The summary's last lines name what failed and how to run only that again.
 set -u
 set -o pipefail
 
-usage() { echo "usage: $0 [--deps DIR] [--only STEPS] [--resume RECORDING.json] OUTDIR" >&2; exit 2; }
+usage() { echo "usage: $0 [--deps DIR] [--only STEPS] [--resume RECORDING.json] OUTDIR | --plan CARD" >&2; exit 2; }
 DEPS_ARG=${GPULAB_DEPS:-}
 OUTDIR=""
 ONLY=""
 RESUME=""
+PLAN_CARD=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --deps|--only|--resume) [ $# -ge 2 ] || usage
-      case "$1" in --deps) DEPS_ARG=$2 ;; --only) ONLY=$2 ;; --resume) RESUME=$2 ;; esac
+    --deps|--only|--resume|--plan) [ $# -ge 2 ] || usage
+      case "$1" in --deps) DEPS_ARG=$2 ;; --only) ONLY=$2 ;; --resume) RESUME=$2 ;; --plan) PLAN_CARD=$2 ;; esac
       shift 2 ;;
+    --plan=*) PLAN_CARD=${1#--plan=}; shift ;;
     --deps=*) DEPS_ARG=${1#--deps=}; shift ;;
     --only=*) ONLY=${1#--only=}; shift ;;
     --resume=*) RESUME=${1#--resume=}; shift ;;
-    -h|--help) sed -n '2,64p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,47p' "$0"; exit 0 ;;
     -*) usage ;;
     *) [ -z "$OUTDIR" ] || usage; OUTDIR=$1; shift ;;
   esac
 done
+# ---- the steps' caps with a GPU, in one place: the run uses them and --plan prints them ----
+# Bench steps "suite:cap" (their estimates come from the suites' own plans, gpulab-bench plan); the other steps
+# "id:cap:expected" (expected: what the step took on the lent H200 machines, or for a step not yet run there, the
+# estimate written beside it). googletest runs only when the deps' prebuilt library does not link; it is counted.
+# The bench caps were rebalanced from the plan's estimates (issue 35): precision, batch, vram and matmul had room
+# to spare, the Vulkan transfer and decode sweeps none; the sum of all caps stays under the 415 s budget.
+GPU_SUITES_DEFAULT="matmul:20 precision:16 transfer:20 decode:12 batch:8 bandwidth:10 vram:6 amdahl:7 roofs:9"
+GPU_VK_SUITES_DEFAULT="matmul:6 bandwidth:5 transfer:13 decode:11 roofs:5"
+FIXED_STEPS="dependency-probe:10:3 googletest-from-source:18:12 vulkan-unpack:5:1 nvidia-smi:10:2 configure:60:25
+build-core:70:40 devices:10:3 build-vulkan:20:8 vulkan-probe:15:4 build-tests:15:8 ctest:22:12 nvidia-smi-end:5:2"
+# fixed_cap ID: the cap of a fixed step with a GPU.
+fixed_cap() {
+  local e
+  for e in $FIXED_STEPS; do [ "${e%%:*}" = "$1" ] && { e=${e#*:}; echo "${e%%:*}"; return 0; }; done
+  echo "device-check.sh: no step $1 in FIXED_STEPS" >&2; exit 2
+}
+
+# ---- --plan CARD: every step's estimate against its cap, nothing run ----
+if [ -n "$PLAN_CARD" ]; then
+  [ -z "$OUTDIR" ] || usage
+  REPO=$(cd "$(dirname "$0")/../.." && pwd)
+  BUILD=${GPULAB_BUILD_DIR:-build-device}
+  case "$BUILD" in /*) ;; *) BUILD="$REPO/$BUILD" ;; esac
+  PLAN_BENCH=${GPULAB_PLAN_BENCH:-$BUILD/bin/gpulab-bench}
+  if [ ! -x "$PLAN_BENCH" ]; then
+    # Only the Qt-free bench is built (no CUDA, no tests): the estimate needs the plans, not a device.
+    echo "# building gpulab-bench in $BUILD for the estimate" >&2
+    cmake -S "$REPO" -B "$BUILD" -DGPULAB_APP=OFF -DGPULAB_TESTS=OFF -DGPULAB_CUDA=OFF -DCMAKE_BUILD_TYPE=Release \
+      >/dev/null && cmake --build "$BUILD" --target gpulab-bench -j "$(nproc 2>/dev/null || echo 4)" >/dev/null ||
+      { echo "$0: --plan: gpulab-bench could not be built in $BUILD" >&2; exit 1; }
+  fi
+  read -r -a PLAN_ARGS <<<"${GPULAB_BENCH_ARGS:---budget 0.3}"
+  suites_of() { local e out=""; for e in $1; do out+="${out:+,}${e%%:*}"; done; echo "$out"; }
+  cuda_est=$("$PLAN_BENCH" plan --card "$PLAN_CARD" --device cuda "${PLAN_ARGS[@]}" \
+             --suites "$(suites_of "${GPULAB_BENCH_SUITES:-$GPU_SUITES_DEFAULT}")") || exit 2
+  vk_est=$("$PLAN_BENCH" plan --card "$PLAN_CARD" --device vulkan --gpu-only "${PLAN_ARGS[@]}" \
+           --suites "$(suites_of "${GPULAB_VULKAN_SUITES:-$GPU_VK_SUITES_DEFAULT}")") || exit 2
+  echo "# device-check plan for $PLAN_CARD: STEP estimate_s cap_s (nothing was run)"
+  echo "$cuda_est" | grep '^#'
+  total_est=0
+  total_cap=0
+  line() {  # line STEP ESTIMATE CAP
+    printf '%s %s %s\n' "$1" "$2" "$3"
+    total_est=$(awk -v a="$total_est" -v b="$2" 'BEGIN { printf "%.1f", a + b }')
+    total_cap=$((total_cap + $3))
+  }
+  estimate_of() { echo "$1" | awk -v s="$2" '$1 == s { print $2 }'; }
+  for e in $FIXED_STEPS; do
+    id=${e%%:*}; rest=${e#*:}
+    case "$id" in build-vulkan|vulkan-probe|build-tests|ctest|nvidia-smi-end) continue ;; esac
+    line "$id" "${rest#*:}" "${rest%%:*}"
+  done
+  for e in ${GPULAB_BENCH_SUITES:-$GPU_SUITES_DEFAULT}; do
+    line "${e%%:*}" "$(estimate_of "$cuda_est" "${e%%:*}")" "${e##*:}"
+  done
+  for id in build-vulkan vulkan-probe; do e=$(echo $FIXED_STEPS | tr ' ' '\n' | grep "^$id:"); rest=${e#*:}
+    line "$id" "${rest#*:}" "${rest%%:*}"; done
+  for e in ${GPULAB_VULKAN_SUITES:-$GPU_VK_SUITES_DEFAULT}; do
+    line "vulkan-${e%%:*}" "$(estimate_of "$vk_est" "${e%%:*}")" "${e##*:}"
+  done
+  for id in build-tests ctest nvidia-smi-end; do e=$(echo $FIXED_STEPS | tr ' ' '\n' | grep "^$id:"); rest=${e#*:}
+    line "$id" "${rest#*:}" "${rest%%:*}"; done
+  echo "total $total_est $total_cap"
+  exit 0
+fi
+
 [ -n "$OUTDIR" ] || usage
 if [ -n "$RESUME" ]; then
   [ -f "$RESUME" ] || { echo "$0: --resume: $RESUME is not a file" >&2; exit 2; }
@@ -148,8 +196,8 @@ cap() { [ "$GPUS" -gt 0 ] && echo "$1" || echo "$2"; }
 BUDGET=${GPULAB_CHECK_BUDGET_S:-$(cap 415 1400)}
 DEADLINE=$(( START + BUDGET ))
 if [ "$GPUS" -gt 0 ]; then
-  SUITES=${GPULAB_BENCH_SUITES:-"matmul:24 precision:27 transfer:20 decode:12 batch:12 bandwidth:8 vram:8 amdahl:8 roofs:10"}
-  VK_SUITES=${GPULAB_VULKAN_SUITES:-"matmul:10 bandwidth:5 transfer:5 decode:5 roofs:5"}
+  SUITES=${GPULAB_BENCH_SUITES:-$GPU_SUITES_DEFAULT}
+  VK_SUITES=${GPULAB_VULKAN_SUITES:-$GPU_VK_SUITES_DEFAULT}
   BENCH_ARGS=${GPULAB_BENCH_ARGS:-"--budget 0.3"}
 else
   SUITES=${GPULAB_BENCH_SUITES:-"quick:120 roofs:90"}
@@ -264,6 +312,9 @@ else
   note "cuda: module not built ($([ -z "$NVCC" ] && echo "no nvcc" || echo "GPULAB_CHECK_CUDA=off"))"
 fi
 
+# The CUDA architectures the module is compiled for (machine code for these; other GPUs would JIT its PTX).
+[ "$CUDA_MODE" = ON ] && printf 'cuda_architectures\t%s\n' "sm_$ARCH (CMAKE_CUDA_ARCHITECTURES=$ARCH)" >>"$FACTS_FILE"
+
 # ---- configure, then the bench and the CUDA module before anything else: a test that fails to compile cannot
 # cost the recording ----
 CONFIG_ARGS=(-S "$REPO" -B "$BUILD" -G "$GENERATOR" -DGPULAB_APP=OFF -DGPULAB_TESTS=ON -DGPULAB_CUDA=$CUDA_MODE
@@ -297,11 +348,11 @@ if configured; then
 else
   rm -f "$CONFIG_STAMP"
   configure_ok=0
-  step "configure" "$(cap 60 180)" "$BUILD_LOG" cmake "${CONFIG_ARGS[@]}" && configure_ok=1 &&
+  step "configure" "$(cap "$(fixed_cap configure)" 180)" "$BUILD_LOG" cmake "${CONFIG_ARGS[@]}" && configure_ok=1 &&
     echo "${CONFIG_ARGS[*]}" >"$CONFIG_STAMP"
 fi
 if [ $configure_ok = 1 ]; then
-  if step "build-core (${CORE_TARGETS[*]})" "$(cap 70 900)" "$BUILD_LOG" \
+  if step "build-core (${CORE_TARGETS[*]})" "$(cap "$(fixed_cap build-core)" 900)" "$BUILD_LOG" \
        cmake --build "$BUILD" -j "$JOBS" --target "${CORE_TARGETS[@]}"; then
     BUILT=1
   fi
@@ -320,7 +371,7 @@ if [ $configure_ok = 1 ]; then
     fi
   fi
 fi
-[ -x "$BENCH" ] && step "devices" "$(cap 10 30)" "$BENCH_LOG" "$BENCH" devices
+[ -x "$BENCH" ] && step "devices" "$(cap "$(fixed_cap devices)" 30)" "$BENCH_LOG" "$BENCH" devices
 
 # ---- the CUDA suites (on the CPU path: the CPU's), each under its cap, merged into one recording ----
 if [ -x "$BENCH" ] && [ $BUILT = 1 ]; then
@@ -344,9 +395,9 @@ fi
 # ---- the GPU tests, built only now (without a device they skip, each with its reason) ----
 if wanted build-tests tests || wanted ctest tests; then
   if [ -f "$BUILD/CTestTestfile.cmake" ] && [ $BUILT = 1 ]; then
-    if step "build-tests (${TEST_TARGETS[*]})" "$(cap 15 300)" "$BUILD_LOG" \
+    if step "build-tests (${TEST_TARGETS[*]})" "$(cap "$(fixed_cap build-tests)" 300)" "$BUILD_LOG" \
          cmake --build "$BUILD" -j "$JOBS" --target "${TEST_TARGETS[@]}"; then
-      step "ctest -L gpu" "$(cap 22 120)" "$TEST_LOG" ctest --test-dir "$BUILD" -L gpu -V --timeout "$(cap 20 110)"
+      step "ctest -L gpu" "$(cap "$(fixed_cap ctest)" 120)" "$TEST_LOG" ctest --test-dir "$BUILD" -L gpu -V --timeout "$(cap $(( $(fixed_cap ctest) - 2 )) 110)"
       note "      $(grep -E "tests passed" "$TEST_LOG" | tail -1); gtest cases: $(grep -c '^[0-9]*: \[       OK \]' "$TEST_LOG") ok, $(grep -c '^[0-9]*: \[  SKIPPED \]' "$TEST_LOG") skipped, $(grep -c '^[0-9]*: \[  FAILED  \]' "$TEST_LOG") failed"
       [ "$GPUS" -gt 0 ] || note "      (no GPU: the GPU tests ran and skipped; see tests.log for their reasons)"
     fi
@@ -384,6 +435,9 @@ for s in "${ORDER[@]}"; do case "${STATE[$s]}" in fail|miss) failed+=("$s") ;; e
 cut=()
 for s in "${ORDER[@]}"; do [ "${STATE[$s]}" = cut ] && cut+=("$s"); done
 [ ${#cut[@]} -gt 0 ] && note "cut at their caps (not failures): ${cut[*]}"
+warned=()
+for s in "${ORDER[@]}"; do [ "${STATE[$s]}" = warn ] && warned+=("$s"); done
+[ ${#warned[@]} -gt 0 ] && note "extras with warnings (not failures; see above): ${warned[*]}"
 if [ ${#failed[@]} -gt 0 ]; then
   note "failed or not run: ${failed[*]}"
   note "to run only those again: tests/gpu/device-check.sh ${DEPS:+--deps $DEPS }--resume $REC OUTDIR"

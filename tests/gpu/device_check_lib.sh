@@ -2,7 +2,7 @@
 # (step states, nvidia-smi's view of the GPU, the toolkit), and the private Vulkan prefix. Not run on its own.
 # Uses from the caller: SUMMARY DEADLINE BUDGET CTX_FILE STATUS, the arrays declared below.
 
-declare -A STATE=() SECS=() PREV=()  # this run's step states (pass cut fail skip miss kept), seconds, the base's
+declare -A STATE=() SECS=() PREV=()  # this run's step states (pass cut fail skip warn miss kept), seconds, the base's
 ORDER=()                             # steps in the order they were decided
 
 note() { echo "$*" | tee -a "$SUMMARY"; }
@@ -99,6 +99,11 @@ skip() {  # skip NAME REASON: not run, and that is fine (a tool or a device this
   set_state "$1" skip
 }
 
+warn() {  # warn NAME REASON: an extra ran and complained, or was cut; said, and not a failure of the run
+  note "WARN  $1 ($2)"
+  set_state "$1" warn
+}
+
 # The previous try's step states, from its recording's context (device_check_steps "a=pass 12s; b=cut 35s").
 read_previous_states() {
   local line step state
@@ -138,7 +143,9 @@ write_context() {
 }
 
 # ---- what a reader needs to trust the numbers: nvidia-smi's view of the GPU, the toolkit ----------------------
-SMI_FIELDS="name driver_version pstate clocks.sm clocks.mem clocks.max.sm clocks.max.mem power.limit power.max_limit enforced.power.limit power.draw persistence_mode temperature.gpu clocks_event_reasons.active"
+# The PCIe link as trained now and at most (a card in a x8 slot, or one that trained at Gen 3, moves half or a
+# quarter of what the datasheet's host link says: the transfer suite's numbers need it beside them).
+SMI_FIELDS="name driver_version pstate clocks.sm clocks.mem clocks.max.sm clocks.max.mem power.limit power.max_limit enforced.power.limit power.draw persistence_mode temperature.gpu clocks_event_reasons.active pcie.link.gen.current pcie.link.gen.max pcie.link.width.current pcie.link.width.max"
 # smi_facts WHEN: one query of every field (each alone when the driver refuses a name), as context lines
 # "smi_<when>_<field>". Reads the card only; its settings are never changed.
 smi_facts() {
@@ -161,6 +168,9 @@ smi_facts() {
 
 toolkit_facts() {  # toolkit_facts NVCC
   [ -n "$1" ] && printf 'cuda_toolkit\t%s\n' "$("$1" --version 2>/dev/null | grep -i release | sed 's/.*release //')"
+  # Lazy loading moves the module's load into the first launch of each kernel (the driver's default since 12.2):
+  # what the run had decides whether a first timed launch could include it.
+  printf 'cuda_module_loading\t%s\n' "${CUDA_MODULE_LOADING:-unset (the driver default: LAZY since CUDA 12.2)}"
   local smi_cuda
   smi_cuda=$(timeout 5 nvidia-smi 2>/dev/null | grep -o 'CUDA Version: [0-9.]*' | head -1 | cut -d' ' -f3)
   [ -n "$smi_cuda" ] && printf 'cuda_driver_supports\t%s\n' "$smi_cuda"

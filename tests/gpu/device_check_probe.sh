@@ -28,7 +28,7 @@ EOF
 probe() {  # probe PREFIX_PATH: configures (and, when GTest was found, links) the probe; its log goes to build.log
   rm -rf "$PROBE/b"
   : >"$PROBE/log"
-  step "dependency-probe" "$(cap 10 60)" "$PROBE/log" cmake -S "$PROBE/src" -B "$PROBE/b" -G "$GENERATOR" \
+  step "dependency-probe" "$(cap "$(fixed_cap dependency-probe)" 60)" "$PROBE/log" cmake -S "$PROBE/src" -B "$PROBE/b" -G "$GENERATOR" \
        -DCMAKE_BUILD_TYPE=Release ${1:+"-DCMAKE_PREFIX_PATH=$1"} "${EXTRA_CMAKE[@]}" >/dev/null
   local rc=$?
   if [ $rc -eq 0 ]; then
@@ -59,7 +59,7 @@ if [ $rc -ne 0 ]; then
   LAUNCHER=""
   command -v ccache >/dev/null 2>&1 && LAUNCHER=ccache
   # shellcheck disable=SC2016  # expanded by the inner shell
-  step "googletest-from-source" "$(cap 18 300)" "$BUILD_LOG" bash -c '
+  step "googletest-from-source" "$(cap "$(fixed_cap googletest-from-source)" 300)" "$BUILD_LOG" bash -c '
     cmake -S "$1" -B "$2-build" -G "$3" -DCMAKE_BUILD_TYPE=Release -DBUILD_GMOCK=OFF -DINSTALL_GTEST=ON \
           -DCMAKE_INSTALL_PREFIX="$2" -DCMAKE_POSITION_INDEPENDENT_CODE=ON ${5:+-DCMAKE_CXX_COMPILER_LAUNCHER=$5} "${@:6}" &&
       cmake --build "$2-build" -j "$4" && cmake --install "$2-build"' _ "$GTEST_SRC" "$GT" "$GENERATOR" "$JOBS" "$LAUNCHER" "${EXTRA_CMAKE[@]}" ||

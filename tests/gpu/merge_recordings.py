@@ -7,7 +7,8 @@ context, every part's results in order.
 
   --base OLD.json     a recording from an earlier try (device-check --resume): its results come first, except
                       those of the steps named by --drop (they are being measured again). A result's step is its
-                      plan, prefixed "vulkan-" when it ran on the Vulkan backend.
+                      plan, prefixed "vulkan-" when it ran on the Vulkan backend. Its machine facts (nvidia-smi,
+                      toolkit, host, versions) are kept as "tryN_<key>": a resumed run may be on another machine.
   --context-file FILE lines "key<TAB>value" added to the context (the device check's step states, nvidia-smi's
                       clocks and power limit at start and end, the toolkit's version): values stay strings, so
                       the recording format is unchanged and old readers open it.
@@ -28,6 +29,27 @@ CUDA_FACTS = {"cublas": "cuda_cublas_version", "cublaslt": "cuda_cublaslt_versio
               "cublaslt_algo_fp8": "cublaslt_algo_fp8"}
 VULKAN_FACTS = {"device": "vulkan_device", "device_type": "vulkan_device_type", "driver": "vulkan_driver",
                 "vendor": "vulkan_vendor", "vulkan_api": "vulkan_api_version"}
+
+
+# Context keys that describe the machine and the run that measured (nvidia-smi's readings, the toolkit, the host,
+# the versions lifted from the results). A resumed run may be on another lent machine: the base's facts are kept
+# under "tryN_" (N = the try that measured them) instead of being overwritten by this run's.
+MACHINE_FACT_PREFIXES = ("smi_", "cuda_", "vulkan_", "cublaslt_algo_", "device_check_host", "device_check_budget",
+                         "gpu", "host", "cpu", "libraries", "date", "nvml_")
+
+
+def is_machine_fact(key):
+    return key.startswith(MACHINE_FACT_PREFIXES)
+
+
+def keep_earlier_facts(ctx):
+    """Moves the base's machine facts to "tryN_<key>" and returns N (1 for a first try's recording)."""
+    tries = [int(k[3:k.index("_")]) for k in ctx if k.startswith("try") and "_" in k and k[3:k.index("_")].isdigit()]
+    n = max(tries, default=0) + 1
+    for key in [k for k in ctx if is_machine_fact(k)]:
+        ctx["try%d_%s" % (n, key)] = ctx.pop(key)
+    ctx["device_check_tries"] = str(n + 1)
+    return n
 
 
 def step_of(result):
@@ -124,8 +146,12 @@ def main(argv):
             except ValueError:
                 pass
             all_complete = merged.get("complete", True) is not False
-            # The base's own step states are replaced by this run's (the context file says both).
+            # The base's own step states are replaced by this run's (the context file says both); its machine
+            # facts stay, as the earlier try's.
             ctx.pop("device_check_parts", None)
+            n = keep_earlier_facts(ctx)
+            notes.append("machine facts of the earlier try kept as try%d_*" % n)
+    this_run = []  # the results this run measured: the facts lifted into the context are theirs
     for path in parts:
         step = os.path.splitext(os.path.basename(path))[0]
         try:
@@ -146,8 +172,13 @@ def main(argv):
             merged["context"] = dict(ctx)
         else:
             merged["results"].extend(doc["results"])
+            # This run's machine (the base's moved to tryN_ above; the first part of this run names it).
+            for key, value in ctx.items():
+                if is_machine_fact(key) and key not in merged["context"]:
+                    merged["context"][key] = value
             if "cancelled" in ctx:
                 merged["context"]["cancelled"] = ctx["cancelled"]
+        this_run.extend(doc["results"])
         suites.append(step)
         all_complete = all_complete and part_complete
         try:
@@ -162,7 +193,7 @@ def main(argv):
     c["suite"] = "+".join(suites) if suites else c.get("suite", "?")
     c["duration_s"] = "%.3f" % duration
     c["device_check_parts"] = "; ".join(notes)
-    lift_facts(c, merged["results"])
+    lift_facts(c, this_run if base is not None else merged["results"])
     if context_file:
         try:
             c.update(read_context_file(context_file))

@@ -67,6 +67,39 @@ TEST(VulkanDeviceChoices, UploadStagingAndDeviceMemoryAreTheRightKinds) {
         << name;
 }
 
+// An AMD APU whose driver reports only its 512 MiB carve-out as device-local (as the issue describes AMD's own
+// drivers doing; RADV reports two thirds of the shared memory instead). Constructed for this test from that
+// description, laid out as the Raphael set above (the RADV report), not copied from a vulkaninfo report.
+DeviceProperties amd_apu_512mib_carveout() {
+  DeviceProperties p = real_devices::amd_raphael_igpu();
+  p.name = "AMD Radeon(TM) Graphics (APU, 512 MiB carve-out; constructed)";
+  p.heaps = {{536870912.0, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT, 520093696.0, 0}, {15032385536.0, 0, 14000000000.0, 0}};
+  p.memory_types = {{real_devices::DL, 0}, {real_devices::HV | real_devices::HC, 1},
+                    {real_devices::DL | real_devices::HV | real_devices::HC, 0},
+                    {real_devices::HV | real_devices::HC | real_devices::CACHED, 1}};
+  return p;
+}
+
+TEST(VulkanDeviceChoices, AnApusWorkGoesOnTheHeapThatHoldsIt) {
+  // Three 256 MiB bandwidth arrays (the triad) must fit the heap device memory comes from.
+  const auto apu = amd_apu_512mib_carveout();
+  const int t = choose_memory_type(apu, kAllTypes, MemoryUse::device);
+  ASSERT_GE(t, 0);
+  const double heap = apu.heaps[apu.memory_types[static_cast<std::size_t>(t)].heap].size_bytes;
+  EXPECT_GE(heap, 3.0 * 256 * 1024 * 1024) << memory_type_text(apu, t);
+  EXPECT_EQ(t, 1) << "the large heap's uncached type: " << memory_type_text(apu, t);
+  // The integrated GPUs of the real sets keep their device-local type on their largest heap; a discrete card keeps
+  // its device-local memory although the host heap is larger.
+  EXPECT_EQ(choose_memory_type(real_devices::amd_raphael_igpu(), kAllTypes, MemoryUse::device), 0);
+  EXPECT_EQ(choose_memory_type(real_devices::nvidia_rtx_2080_ti(), kAllTypes, MemoryUse::device), 7);
+  for (const auto& [name, p] : real_devices()) {
+    const int d = choose_memory_type(p, kAllTypes, MemoryUse::device);
+    ASSERT_GE(d, 0) << name;
+    EXPECT_TRUE(p.memory_types[static_cast<std::size_t>(d)].flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+        << name << ": " << memory_type_text(p, d);
+  }
+}
+
 // Timestamps time every measurement: the compute family chosen writes them. The real sets' first compute family
 // already does, so the case that needs the rule is a derived one: the NVIDIA set with family 0's timestamps off.
 TEST(VulkanDeviceChoices, ComputeQueueFamilyWritesTimestamps) {

@@ -127,7 +127,19 @@ LtGemm::LtGemm(cublasLtHandle_t h, Kind kind, int m, int n, int k) : m_impl(std:
                         (int8 ? "" : " that keeps its split-K sums in FP32") + " on this GPU",
                     static_cast<int>(CUBLAS_STATUS_NOT_SUPPORTED));
   s.algo = results[chosen].algo;
-  const std::string which = "heuristic algo #" + std::to_string(chosen + 1) + ", reduction " +
+  // What the heuristic chose, as cuBLASLt describes its configuration: a recording made on another driver (or
+  // after an update) can then say whether the same kernel ran. A field the library does not report says so.
+  auto config = [&s](cublasLtMatmulAlgoConfigAttributes_t attr) -> std::string {
+    std::uint32_t value = 0;
+    std::size_t written = 0;
+    const cublasStatus_t st = cublasLtMatmulAlgoConfigGetAttribute(&s.algo, attr, &value, sizeof(value), &written);
+    return st == CUBLAS_STATUS_SUCCESS && written == sizeof(value) ? std::to_string(value) : std::string("not reported");
+  };
+  const std::string which = "heuristic algo #" + std::to_string(chosen + 1) + " (id " + config(CUBLASLT_ALGO_CONFIG_ID) +
+                            ", tile " + config(CUBLASLT_ALGO_CONFIG_TILE_ID) + ", stages " +
+                            config(CUBLASLT_ALGO_CONFIG_STAGES_ID) + ", split-K " +
+                            config(CUBLASLT_ALGO_CONFIG_SPLITK_NUM) + ", swizzle " +
+                            config(CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING) + "), reduction " +
                             (scheme == CUBLASLT_REDUCTION_SCHEME_NONE ? "none" : std::to_string(scheme));
   m_note = int8 ? "cuBLASLt INT8 TN, int32 accumulate, int32 out, " + which
                 : "cuBLASLt FP8 E4M3 TN, FP32 accumulate (fast-accum off), BF16 out, scales 1, " + which;

@@ -21,6 +21,11 @@ struct PrecisionControls {
   bool underflow = true;  // record the FP16 underflow demo's result too (the page also computes it live)
 };
 long long precision_default_n(const Backend& b);
+// The size a GPU times format `p` at by default: precision_default_n, halved (not below the matmul suite's
+// kMatmulGpuMinN) while one run is estimated over kMatmulGpuMaxRunS at precision_assumed_gflops.
+long long precision_gpu_n(const Backend& b, Precision p);
+// Half the dense peak for `p`: the catalogue's row for the device's name, else the backend's FP32/FP64 peak model.
+double precision_assumed_gflops(const Backend& b, Precision p);
 // The GEMM variant that times format `p` on `b`: a library first (cuBLAS, cuBLASLt, OpenBLAS), then any other
 // variant that runs it. Empty with *why set when none does.
 std::string precision_gemm_variant(Backend& b, Precision p, Support* why);

@@ -80,6 +80,7 @@ Plan vram_plan(const Backends& backends, const VramControls& c) {
     for (int i = 0; i < steps; ++i) q.parts.push_back({HoldPartKind::chunk, c.request_bytes / steps});
   }
   q.hold_s = c.hold_s;
+  q.step_pause_s = c.step_pause_s;
   q.until_refused = c.until_refused;
   // A CPU-type device's "device memory" is this computer's RAM (and on CI a shared runner's): a cap by default,
   // and the estimate scaled to fit under it, so every step is still held and read.
@@ -101,18 +102,34 @@ Plan vram_plan(const Backends& backends, const VramControls& c) {
     if (room > 32 * q.more_user_bytes) q.users_per_step = std::ceil(room / q.more_user_bytes / 32);
   }
   const std::string what = c.inputs || !(c.request_bytes > 0) ? "the estimate's parts" : "in " + std::to_string(q.parts.size()) + " steps";
-  plan.add({{}, "device memory: hold " + format_bytes(q.predicted_total()) + " (" + what + ")" +
-                    (q.until_refused ? ", then more until the device refuses" : ", then more users until one would not fit") +
-                    ", then free it",
-            1.0, gpu, experiment_name::hold_memory, "held", Precision::fp32, {{"requested", q.predicted_total()}},
-            [gpu, q](const RunContext& ctx) { return one_result(run_hold(*gpu, q, ctx)); }});
+  PlanJob job{{}, "device memory: hold " + format_bytes(q.predicted_total()) + " (" + what + ")" +
+                     (q.until_refused ? ", then more until the device refuses" : ", then more users until one would not fit") +
+                     ", then free it",
+              1.0, gpu, experiment_name::hold_memory, "held", Precision::fp32, {{"requested", q.predicted_total()}},
+              [gpu, q](const RunContext& ctx) { return one_result(run_hold(*gpu, q, ctx)); }};
+  // The steps it may take (the parts, then at most max_more_steps more users), its waits and the most it may
+  // write, for the plan estimate.
+  const double most_steps = double(q.parts.size()) + (q.more_user_bytes > 0 ? q.max_more_steps : 0);
+  const double most_bytes = q.predicted_total() + q.more_user_bytes * q.users_per_step * q.max_more_steps;
+  job.estimate_hints = {{"steps", most_steps},
+                        {"step_pause_s", q.step_pause_s},
+                        {"hold_s", q.hold_s},
+                        {"bytes", std::max(0.0, std::min(now.free_bytes - q.margin, most_bytes))}};
+  plan.add(std::move(job));
   return plan.take();
 }
 
 GPULAB_PLAN_FILE(vram) {
   registry.add({80, "vram",
                 "on a GPU (CUDA or Vulkan): a 7B FP16 model's weights, KV cache and activations held one step each, then one more user at a time until the next would not fit (--until-refused: until the device refuses), the device's reading beside the prediction at each step, then freed",
-                true, [](const Backends& b, const SuiteOptions& o) { (void)o; return vram_plan(b, o.vram); }});
+                true, [](const Backends& b, const SuiteOptions& o) {
+                  // A suite records; no class watches its bars fill, so it neither pauses between steps nor holds
+                  // the memory afterwards (0.12 s a step was 8 s of a device check's 8 s cap on an H200).
+                  VramControls c = o.vram;
+                  c.step_pause_s = 0;
+                  c.hold_s = 0;
+                  return vram_plan(b, c);
+                }});
 }
 
 }  // namespace gpulab

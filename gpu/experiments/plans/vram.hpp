@@ -22,6 +22,7 @@ struct VramControls {
   double request_bytes = 0;  // without `inputs`: a bare byte count held in `steps` equal chunks; 0: the default
   int steps = 8;
   double hold_s = 2.0;  // long enough for the class to read the bars while the memory is held
+  double step_pause_s = 0.12;  // between steps, so the class sees the bars fill; a suite (no one watching) has none
   // The estimate whose parts (weights, KV cache, activations; training state) are held one step each, then one more
   // user's KV cache per step until the next would not fit. Unset and no request_bytes: the page's default (a 7B
   // model served in FP16, 4,096 tokens).

@@ -19,6 +19,8 @@ int cli_devices(const Args& args);
 int cli_calc(const Args& args);
 // The ladder's kernels traced on the CPU emulator: per-step sectors, bytes per FLOP, bank conflicts.
 int cli_kernels(const Args& args);
+// gpulab plan --card NAME: each suite's estimated time on a catalogue card (plan_estimate.hpp); runs nothing.
+int cli_plan(const Args& args);
 
 // The version line printed by --version is gpulab::version_string(), in gpulab/harness.hpp (provenance).
 

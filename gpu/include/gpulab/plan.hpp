@@ -34,6 +34,9 @@ struct PlanJob {
   // Runs the job. Results the experiment hands to ctx.on_result as it goes (a memory hold's steps, each thread
   // count of the Amdahl ladder) are the job's results; when it hands none, the returned ones are.
   std::function<std::vector<Result>(const RunContext&)> run;
+  // What a time estimate needs that the key leaves out (a memory hold's steps and pauses): read by the plan
+  // estimate (plan_estimate.hpp), never by the run. Not part of job_key: a page and its suite may differ here.
+  Params estimate_hints{};
 };
 
 struct Plan {
