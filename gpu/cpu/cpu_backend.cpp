@@ -109,6 +109,8 @@ class CpuBackend final : public Backend {
     return Support::yes();
   }
   std::unique_ptr<TimedOp> make_overhead(const OverheadSpec& spec) override { return cpu::make_overhead_op(spec); }
+  Support supports(const IssueRateSpec&) const override { return Support::yes(); }
+  std::unique_ptr<TimedOp> make_issue_rate(const IssueRateSpec& spec) override { return cpu::make_issue_rate_op(spec); }
 };
 
 }  // namespace

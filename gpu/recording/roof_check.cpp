@@ -59,6 +59,8 @@ std::vector<std::string> roofs_summary(const Recording& rec) {
     if (auto o = as_overhead(r); o && o->head.ok && o->elements == 0)
       line(r, o->head.device) += std::string("; ") + (o->graph ? "graph launch" : "launch + wait") + " " +
                                  format_seconds(o->per_op_s);
+    if (auto q = as_issue_rate(r); q && q->head.ok)
+      line(r, q->head.device) += "; back to back " + format_seconds(q->per_launch_s) + " a launch";
   }
   std::vector<std::string> out;
   for (const auto& key : order)

@@ -148,6 +148,8 @@ class VulkanBackend final : public Backend {
     return Support::yes();
   }
   std::unique_ptr<TimedOp> make_overhead(const OverheadSpec& spec) override { return make_overhead_op(m_ctx, spec); }
+  Support supports(const IssueRateSpec&) const override { return Support::yes(); }
+  std::unique_ptr<TimedOp> make_issue_rate(const IssueRateSpec& spec) override { return make_issue_rate_op(m_ctx, spec); }
   Support supports(const LaunchOverheadSpec&) const override {
     return Support::no("the launch-overhead run (many tiny kernels) is measured through CUDA only: on Vulkan the "
                        "dispatches are recorded into one command buffer first, so it would measure something else");

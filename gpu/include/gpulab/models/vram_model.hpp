@@ -122,6 +122,12 @@ inline bool is_qlora(VramMode m, NumberFormat base) { return m == VramMode::lora
 // outweigh its frozen base. Inference saves no activations for a backward pass: false.
 constexpr bool recipe_checkpointing(VramMode m) { return m != VramMode::inference; }
 
+// Training FLOPs per parameter per token: 2 forward + 4 backward = 6 (Kaplan et al. 2020, "Scaling Laws for Neural
+// Language Models"); with full activation checkpointing every layer's forward runs again in the backward pass,
+// 2 more: 8 (Korthikanti et al. 2022 count the same recomputation). The training-vs-inference page's speed limit
+// divides the peak by this.
+constexpr double training_flops_per_param_token(bool checkpointing) { return checkpointing ? 8.0 : 6.0; }
+
 struct VramInputs {
   ModelShape shape{};                                // params and architecture (params is used for weights)
   NumberFormat weights_format = NumberFormat::fp16;  // stored weights (the frozen base, for LoRA)
