@@ -84,6 +84,6 @@ FmaBurstResult fma_burst(bool fp64, long long iters, int threads);
 std::unique_ptr<TimedOp> make_fma_peak_op(const PeakSpec& spec);
 std::unique_ptr<TimedOp> make_overhead_op(const OverheadSpec& spec);
 // The issue rate (launch_rate.cpp): tiny tasks issued back to back into a worker's queue, one wait at the end.
-std::unique_ptr<TimedOp> make_issue_rate_op(const IssueRateSpec& spec);
+std::unique_ptr<TimedOp> make_launch_overhead_op(const LaunchOverheadSpec& spec);
 
 }  // namespace gpulab::cpu

@@ -105,8 +105,6 @@ std::unique_ptr<TimedOp> make_overhead_op(DeviceCtx ctx, const OverheadSpec& spe
 Support graph_overhead_support();
 std::unique_ptr<TimedOp> make_graph_overhead_op(DeviceCtx ctx, const OverheadSpec& spec);
 std::unique_ptr<TimedOp> make_launch_overhead_op(DeviceCtx ctx, const LaunchOverheadSpec& spec);
-// launch_rate_op.cpp: launches back to back on one stream, one synchronisation at the end (the issue rate).
-std::unique_ptr<TimedOp> make_issue_rate_op(DeviceCtx ctx, const IssueRateSpec& spec);
 std::unique_ptr<TimedOp> make_transfer_op(DeviceCtx ctx, const TransferSpec& spec);
 std::unique_ptr<TimedOp> make_peer_copy_op(DeviceCtx ctx, int peer, const TransferSpec& spec);
 std::unique_ptr<HeldMemory> make_device_held(int device, double bytes, MemoryInfo before);

@@ -297,8 +297,6 @@ class CudaBackend final : public Backend {
     return Support::yes();
   }
   std::unique_ptr<TimedOp> make_overhead(const OverheadSpec& spec) override { return make_overhead_op(ctx(), spec); }
-  Support supports(const IssueRateSpec&) const override { return Support::yes(); }
-  std::unique_ptr<TimedOp> make_issue_rate(const IssueRateSpec& spec) override { return make_issue_rate_op(ctx(), spec); }
 
   std::unique_ptr<HeldMemory> hold_memory(double bytes, double safety_margin_bytes) override {
     // The same rule as the page and the CPU backend (memory_hold.hpp): decided on cudaMemGetInfo's numbers, and

@@ -3,6 +3,7 @@
 // vulkan/roofs_ops, cuda/roofs_ops); this file only checks, times and records them.
 #include "gpulab/roofs.hpp"
 
+#include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/page_plans.hpp"
 #include "gpulab/units.hpp"
@@ -131,25 +132,6 @@ Result run_overhead(Backend& backend, const OverheadSpec& spec, const RunContext
   return r;
 }
 
-Result run_issue_rate(Backend& backend, const IssueRateSpec& spec, const RunContext& ctx) {
-  Result r;
-  r.experiment = experiment_name::issue_rate;
-  r.backend = backend.kind();
-  r.variant = "back-to-back";
-  r.precision = Precision::fp32;
-  r.params = {{"launches", double(spec.launches)}};
-  const std::string label = format_count(spec.launches) + " launches back to back + one wait";
-  if (const Support s = backend.supports(spec); !s.ok) {
-    r.provenance = backend.provenance();
-    r.error = s.reason;
-  } else {
-    measure_op(r, backend, [&] { return backend.make_issue_rate(spec); }, short_policy(ctx.policy, 0.3, 12), label, ctx);
-    if (r.ok()) r.params["per_launch_s"] = r.stats.median_s / spec.launches;
-  }
-  if (ctx.on_result) ctx.on_result(r);
-  return r;
-}
-
 Plan roofs_plan(const Backends& backends, const RoofsControls& c) {
   PlanBuilder plan(plan_name::roofs);
   std::vector<Backend*> devices{backends.cpu};
@@ -185,16 +167,20 @@ Plan roofs_plan(const Backends& backends, const RoofsControls& c) {
                 experiment_name::overhead, variant, Precision::fp32, params,
                 [be, s](const RunContext& ctx) { return one_result(run_overhead(*be, s, ctx)); }});
     }
-    // Beside the launch + wait, the pace of launches issued back to back with no wait (issue 36).
+    // Beside the launch + wait, the pace of launches issued back to back with no wait (issue 36): the
+    // launch_overhead run (amdahl_scaling.hpp), each device's own way, on the roofs' short budget.
     {
-      const IssueRateSpec spec;
-      const Params params{{"launches", double(spec.launches)}};
+      const LaunchOverheadSpec spec{1000, 1};
+      const Params params{{"kernels", double(spec.kernels)}, {"elements", double(spec.elements)}};
       if (const Support ok = be->supports(spec); !ok.ok)
-        plan.note(*be, experiment_name::issue_rate, "back-to-back", Precision::fp32, params, ok.reason);
+        plan.note(*be, experiment_name::launch_overhead, "tiny_kernels", Precision::fp32, params, ok.reason);
       else
-        plan.add({{}, side + "issue rate back-to-back " + std::to_string(spec.launches), 0.2, be,
-                  experiment_name::issue_rate, "back-to-back", Precision::fp32, params,
-                  [be, spec](const RunContext& ctx) { return one_result(run_issue_rate(*be, spec, ctx)); }});
+        plan.add({{}, side + "1000 launches back to back", 0.2, be, experiment_name::launch_overhead, "tiny_kernels",
+                  Precision::fp32, params, [be, spec](const RunContext& ctx) {
+                    RunContext quick = ctx;
+                    quick.policy = short_policy(ctx.policy, 0.3, 12);
+                    return one_result(run_launch_overhead(*be, spec, quick));
+                  }});
     }
     // The memory roof beside them: the triad past the caches (the roofline page's size for this device).
     if (!c.triad) continue;
@@ -227,15 +213,6 @@ std::optional<OverheadPoint> as_overhead(const Result& r) {
   o.bytes = r.bytes;
   o.per_op_s = r.param("per_op_s", r.stats.median_s);
   return o;
-}
-
-std::optional<IssueRatePoint> as_issue_rate(const Result& r) {
-  if (r.experiment != experiment_name::issue_rate) return std::nullopt;
-  IssueRatePoint p;
-  p.head = result_header(r);
-  p.launches = static_cast<int>(std::lround(r.param("launches")));
-  p.per_launch_s = r.param("per_launch_s", p.launches > 0 ? r.stats.median_s / p.launches : 0.0);
-  return p;
 }
 
 }  // namespace gpulab

@@ -27,7 +27,6 @@ std::vector<std::string> schema_problems(const Recording& rec) {
     else if (auto h = as_memory_hold(r)) need(h->requested > 0, "requested must be set");
     else if (auto pk = as_peak(r)) need(pk->gflops > 0 && pk->iterations > 0, "gflops and iterations must be set");
     else if (auto o = as_overhead(r)) need(o->per_op_s > 0 && r.params.count("elements"), "elements and per_op_s must be set");
-    else if (auto q = as_issue_rate(r)) need(q->launches > 0 && q->per_launch_s > 0, "launches and per_launch_s must be set");
     else out.push_back(at + "an experiment this gpulab has no typed view for");
   }
   return out;

@@ -1,4 +1,4 @@
-// The issue rate on a Vulkan device (experiment "issue_rate", issue 36): `launches` empty dispatches recorded into
+// The issue rate on a Vulkan device (experiment "launch_overhead", issue 36): `kernels` empty dispatches recorded into
 // one command buffer, a compute barrier between each (as dependent ops need, like a CUDA stream's order), submitted
 // once and waited for once, timed on the host clock from the first recorded command to the fence. Per launch = the
 // whole ÷ launches: what a dispatch costs when the CPU does not wait for each, against the overhead floor's
@@ -15,8 +15,8 @@ namespace {
 
 class IssueRateOp final : public TimedOp {
  public:
-  IssueRateOp(Ctx ctx, const IssueRateSpec& spec)
-      : m_ctx(std::move(ctx)), m_launches(spec.launches), m_stream(*m_ctx.device),
+  IssueRateOp(Ctx ctx, const LaunchOverheadSpec& spec)
+      : m_ctx(std::move(ctx)), m_launches(spec.kernels), m_stream(*m_ctx.device),
         m_out(*m_ctx.device, 16, Memory::device),
         m_program(*m_ctx.device, spirv("empty"), 1, 0, 1) {
     m_set = m_program.bind({&m_out});
@@ -39,7 +39,7 @@ class IssueRateOp final : public TimedOp {
   double flops() const override { return 0; }
   double bytes() const override { return 0; }
   void describe(Params& params, Provenance& prov) const override {
-    params["launches"] = m_launches;
+    params["elements_run"] = 0;  // the empty shader does no work: the pace of the dispatches alone
     prov["kernel"] = "shaders/empty.comp, one workgroup of one invocation, " + std::to_string(m_launches) +
                      " dispatches with a compute barrier between each, in one command buffer";
     prov["timer"] = "steady_clock around recording the " + std::to_string(m_launches) +
@@ -67,8 +67,8 @@ class IssueRateOp final : public TimedOp {
 
 }  // namespace
 
-std::unique_ptr<TimedOp> make_issue_rate_op(Ctx ctx, const IssueRateSpec& spec) {
-  if (spec.launches < 1 || spec.launches > 100'000) throw std::invalid_argument("1 to 100,000 dispatches");
+std::unique_ptr<TimedOp> make_launch_overhead_op(Ctx ctx, const LaunchOverheadSpec& spec) {
+  if (spec.kernels < 1 || spec.kernels > 100'000) throw std::invalid_argument("1 to 100,000 dispatches");
   return std::make_unique<IssueRateOp>(std::move(ctx), spec);
 }
 

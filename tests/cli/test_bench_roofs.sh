@@ -43,10 +43,10 @@ for backend in ("cpu", "vulkan"):
     for r in over:
         need(r["check"]["passed"] and r["params"]["per_op_s"] > 0, backend + ": each overhead run was checked and timed")
     # Issue 36: beside the launch + wait, the pace of launches issued back to back with no wait, checked and timed.
-    pace = [r for r in mine if r["experiment"] == "issue_rate" and not r["error"]]
+    pace = [r for r in mine if r["experiment"] == "launch_overhead" and not r["error"]]
     need(len(pace) == 1, backend + ": the back-to-back issue rate ran once")
     for r in pace:
-        need(r["check"]["passed"] and r["params"]["launches"] >= 100 and r["params"]["per_launch_s"] > 0,
+        need(r["check"]["passed"] and r["params"]["kernels"] >= 100 and r["params"]["per_launch_s"] > 0,
              backend + ": the issue rate was checked and timed")
         need(r["provenance"].get("timer"), backend + ": the issue rate records its timer")
         empty = min(o["params"]["per_op_s"] for o in over if o["variant"] == "empty")

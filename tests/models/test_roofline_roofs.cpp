@@ -3,6 +3,7 @@
 // (they move no bytes to place them by). A device with nothing but these (lavapipe, no datasheet) still has roofs.
 #include "pages/roofline/model/roofline_model.h"
 
+#include "gpulab/result_views.hpp"
 #include "gpulab/roofs.hpp"
 
 #include <gtest/gtest.h>
@@ -87,15 +88,15 @@ TEST(RooflineRoofs, GraphFloorIsKeptApartFromTheLaunchFloor) {
   EXPECT_DOUBLE_EQ(m.devices[0].graphFloorS, 2e-6);
 }
 
-// Issue 36: launches issued back to back (experiment "issue_rate") are kept beside the launch + wait, and the floor a
+// Issue 36: launches issued back to back (experiment "launch_overhead") are kept beside the launch + wait, and the floor a
 // stream of small ops meets is that pace, not the launch + wait: asynchronous launches overlap.
 TEST(RooflineRoofs, BackToBackPaceIsTheStreamsFloor) {
   gpulab::Result pace;
-  pace.experiment = gpulab::experiment_name::issue_rate;
+  pace.experiment = gpulab::experiment_name::launch_overhead;
   pace.backend = "cuda";
-  pace.variant = "back-to-back";
+  pace.variant = "tiny_kernels";
   pace.provenance["device"] = "NVIDIA H200";
-  pace.params = {{"launches", 1000}, {"per_launch_s", 2.5e-6}};
+  pace.params = {{"kernels", 1000}, {"elements", 1}, {"per_launch_s", 2.5e-6}};
   pace.check.passed = true;
   pace.stats.median_s = 2.5e-3;
   const std::vector<gpulab::Result> rs{overhead(0, 9e-6, "cuda", "NVIDIA H200"), pace};

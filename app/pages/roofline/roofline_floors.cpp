@@ -1,5 +1,5 @@
 // The roofline page's measured roofs per device (issue 27): the compute roof from FMA chains in registers (the
-// "peak" experiment), and the overhead floor (the "overhead" experiment: one empty launch + wait; and "issue_rate":
+// "peak" experiment), and the overhead floor (the "overhead" experiment: one empty launch + wait; and "launch_overhead":
 // launches back to back, the pace a stream of ops meets, issue 36), drawn as the third regime. A roofline plots FLOP/s against FLOPs per byte, where a fixed cost per op has no place of its own:
 // it is drawn as the ceiling it puts on a small op. An op of W FLOPs can never run faster than W ÷ floor FLOP/s,
 // whatever its intensity, so the line for the lesson's 1 MFLOP op is flat at 1 MFLOP ÷ floor.

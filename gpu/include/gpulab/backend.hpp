@@ -103,14 +103,6 @@ struct OverheadSpec {
   bool graph = false;        // CUDA: the same launch captured in a CUDA graph and replayed
 };
 
-// The issue rate (experiment "issue_rate", issue 36): `launches` tiny ops issued back to back with no wait between
-// them — a CUDA stream of kernels, one Vulkan command buffer of that many dispatches (a barrier between each, as
-// dependent ops need), a CPU worker fed through a task queue — and one wait at the end, timed on the host clock.
-// Beside the overhead floor's launch-and-wait it shows what asynchronous launching leaves of the launch cost.
-struct IssueRateSpec {
-  int launches = 1000;
-};
-
 // Memory held on the device until the object is destroyed (VRAM page). Reports what cudaMemGetInfo said
 // before and after (Vulkan: the heap's budget reading, see Backend::hold_reading).
 // The device itself refused an allocation (it was tried: the teacher asked to go on past the budget). Not a
@@ -172,8 +164,6 @@ class Backend {
   virtual std::unique_ptr<TimedOp> make_fma_peak(const PeakSpec&) { return nullptr; }
   virtual Support supports(const OverheadSpec&) const { return Support::no("this backend has no overhead probe"); }
   virtual std::unique_ptr<TimedOp> make_overhead(const OverheadSpec&) { return nullptr; }
-  virtual Support supports(const IssueRateSpec&) const { return Support::no("this backend has no issue-rate probe"); }
-  virtual std::unique_ptr<TimedOp> make_issue_rate(const IssueRateSpec&) { return nullptr; }
   // Allocates `bytes` in chunks and holds them. Refuses (throws std::invalid_argument with the numbers)
   // when bytes exceed free memory minus `safety_margin_bytes`: an allocation that cannot fit is never tried.
   virtual std::unique_ptr<HeldMemory> hold_memory(double bytes, double safety_margin_bytes) {

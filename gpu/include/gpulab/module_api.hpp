@@ -3,7 +3,7 @@
 // built against another version is refused with a clear reason.
 #include "gpulab/backend.hpp"
 
-#define GPULAB_MODULE_API_VERSION 5  // 5: Backend gained the issue-rate probe (IssueRateSpec)
+#define GPULAB_MODULE_API_VERSION 4
 #define GPULAB_MODULE_FACTORY "gpulab_create_cuda_backend"
 
 extern "C" {

@@ -42,7 +42,6 @@ inline constexpr const char* underflow = "underflow";
 inline constexpr const char* hold_memory = "hold_memory";
 inline constexpr const char* peak = "peak";          // FMA chains in registers: the compute roof
 inline constexpr const char* overhead = "overhead";  // one launch and wait (and an elementwise sweep): the floor
-inline constexpr const char* issue_rate = "issue_rate";  // launches back to back, one wait at the end: the pace
 }  // namespace experiment_name
 
 struct Result {

@@ -26,11 +26,6 @@ Result run_peak(Backend& backend, const PeakSpec& spec, const RunContext& ctx);
 // elements, bytes, per_op_s (the median seconds of one launch + wait).
 Result run_overhead(Backend& backend, const OverheadSpec& spec, const RunContext& ctx);
 
-// experiment "issue_rate", variant "back-to-back" (issue 36): spec.launches tiny launches issued with no wait between
-// them and one wait at the end (experiments/issue_rate.cpp); params launches, per_launch_s (the median ÷ launches).
-// Beside "overhead"'s launch + wait: what asynchronous launching leaves of the launch cost.
-Result run_issue_rate(Backend& backend, const IssueRateSpec& spec, const RunContext& ctx);
-
 // The sweep's sizes: 1 element, then x16 up to 1 Mi floats, then 8 Mi (32 MiB an array, 96 MiB for the three:
 // past a 32 MiB L3 and an H200's 50 MB L2, and within lavapipe's largest binding of 128 MiB). Larger would only
 // make the suite slower on a CPU-type device: the curve is already on the memory roof there.
@@ -41,7 +36,9 @@ struct RoofsControls {
   bool triad = true;  // the memory roof too (the roofline page measures its own)
 };
 // For the CPU and the GPU slot's device: the FMA peak in FP32 (and FP64, FP16 where the device runs them), the
-// empty launch (and a CUDA graph's), the elementwise sweep, and a triad past the caches (the memory roof).
+// empty launch (and a CUDA graph's), the elementwise sweep, and a triad past the caches (the memory roof). Beside
+// the launch + wait, the pace of launches issued back to back with no wait (experiment "launch_overhead",
+// amdahl_scaling.hpp: a CUDA stream, one Vulkan command buffer of dispatches, a CPU worker's task queue; issue 36).
 Plan roofs_plan(const Backends& backends, const RoofsControls& controls = {});
 
 // Typed views (written by experiments/roofs.cpp).
@@ -61,13 +58,6 @@ struct OverheadPoint {
   double per_op_s = 0;  // median seconds of one launch + wait
 };
 std::optional<OverheadPoint> as_overhead(const Result& r);
-
-struct IssueRatePoint {
-  ResultHeader head;
-  int launches = 0;
-  double per_launch_s = 0;  // median seconds of the whole run ÷ launches
-};
-std::optional<IssueRatePoint> as_issue_rate(const Result& r);
 
 // `gpulab bench --check`: a point measured above its own device's measured roof is a units or counting error, not
 // a win. Each problem names the point and the roof. A GEMM is held against the FMA peak of its precision only where

@@ -37,7 +37,7 @@ struct DeviceCeilings {
   std::map<gpulab::Precision, double> fmaPeak;
   double overheadFloorS = 0;
   double graphFloorS = 0;  // the same launch through a CUDA graph (0 = not measured)
-  // Launches issued back to back with no wait, one wait at the end (experiment "issue_rate", issue 36): seconds per
+  // Launches issued back to back with no wait, one wait at the end (experiment "launch_overhead", issue 36): seconds per
   // launch (0 = not measured). A stream of ops pays this pace, not the launch + wait, once each op runs longer.
   double issueS = 0;
   // The floor a 1 MFLOP op in a stream of such ops sees: the back-to-back pace when measured, else the launch + wait.
