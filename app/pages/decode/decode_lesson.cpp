@@ -171,7 +171,7 @@ static QString runningExampleLine() {
             "(%10 tokens/s each if they did). At %11 tokens they fit: each customer gets %12 tokens/s against %13 "
             "alone, %14 in all — the total rises about %15×, not 8×.")
       .arg(card, gb(f.fp16Gb), tps(f.fp16TokensS), tps(f.int8TokensS), tps(f.int4TokensS), tps(f.h100Fp16TokensS),
-           fmtCount(std::llround(f.contextTokens)), gb(f.servingKvGb), f.servingFits ? tr("fit") : tr("do not fit"))
+           fmtCount(std::llround(f.contextTokens)), gb(f.servingKvGb), f.servingFits ? running_example::tr("fit") : running_example::tr("do not fit"))
       .arg(tps(f.servingPerUserTokensS), fmtCount(std::llround(f.fittingContext)), tps(f.fittingPerUserTokensS),
            tps(f.fittingOneUserTokensS), tps(f.fittingTotalTokensS),
            fmtFixed(f.fittingTotalTokensS / f.fittingOneUserTokensS, 1));
