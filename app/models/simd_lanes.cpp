@@ -11,4 +11,13 @@ int simd_fp32_lanes(const std::string& simd) {
   return 0;
 }
 
+int cpu_fma_lanes_per_core(const std::string& simd) {
+  const auto has = [&](const char* flag) { return simd.find(flag) != std::string::npos; };
+  if (has("AVX2") && has("FMA")) return 2 * 8;  // two FMA pipes, 8 floats each
+  if (has("SSE") || has("AVX")) return 4;       // one 4-wide multiply + add pair a clock
+  return 0;
+}
+
+bool cpu_has_matrix_units(const std::string& simd) { return simd.find("AMX") != std::string::npos; }
+
 }  // namespace gpulab::models

@@ -3,6 +3,7 @@
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
 #include "gpulab/models/decode_model.hpp"
+#include "gpulab/models/serving_model.hpp"
 #include "gpulab/models/vram_model.hpp"
 
 #include <QCoreApplication>
@@ -58,6 +59,26 @@ Facts compute() {
   f.int8TokensS = decode_ceiling_tokens_per_s(bw, decode_bytes_per_token(f.params, 1.0));
   f.int4TokensS = decode_ceiling_tokens_per_s(bw, decode_bytes_per_token(f.params, 0.5));
   f.h100Fp16TokensS = decode_ceiling_tokens_per_s(3350e9, decode_bytes_per_token(f.params, 2.0));
+
+  // Eight customers batched on the card: their caches are read every step and must fit (serving_model.hpp).
+  ServingInputs sv;
+  sv.shape = s;
+  sv.shape.params = f.params;
+  sv.context = f.contextTokens;
+  sv.bandwidth_bytes_s = bw;
+  sv.peak_flops = f.cardFp16Tflops * 1e12;
+  sv.card_bytes = cardBytes;
+  const ServingStep crowded = serving_step(sv, f.servingUsers);
+  f.servingKvGb = crowded.kv_bytes_read / bytes_per_gb;
+  f.servingFits = crowded.fits;
+  f.servingPerUserTokensS = crowded.step.per_user_tokens_s;
+  f.fittingContext = f.contextTokens;
+  while (f.fittingContext > 1 && f.fittingContext > double(crowded.max_context_for_users)) f.fittingContext /= 2;
+  sv.context = f.fittingContext;
+  const ServingStep fitting = serving_step(sv, f.servingUsers);
+  f.fittingPerUserTokensS = fitting.step.per_user_tokens_s;
+  f.fittingTotalTokensS = fitting.step.aggregate_tokens_s;
+  f.fittingOneUserTokensS = serving_step(sv, 1).step.per_user_tokens_s;
 
   f.trainingStateGb = training_state_bytes(f.params, NumberFormat::bf16).total() / bytes_per_gb;
   f.cardsForTrainingState = int(std::ceil(f.trainingStateGb / f.cardGb));

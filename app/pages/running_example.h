@@ -21,6 +21,16 @@ struct Facts {
   int conversationsInt8 = 0;    // the same with INT8 weights
   double fp16TokensS = 0, int8TokensS = 0, int4TokensS = 0;  // decode ceilings on the card, one conversation
   double h100Fp16TokensS = 0;   // the lesson's H100 ceiling (3,350 GB/s ÷ 14 GB)
+  // Serving 8 customers at once (issue 36: every step reads each one's KV cache too, and the caches must fit):
+  // at the default context, and at the longest power-of-two context at which 8 fit (model, datasheet).
+  int servingUsers = 8;
+  double servingKvGb = 0;             // the 8 caches at the default context
+  bool servingFits = false;           // ... beside the weights, activations and overhead
+  double servingPerUserTokensS = 0;   // per customer at the default context, caches read
+  double fittingContext = 0;          // a context at which the 8 fit
+  double fittingPerUserTokensS = 0;   // per customer there, caches read
+  double fittingOneUserTokensS = 0;   // one customer alone at that context, cache read
+  double fittingTotalTokensS = 0;     // all 8 together
   double trainingStateGb = 0;   // full mixed-precision Adam state (16 B/param)
   int cardsForTrainingState = 0;   // shop cards the sharded state alone needs
   int h100sForTrainingState = 0;   // 80 GB H100s the sharded state alone needs

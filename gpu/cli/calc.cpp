@@ -33,6 +33,9 @@ const char* const k_usage_text =
     "  calc decode    --params 7e9 --bandwidth GB/s | --card NAME  [--precision fp16|int8|int4|...]\n"
     "                 [--peak-tflops T] [--users N] [--active-params N (mixture of experts)]\n"
     "                 [--prompt N]  (prefill: time to first token for an N-token prompt; needs a peak)\n"
+    "                 [--context N (default 4096)] [--kv-precision fp16|fp8|int4] [--model NAME] [--card-gb GB]\n"
+    "                 (with --users or --context: each step also reads every user's KV cache, checked to fit)\n"
+    "                 [--experts E --active-experts K]  (a batch touches 1-((E-K)/E)^users of the experts)\n"
     "  calc amdahl    --serial S [--workers N] | --fraction F --factor K\n"
     "  calc rounds    --cells N --workers N [--cell-rate CELLS/S --clerk-rate SHEETS/S]\n"
     "  calc intensity --batch B --d-in N --d-out N [--precision fp16] [--card NAME]\n"
@@ -220,7 +223,11 @@ int calc_main(const Args& args) {
          "intermediate", "card", "card-gb", "overhead-gb", "lora-rank", "lora-targets", "kv-precision",
          "active-params"},
         {"json", "checkpointing", "no-checkpointing", "no-activations"}}},
-      {"decode", {calc_decode, {"params", "bandwidth", "precision", "peak-tflops", "users", "card", "active-params", "prompt"}, {"json"}}},
+      {"decode",
+       {calc_decode,
+        {"params", "bandwidth", "precision", "peak-tflops", "users", "card", "active-params", "prompt", "context",
+         "model", "kv-precision", "card-gb", "experts", "active-experts"},
+        {"json"}}},
       {"amdahl", {calc_amdahl, {"serial", "workers", "fraction", "factor"}, {"json"}}},
       {"rounds", {calc_rounds, {"cells", "workers", "cell-rate", "clerk-rate"}, {"json"}}},
       {"intensity", {calc_intensity, {"batch", "d-in", "d-out", "precision", "card"}, {"json"}}},

@@ -157,7 +157,7 @@ int calc_vram(const Flags& f) {
   in.weights_format = *precision;
   const VramBudget b = vram_budget(in, card_bytes);
   const double kv_per_token = kv_bytes_per_token(in.shape.layers, in.shape.kv_heads, in.shape.head_dim,
-                                                 bytes_per_value(in.kv_format));
+                                                 kv_bytes_per_value(in.kv_format));  // INT4 with its scales (issue 36)
   std::optional<std::int64_t> max_ctx, max_users;
   if (have_card) {
     max_users = max_users_that_fit(in, card_bytes);

@@ -116,6 +116,16 @@ class CpuBackend final : public Backend {
     return Support::yes();
   }
   std::unique_ptr<TimedOp> make_overhead(const OverheadSpec& spec) override { return cpu::make_overhead_op(spec); }
+  // Tiny tasks issued back to back to a worker thread with no wait between them (launch_rate.cpp): the CPU's
+  // counterpart of kernels launched on a stream (issue 36).
+  Support supports(const LaunchOverheadSpec& spec) const override {
+    if (spec.kernels < 1 || spec.kernels > 1'000'000) return Support::no("the number of tasks must be 1 to 1,000,000");
+    if (spec.elements > (std::size_t{1} << 20)) return Support::no("at most 1 Mi elements a task");
+    return Support::yes();
+  }
+  std::unique_ptr<TimedOp> make_launch_overhead(const LaunchOverheadSpec& spec) override {
+    return cpu::make_launch_overhead_op(spec);
+  }
 };
 
 CpuPeak summarise(const cpu::FmaPeak& p) {

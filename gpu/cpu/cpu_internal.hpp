@@ -92,5 +92,7 @@ FmaBurstResult fma_burst(bool fp64, long long iters, int threads);
 // ---- The overhead floor (roofs_ops.cpp) --------------------------------------------------------------------------
 std::unique_ptr<TimedOp> make_fma_peak_op(const PeakSpec& spec);
 std::unique_ptr<TimedOp> make_overhead_op(const OverheadSpec& spec);
+// The issue rate (launch_rate.cpp): tiny tasks issued back to back into a worker's queue, one wait at the end.
+std::unique_ptr<TimedOp> make_launch_overhead_op(const LaunchOverheadSpec& spec);
 
 }  // namespace gpulab::cpu

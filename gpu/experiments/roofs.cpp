@@ -3,6 +3,7 @@
 // vulkan/roofs_ops, cuda/roofs_ops); this file only checks, times and records them.
 #include "gpulab/roofs.hpp"
 
+#include "gpulab/amdahl_scaling.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/page_plans.hpp"
 #include "gpulab/units.hpp"
@@ -170,6 +171,21 @@ Plan roofs_plan(const Backends& backends, const RoofsControls& c) {
       plan.add({{}, side + "overhead " + variant + " " + std::to_string(s.elements), 0.2, be,
                 experiment_name::overhead, variant, Precision::fp32, params,
                 [be, s](const RunContext& ctx) { return one_result(run_overhead(*be, s, ctx)); }});
+    }
+    // Beside the launch + wait, the pace of launches issued back to back with no wait (issue 36): the
+    // launch_overhead run (amdahl_scaling.hpp), each device's own way, on the roofs' short budget.
+    {
+      const LaunchOverheadSpec spec{1000, 1};
+      const Params params{{"kernels", double(spec.kernels)}, {"elements", double(spec.elements)}};
+      if (const Support ok = be->supports(spec); !ok.ok)
+        plan.note(*be, experiment_name::launch_overhead, "tiny_kernels", Precision::fp32, params, ok.reason);
+      else
+        plan.add({{}, side + "1000 launches back to back", 0.2, be, experiment_name::launch_overhead, "tiny_kernels",
+                  Precision::fp32, params, [be, spec](const RunContext& ctx) {
+                    RunContext quick = ctx;
+                    quick.policy = short_policy(ctx.policy, 0.3, 12);
+                    return one_result(run_launch_overhead(*be, spec, quick));
+                  }});
     }
     // The memory roof beside them: the triad past the caches (the roofline page's size for this device).
     if (!c.triad) continue;

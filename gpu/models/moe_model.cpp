@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 
 namespace gpulab::models {
 
@@ -52,6 +53,61 @@ MoeDecode moe_decode(double total_params, double active_params, double bytes_per
       decode_ceiling_tokens_per_s(bandwidth_bytes_s, decode_bytes_per_token(total_params, bytes_per_param, kv_bytes_read));
   d.read_share = total_params > 0 ? active / total_params : 0.0;
   return d;
+}
+
+double moe_experts_touched_share(int experts, int active_experts, double users) {
+  if (experts <= active_experts || experts <= 0 || active_experts <= 0) return 1.0;
+  const double missed_by_one = double(experts - active_experts) / experts;
+  return 1.0 - std::pow(missed_by_one, std::max(1.0, users));
+}
+
+namespace {
+// (total − active) ÷ (E − k) and active − k · that: the split moe_offload explains.
+struct Split {
+  double expert = 0, shared = 0;
+};
+Split split_of(const MoeModel& m) {
+  Split s;
+  if (m.experts <= m.active_experts || !(m.active_params > 0)) return s;
+  s.expert = (m.shape.params - m.active_params) / (m.experts - m.active_experts);
+  s.shared = std::max(0.0, m.active_params - m.active_experts * s.expert);
+  return s;
+}
+}  // namespace
+
+double moe_params_read(const MoeModel& m, double users) {
+  const Split s = split_of(m);
+  if (!(s.expert > 0)) return m.active_params > 0 ? m.active_params : m.shape.params;
+  return s.shared + m.experts * s.expert * moe_experts_touched_share(m.experts, m.active_experts, users);
+}
+
+MoeModel moe_from_counts(double total_params, double active_params, int experts, int active_experts) {
+  MoeModel m;
+  m.shape.params = total_params;
+  m.active_params = active_params;
+  m.experts = experts;
+  m.active_experts = active_experts;
+  return m;
+}
+
+const MoeModel* find_moe_by_params(double total_params, double active_params) {
+  for (const auto& m : k_moe)
+    if (std::fabs(total_params / m.shape.params - 1) < 0.02 && std::fabs(active_params / m.active_params - 1) < 0.02)
+      return &m;
+  return nullptr;
+}
+
+MoeCpuExperts moe_cpu_experts(const MoeModel& m, double bytes_per_param, double card_bytes_s, double host_memory_bytes_s) {
+  MoeCpuExperts c;
+  const Split s = split_of(m);
+  if (!(s.expert > 0) || !(card_bytes_s > 0) || !(host_memory_bytes_s > 0)) return c;
+  c.card_s = s.shared * bytes_per_param / card_bytes_s;
+  c.host_s = m.active_experts * s.expert * bytes_per_param / host_memory_bytes_s;
+  c.token_s = c.card_s + c.host_s;
+  c.tokens_s = 1.0 / c.token_s;
+  const double in_vram = m.active_params * bytes_per_param / card_bytes_s;
+  c.slowdown = c.token_s / in_vram;
+  return c;
 }
 
 MoeOffload moe_offload(const MoeModel& m, double bytes_per_param, double card_bytes_s, double link_bytes_s) {

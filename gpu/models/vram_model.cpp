@@ -73,9 +73,21 @@ double kv_cache_bytes(int layers, int kv_heads, int head_dim, double context, do
   return kv_bytes_per_token(layers, kv_heads, head_dim, bytes_per_element) * context * users;
 }
 
+double kv_bytes_per_value(NumberFormat f) {
+  // q4_0: 32 values in 16 bytes of nibbles plus a 2-byte FP16 scale.
+  if (f == NumberFormat::int4) return 18.0 / 32.0;
+  return bytes_per_value(f);
+}
+
 double inference_activation_bytes(double users, double tokens, int hidden, int intermediate, double bytes) {
   const double ff = intermediate > 0 ? intermediate : 4.0 * hidden;
   return users * tokens * (hidden + 2.0 * ff) * bytes;
+}
+
+double inference_step_tokens(double users, double context, double prefill_chunk_tokens) {
+  const double all = users * context;
+  if (!(prefill_chunk_tokens > 0)) return all;
+  return std::min(all, std::max(prefill_chunk_tokens, users));
 }
 
 double training_activation_bytes(double batch, double seq, int hidden, int layers, double bytes,
@@ -133,9 +145,12 @@ VramBudget vram_budget(const VramInputs& in, double card_bytes) {
     case VramMode::inference:
       b.weights = weight_bytes(s.params, in.weights_format);
       b.kv_cache = kv_cache_bytes(s.layers, s.kv_heads, s.head_dim, in.context, in.users,
-                                  bytes_per_value(in.kv_format));
+                                  kv_bytes_per_value(in.kv_format));
+      // The working space of one step: a prefill chunk (or a decode step's one token per user), not every
+      // context at once — serving engines prefill in chunks.
       if (in.include_activations)
-        b.activations = inference_activation_bytes(in.users, in.context, s.hidden, s.intermediate, act_bytes);
+        b.activations = inference_activation_bytes(
+            1, inference_step_tokens(in.users, in.context, in.prefill_chunk_tokens), s.hidden, s.intermediate, act_bytes);
       break;
     case VramMode::train: {
       const TrainingState t = training_state_bytes(s.params, in.weights_format);
@@ -208,7 +223,7 @@ std::vector<KvFormatFit> kv_format_fits(const VramInputs& in, double card_bytes,
     probe.kv_format = f;
     KvFormatFit fit;
     fit.format = f;
-    fit.bytes_per_token = kv_bytes_per_token(in.shape.layers, in.shape.kv_heads, in.shape.head_dim, bytes_per_value(f));
+    fit.bytes_per_token = kv_bytes_per_token(in.shape.layers, in.shape.kv_heads, in.shape.head_dim, kv_bytes_per_value(f));
     fit.max_context = max_context_that_fits(probe, card_bytes, max_context);
     fit.max_users = max_users_that_fit(probe, card_bytes, max_users);
     out.push_back(fit);

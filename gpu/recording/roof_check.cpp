@@ -3,6 +3,7 @@
 // machines' runs compares each with its own.
 #include "gpulab/recording.hpp"
 #include "gpulab/roofs.hpp"
+#include "gpulab/result_views.hpp"
 #include "gpulab/units.hpp"
 
 #include <algorithm>
@@ -59,6 +60,8 @@ std::vector<std::string> roofs_summary(const Recording& rec) {
     if (auto o = as_overhead(r); o && o->head.ok && o->elements == 0)
       line(r, o->head.device) += std::string("; ") + (o->graph ? "graph launch" : "launch + wait") + " " +
                                  format_seconds(o->per_op_s);
+    if (auto q = as_launch_overhead(r); q && q->head.ok && q->per_launch_s > 0)
+      line(r, q->head.device) += "; back to back " + format_seconds(q->per_launch_s) + " a launch";
   }
   std::vector<std::string> out;
   for (const auto& key : order)

@@ -65,6 +65,8 @@ std::unique_ptr<TimedOp> make_layer_chain_op(Ctx ctx, const LayerChainSpec& spec
 Support fma_peak_support(bool fp16_enabled, const PeakSpec& spec);
 std::unique_ptr<TimedOp> make_fma_peak_op(Ctx ctx, const PeakSpec& spec);
 std::unique_ptr<TimedOp> make_overhead_op(Ctx ctx, const OverheadSpec& spec);
+// launch_rate_op.cpp: many empty dispatches in one command buffer, one submit and one wait (the issue rate).
+std::unique_ptr<TimedOp> make_launch_overhead_op(Ctx ctx, const LaunchOverheadSpec& spec);
 
 // How one GEMM run is dispatched: bands of rows [row0, row0 + rows), whole tiles each, each estimated well under
 // the cancel window (gemm_op.cpp). Throws std::invalid_argument for an unknown variant.

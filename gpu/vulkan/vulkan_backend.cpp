@@ -150,9 +150,14 @@ class VulkanBackend final : public Backend {
     return Support::yes();
   }
   std::unique_ptr<TimedOp> make_overhead(const OverheadSpec& spec) override { return make_overhead_op(m_ctx, spec); }
-  Support supports(const LaunchOverheadSpec&) const override {
-    return Support::no("the launch-overhead run (many tiny kernels) is measured through CUDA only: on Vulkan the "
-                       "dispatches are recorded into one command buffer first, so it would measure something else");
+  // Many dispatches back to back (issue 36): recorded into one command buffer, submitted once and waited for once,
+  // as a CUDA stream's launches go without a wait between them (launch_rate_op.cpp).
+  Support supports(const LaunchOverheadSpec& spec) const override {
+    if (spec.kernels < 1 || spec.kernels > 100'000) return Support::no("the number of dispatches must be 1 to 100,000");
+    return Support::yes();
+  }
+  std::unique_ptr<TimedOp> make_launch_overhead(const LaunchOverheadSpec& spec) override {
+    return make_launch_overhead_op(m_ctx, spec);
   }
   // The memory page's hold: device-local memory in steps, read back from the heap's budget after each (or, without
   // VK_EXT_memory_budget, the heap's size less what is held). The same refusal rule as CUDA (memory_hold.hpp).

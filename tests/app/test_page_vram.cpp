@@ -315,7 +315,7 @@ TEST(VramPage, OnAProjectorTheKvCacheGroupTakesItsOwnTabAndComesBack) {
 
 // Issue 28: the KV cache's format is a control of its own, and the strip gives the longest context and the most
 // users for FP16, FP8 and INT4 side by side, from the model (kv_format_fits), the chosen one in bold. The lesson's
-// 7B in FP16 on the 24 GB shop card, 1 user at 4,096 tokens: 15,611 / 28,628 / 49,100 tokens and 3 / 6 / 11 users
+// 7B in FP16 on the 24 GB shop card, 1 user at 4,096 tokens: 17,115 / 34,230 / 60,853 tokens and 4 / 8 / 14 users
 // (worked by hand in tests/unit/test_models_vram.cpp).
 TEST(VramPage, KvFormatsSideBySideInTheStrip) {
   AppContext ctx(noGpu());
@@ -325,16 +325,16 @@ TEST(VramPage, KvFormatsSideBySideInTheStrip) {
   page.setContext(4096);
   page.setUsers(1);
   const QString ctxLine = page.contextText(), usersLine = page.usersText();
-  EXPECT_TRUE(ctxLine.contains(QStringLiteral("FP16 <b>15,611</b>"))) << ctxLine.toStdString();
-  EXPECT_TRUE(ctxLine.contains(QStringLiteral("FP8 28,628"))) << ctxLine.toStdString();
-  EXPECT_TRUE(ctxLine.contains(QStringLiteral("INT4 49,100"))) << ctxLine.toStdString();
-  EXPECT_TRUE(usersLine.contains(QStringLiteral("FP16 <b>3</b>"))) << usersLine.toStdString();
-  EXPECT_TRUE(usersLine.contains(QStringLiteral("INT4 11"))) << usersLine.toStdString();
+  EXPECT_TRUE(ctxLine.contains(QStringLiteral("FP16 <b>17,115</b>"))) << ctxLine.toStdString();
+  EXPECT_TRUE(ctxLine.contains(QStringLiteral("FP8 34,230"))) << ctxLine.toStdString();
+  EXPECT_TRUE(ctxLine.contains(QStringLiteral("INT4 60,853"))) << ctxLine.toStdString();
+  EXPECT_TRUE(usersLine.contains(QStringLiteral("FP16 <b>4</b>"))) << usersLine.toStdString();
+  EXPECT_TRUE(usersLine.contains(QStringLiteral("INT4 14"))) << usersLine.toStdString();
   const double fp16Bar = barTotal(page, QStringLiteral("FP16/BF16"));
   page.setKvFormat(NumberFormat::fp8);
   EXPECT_EQ(page.inputs().kv_format, NumberFormat::fp8);
-  EXPECT_TRUE(page.contextText().contains(QStringLiteral("FP8 <b>28,628</b>"))) << page.contextText().toStdString();
-  EXPECT_TRUE(page.usersText().contains(QStringLiteral("FP8 <b>6</b>")));
+  EXPECT_TRUE(page.contextText().contains(QStringLiteral("FP8 <b>34,230</b>"))) << page.contextText().toStdString();
+  EXPECT_TRUE(page.usersText().contains(QStringLiteral("FP8 <b>8</b>")));
   // The bars carry the chosen cache: 4,096 tokens × 262,144 bytes less than FP16's 524,288.
   EXPECT_NEAR(fp16Bar - barTotal(page, QStringLiteral("FP16/BF16")), 4096.0 * 262'144, 1.0);
   // Training keeps no KV cache: the control is off and the strip speaks of sequences.

@@ -2,7 +2,7 @@
 # `gpulab bench --suite roofs --device vulkan --allow-cpu-vulkan` (issue 27) writes the three regimes for the CPU
 # and for the Vulkan device (lavapipe here): an FMA peak per precision each device runs, checked; the overhead
 # floor (an empty launch + wait) and the elementwise sweep, checked; the triad; every roof with how it was measured
-# (kernel, chains, threads or invocations, timer). `bench --check` takes the recording, and refuses it once a GEMM
+# (kernel, chains, threads or invocations, timer); and the issue rate, launches back to back (issue 36). `bench --check` takes the recording, and refuses it once a GEMM
 # is written above its device's measured FMA roof. No speed is asserted: lavapipe is a CPU.
 # Usage: test_bench_roofs.sh BIN_DIR SCRATCH_DIR
 set -u
@@ -42,6 +42,16 @@ for backend in ("cpu", "vulkan"):
     need(len(sweep) >= 5 and sweep[0] == 1, backend + ": the elementwise sweep ran from one element: %s" % sweep)
     for r in over:
         need(r["check"]["passed"] and r["params"]["per_op_s"] > 0, backend + ": each overhead run was checked and timed")
+    # Issue 36: beside the launch + wait, the pace of launches issued back to back with no wait, checked and timed.
+    pace = [r for r in mine if r["experiment"] == "launch_overhead" and not r["error"]]
+    need(len(pace) == 1, backend + ": the back-to-back issue rate ran once")
+    for r in pace:
+        need(r["check"]["passed"] and r["params"]["kernels"] >= 100 and r["params"]["per_launch_s"] > 0,
+             backend + ": the issue rate was checked and timed")
+        need(r["provenance"].get("timer"), backend + ": the issue rate records its timer")
+        empty = min(o["params"]["per_op_s"] for o in over if o["variant"] == "empty")
+        print("%s: launch + wait %.2f us, back to back %.2f us a launch" %
+              (backend, empty * 1e6, r["params"]["per_launch_s"] * 1e6))
     need(any(r["experiment"] == "bandwidth" and r["variant"] == "triad" and not r["error"] for r in mine),
          backend + ": the triad (memory roof) ran")
     need(not any(r["error"] for r in mine if r["experiment"] in ("peak", "overhead") and r["precision"] == "fp32"),

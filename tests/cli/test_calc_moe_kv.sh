@@ -18,13 +18,13 @@ expect() {  # expect PATTERN ARGS...: calc ARGS prints PATTERN (a fixed string)
 }
 usage() { "$BENCH" calc "$@" >/dev/null 2>&1; [[ $? -eq 2 ]] || fail "calc $* was not refused with exit 2"; }
 
-# KV-cache formats: the 7B in FP16 on 24 GB at 4,096 tokens fits 3, 6, 11 users; one user reaches 15,611 / 28,628 /
-# 49,100 tokens.
-expect "most users that fit at 4,096 tokens: 3" vram --params 7e9 --precision fp16 --card-gb 24
-expect "most users that fit at 4,096 tokens: 6" vram --params 7e9 --precision fp16 --card-gb 24 --kv-precision fp8
-expect "most users that fit at 4,096 tokens: 11" vram --params 7e9 --precision fp16 --card-gb 24 --kv-precision int4
-expect "1 user): 49,100 tokens" vram --params 7e9 --precision fp16 --card-gb 24 --kv-precision int4
-expect "131,072 B/token (INT4)" vram --params 7e9 --precision fp16 --kv-precision int4
+# KV-cache formats: the 7B in FP16 on 24 GB at 4,096 tokens fits 4, 8, 14 users; one user reaches 17,115 / 34,230 /
+# 60,853 tokens (issue 36: a prefill chunk's working space, and q4_0's scales in an INT4 cache).
+expect "most users that fit at 4,096 tokens: 4" vram --params 7e9 --precision fp16 --card-gb 24
+expect "most users that fit at 4,096 tokens: 8" vram --params 7e9 --precision fp16 --card-gb 24 --kv-precision fp8
+expect "most users that fit at 4,096 tokens: 14" vram --params 7e9 --precision fp16 --card-gb 24 --kv-precision int4
+expect "1 user): 60,853 tokens" vram --params 7e9 --precision fp16 --card-gb 24 --kv-precision int4
+expect "147,456 B/token (INT4)" vram --params 7e9 --precision fp16 --kv-precision int4
 expect '"kv_precision": "FP8"' vram --params 7e9 --precision fp16 --kv-precision fp8 --json
 usage vram --params 7e9 --precision fp16 --kv-precision fp32
 usage vram --params 7e9 --mode lora --kv-precision fp8

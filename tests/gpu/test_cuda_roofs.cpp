@@ -4,7 +4,11 @@
 // the elementwise op. Runs on a GPU, and (label emu) on the emulated module in every build, where FP16 arithmetic
 // and graphs are refused as not available on the emulator.
 #include "gpu/load_module.hpp"
+#include "gpulab/amdahl_scaling.hpp"
+#include "gpulab/result_views.hpp"
 #include "gpulab/roofs.hpp"
+
+#include <cstdio>
 
 namespace {
 using namespace gpulab;
@@ -94,3 +98,20 @@ TEST_F(CudaRoofs, RoofsPlanNamesTheGraphRunOrWhyNot) {
 }
 
 }  // namespace
+
+// Issue 36: the issue rate, launches back to back on one stream timed from the first to the last (the
+// launch_overhead run the roofs suite now makes on every device), beside the launch + wait. Every launch adds 1, so a
+// lost or doubled launch fails the check. Both figures are printed.
+TEST_F(CudaRoofs, IssueRateBesideTheLaunchAndWait) {
+  const Result pace = run_launch_overhead(backend(), LaunchOverheadSpec{200, 1}, quick());
+  ASSERT_TRUE(pace.ok()) << pace.error << " " << pace.check.message;
+  const auto q = as_launch_overhead(pace);
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->kernels, 200);
+  EXPECT_GT(q->per_launch_s, 0);
+  EXPECT_NEAR(q->per_launch_s, pace.stats.median_s / 200, 1e-15);
+  const Result wait = run_overhead(backend(), OverheadSpec{0, false}, quick());
+  ASSERT_TRUE(wait.ok()) << wait.error;
+  std::printf("%s: launch + wait %.2f us, back to back %.2f us a launch\n", emulated() ? "emulated module" : "GPU",
+              as_overhead(wait)->per_op_s * 1e6, q->per_launch_s * 1e6);
+}

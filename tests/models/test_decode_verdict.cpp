@@ -48,3 +48,20 @@ TEST(DecodeVerdict, ScaleNoteSaysWhatRan) {
   EXPECT_EQ(chain_scale_note(32, 32), "all 32 layers run");
   EXPECT_EQ(chain_scale_note(0, 32), "");
 }
+
+// Issue 36: the chain runs the weight products only, so its "memory-bound up to N users" leaves out attention over
+// the KV cache. The note says what the cache would add, from the model: the 7B shape in FP16 (13.5 GB of weights in
+// the chain's 32 layers), 4,096 tokens (2 GiB a user), 16 users: (13.5 + 16 · 2.147) / 13.5 = 3.55× the bytes, so
+// each user would get 28 % of the speed drawn.
+TEST(DecodeVerdict, AttentionLeftOutIsSaidWithWhatItWouldAdd) {
+  const double weights = 13.5e9, cache = 2'147'483'648.0;
+  EXPECT_NEAR(chain_attention_factor(weights, cache, 16), (13.5e9 + 16 * cache) / 13.5e9, 1e-12);
+  const std::string note = chain_attention_note(weights, cache, 4096, 16);
+  EXPECT_NE(note.find("Left out: attention over the KV cache"), std::string::npos) << note;
+  EXPECT_NE(note.find("4096 tokens"), std::string::npos) << note;
+  EXPECT_NE(note.find("2.15 GB"), std::string::npos) << note;
+  EXPECT_NE(note.find("3.5x"), std::string::npos) << note;
+  EXPECT_NE(note.find("28 %"), std::string::npos) << note;
+  EXPECT_EQ(chain_attention_note(weights, 0, 0, 16), "");  // no context: nothing left out to speak of
+  EXPECT_DOUBLE_EQ(chain_attention_factor(weights, 0, 16), 1.0);
+}

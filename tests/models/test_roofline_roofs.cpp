@@ -3,6 +3,7 @@
 // (they move no bytes to place them by). A device with nothing but these (lavapipe, no datasheet) still has roofs.
 #include "pages/roofline/model/roofline_model.h"
 
+#include "gpulab/result_views.hpp"
 #include "gpulab/roofs.hpp"
 
 #include <gtest/gtest.h>
@@ -85,4 +86,29 @@ TEST(RooflineRoofs, GraphFloorIsKeptApartFromTheLaunchFloor) {
   ASSERT_EQ(m.devices.size(), 1u);
   EXPECT_DOUBLE_EQ(m.devices[0].overheadFloorS, 5e-6);
   EXPECT_DOUBLE_EQ(m.devices[0].graphFloorS, 2e-6);
+}
+
+// Issue 36: launches issued back to back (experiment "launch_overhead") are kept beside the launch + wait, and the floor a
+// stream of small ops meets is that pace, not the launch + wait: asynchronous launches overlap.
+TEST(RooflineRoofs, BackToBackPaceIsTheStreamsFloor) {
+  gpulab::Result pace;
+  pace.experiment = gpulab::experiment_name::launch_overhead;
+  pace.backend = "cuda";
+  pace.variant = "tiny_kernels";
+  pace.provenance["device"] = "NVIDIA H200";
+  pace.params = {{"kernels", 1000}, {"elements", 1}, {"per_launch_s", 2.5e-6}};
+  pace.check.passed = true;
+  pace.stats.median_s = 2.5e-3;
+  const std::vector<gpulab::Result> rs{overhead(0, 9e-6, "cuda", "NVIDIA H200"), pace};
+  std::vector<Input> in;
+  for (const auto& r : rs) in.push_back({&r, -1});
+  const Model m = build(in, true);
+  ASSERT_EQ(m.devices.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.devices[0].overheadFloorS, 9e-6);  // the launch + wait stays as it was measured
+  EXPECT_DOUBLE_EQ(m.devices[0].issueS, 2.5e-6);
+  EXPECT_DOUBLE_EQ(m.devices[0].streamFloorS(), 2.5e-6);  // was the launch + wait, 9 µs
+  EXPECT_TRUE(m.points.empty());
+  // Without the pace, the stream's floor falls back on the launch + wait.
+  const std::vector<Input> only{{&rs[0], -1}};
+  EXPECT_DOUBLE_EQ(build(only, true).devices[0].streamFloorS(), 9e-6);
 }

@@ -121,8 +121,14 @@ TEST(VramModel, BudgetAddsTheParts) {
   in.overhead_bytes = 1 * GB;
   const VramBudget b = vram_budget(in, 24 * GB);
   EXPECT_DOUBLE_EQ(b.kv_cache, 2 * 2'147'483'648.0);
-  // users · tokens · (hidden + 2·intermediate) · 2 bytes
-  EXPECT_DOUBLE_EQ(b.activations, 2.0 * 4096 * (4096 + 2 * 11008) * 2);
+  // One step's working space: a 512-token prefill chunk · (hidden + 2·intermediate) · 2 bytes (issue 36: serving
+  // engines prefill in chunks; the old model charged every context at once, users · tokens, 16× more here).
+  EXPECT_DOUBLE_EQ(b.activations, 512.0 * (4096 + 2 * 11008) * 2);
+  in.prefill_chunk_tokens = 0;  // no chunking: the whole of both contexts at once
+  EXPECT_DOUBLE_EQ(vram_budget(in, 24 * GB).activations, 2.0 * 4096 * (4096 + 2 * 11008) * 2);
+  in.prefill_chunk_tokens = default_prefill_chunk_tokens;
+  EXPECT_DOUBLE_EQ(inference_step_tokens(1000, 4096, 512), 1000.0);  // a decode step: one token per user
+  EXPECT_DOUBLE_EQ(inference_step_tokens(1, 100, 512), 100.0);       // a prompt shorter than the chunk
   EXPECT_DOUBLE_EQ(b.total, b.weights + b.kv_cache + b.activations + b.overhead);
   EXPECT_DOUBLE_EQ(b.gradients + b.optimizer + b.master_weights + b.adapter, 0.0);
   in.include_activations = false;
@@ -249,19 +255,21 @@ TEST(VramModel, LoraOnTheShopCardWithTheRecipesCheckpointing) {
   EXPECT_NEAR(vram_budget(in, 24 * GB).total / GB, 6.413, 0.001);
 }
 
-// Issue 28, section 2: KV-cache formats. The lesson's 7B with FP16 weights on the shop's 24 GB card leaves
-// 24 − 14 − 1 (overhead) = 9 GB. Per token a conversation holds its KV cache (2 · 32 · 32 · 128 = 262,144 values:
-// FP16 524,288 B, FP8 262,144 B, INT4 131,072 B) and the prefill working set (4096 + 2 · 11008) · 2 = 52,224 B.
-//   users at 4,096 tokens: 9e9 / (4096 · 576,512) = 3.81 -> 3 (FP16); / (4096 · 314,368) = 6.99 -> 6 (FP8);
-//                          / (4096 · 183,296) = 11.99 -> 11 (INT4)
-//   longest context, one user: 9e9 / 576,512 = 15,611; / 314,368 = 28,628; / 183,296 = 49,100 tokens
+// Issue 28, section 2: KV-cache formats, as issue 36 corrected them. The lesson's 7B with FP16 weights on the shop's
+// 24 GB card leaves 24 − 14 − 1 (overhead) − 0.0267 (one 512-token prefill chunk's working space,
+// 512 · (4096 + 2 · 11008) · 2 B) = 8,973,261,312 B. Per token a conversation holds its KV cache (2 · 32 · 32 · 128
+// = 262,144 values: FP16 524,288 B, FP8 262,144 B, INT4 as q4_0 with its scales, 4.5 bits a value, 147,456 B).
+//   users at 4,096 tokens: 8.973e9 / (4096 · 524,288) = 4.18 -> 4 (FP16); / (4096 · 262,144) = 8.36 -> 8 (FP8);
+//                          / (4096 · 147,456) = 14.86 -> 14 (INT4)
+//   longest context, one user: 17,115; 34,230; 60,853 tokens
+// FP8 now doubles what fits (the old 1.83× came from charging a prefill of the whole context at once), INT4 3.56×.
 TEST(VramModel, KvCacheFormatsStretchContextAndUsers) {
   VramInputs in = lesson_7b(NumberFormat::fp16);
   in.context = 4096;
   const struct { NumberFormat kv; double per_token; std::int64_t users, context; } cases[] = {
-      {NumberFormat::fp16, 524'288, 3, 15'611},
-      {NumberFormat::fp8, 262'144, 6, 28'628},
-      {NumberFormat::int4, 131'072, 11, 49'100},
+      {NumberFormat::fp16, 524'288, 4, 17'115},
+      {NumberFormat::fp8, 262'144, 8, 34'230},
+      {NumberFormat::int4, 147'456, 14, 60'853},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string(format_name(c.kv)));
@@ -274,14 +282,13 @@ TEST(VramModel, KvCacheFormatsStretchContextAndUsers) {
 
 // The three KV formats side by side, as the VRAM page shows them (kv_format_fits). Worked by hand for Llama 3 8B
 // (model card: 8,030,261,248 parameters, 32 layers, 8 KV heads of 128, feed-forward 14,336) in FP16 on the 24 GB
-// shop card, 4 users: 24e9 − 2 · 8,030,261,248 − 1e9 (overhead) = 6,939,477,504 B left. Per user and token:
-//   KV cache 2 · 32 · 8 · 128 = 65,536 values: FP16 131,072 B, FP8 65,536 B, INT4 32,768 B;
-//   prefill working set (4096 + 2 · 14,336) · 2 = 65,536 B; so 196,608 / 131,072 / 98,304 B in all.
-//   longest context, 4 users: 6,939,477,504 / (4 · 196,608) = 8,824.002 -> 8,824; / (4 · 131,072) = 13,236.003
-//                              -> 13,236; / (4 · 98,304) = 17,648.004 -> 17,648 tokens
-//   users at 8,192 tokens:     / (8,192 · 196,608) = 4.31 -> 4; / (8,192 · 131,072) = 6.46 -> 6; / (8,192 · 98,304)
-//                              = 8.62 -> 8
-// The FP8 cache is half the FP16 one, yet the context grows 1.5x, not 2x: the working set does not shrink with it.
+// shop card, 4 users: 24e9 − 2 · 8,030,261,248 − 1e9 (overhead) − 512 · (4096 + 2 · 14,336) · 2 (a prefill chunk,
+// 33,554,432) = 6,905,923,072 B left. Per user and token the KV cache holds 2 · 32 · 8 · 128 = 65,536 values:
+// FP16 131,072 B, FP8 65,536 B, INT4 (q4_0) 36,864 B.
+//   longest context, 4 users: 6,905,923,072 / (4 · 131,072) = 13,172.0 -> 13,172; / (4 · 65,536) -> 26,344;
+//                              / (4 · 36,864) = 46,833.6 -> 46,833 tokens
+//   users at 8,192 tokens:     / (8,192 · 131,072) = 6.43 -> 6; / (8,192 · 65,536) = 12.86 -> 12;
+//                              / (8,192 · 36,864) = 22.87 -> 22
 TEST(VramModel, KvFormatFitsSideBySide) {
   VramInputs in;
   in.shape = *find_preset("llama-3-8b");
@@ -291,9 +298,9 @@ TEST(VramModel, KvFormatFitsSideBySide) {
   const std::vector<KvFormatFit> fits = kv_format_fits(in, 24 * GB);
   ASSERT_EQ(fits.size(), 3u);
   const struct { NumberFormat kv; double per_token; std::int64_t context, users; } want[] = {
-      {NumberFormat::fp16, 131'072, 8'824, 4},
-      {NumberFormat::fp8, 65'536, 13'236, 6},
-      {NumberFormat::int4, 32'768, 17'648, 8},
+      {NumberFormat::fp16, 131'072, 13'172, 6},
+      {NumberFormat::fp8, 65'536, 26'344, 12},
+      {NumberFormat::int4, 36'864, 46'833, 22},
   };
   for (std::size_t i = 0; i < 3; ++i) {
     SCOPED_TRACE(std::string(format_name(want[i].kv)));
@@ -306,12 +313,13 @@ TEST(VramModel, KvFormatFitsSideBySide) {
   VramInputs seven = lesson_7b(NumberFormat::fp16);
   seven.context = 4096;
   const std::vector<KvFormatFit> s = kv_format_fits(seven, 24 * GB);
-  EXPECT_EQ(s[0].max_context, 15'611);
-  EXPECT_EQ(s[1].max_context, 28'628);
-  EXPECT_EQ(s[2].max_context, 49'100);
-  EXPECT_EQ(s[0].max_users, 3);
-  EXPECT_EQ(s[2].max_users, 11);
+  EXPECT_EQ(s[0].max_context, 17'115);
+  EXPECT_EQ(s[1].max_context, 34'230);
+  EXPECT_EQ(s[2].max_context, 60'853);
+  EXPECT_EQ(s[0].max_users, 4);
+  EXPECT_EQ(s[1].max_users, 2 * s[0].max_users);  // FP8 doubles it
+  EXPECT_EQ(s[2].max_users, 14);
   // A training budget has no KV cache; the comparison is of serving, whatever mode the page is in.
   seven.mode = VramMode::train;
-  EXPECT_EQ(kv_format_fits(seven, 24 * GB)[0].max_context, 15'611);
+  EXPECT_EQ(kv_format_fits(seven, 24 * GB)[0].max_context, 17'115);
 }

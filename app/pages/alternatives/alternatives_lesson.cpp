@@ -1,6 +1,9 @@
 // The alternatives page's lesson: intro and questions (the page's code is in alternatives_page.cpp).
 #include "pages/alternatives/alternatives_page.h"
 
+#include "gpulab/models/catalogue.hpp"
+#include "gpulab/models/launch_model.hpp"
+
 LessonContent AlternativesPage::lesson() const {
   LessonContent c;
   c.intro = tr(
@@ -26,6 +29,22 @@ LessonContent AlternativesPage::lesson() const {
        tr("For small n the copies dominate: moving 3n² numbers over the host link costs far more than the 2n³ "
           "FLOPs on the card. Once data stays on the GPU between steps, as it does inside a training loop, only "
           "the launch cost remains — which is why frameworks keep tensors on the device.")},
+  };
+  // An exercise on when the card pays at all: the work that takes as long as one trip to it.
+  c.exercises = {
+      {tr("One trip to the GPU (launch and wait) costs about %1 µs. At the H100 SXM's FP32 peak of %2 TFLOP/s, how "
+          "many GFLOPs of work take as long as that trip?")
+           .arg(QString::number(gpulab::models::published_launch_costs().launch_and_wait_s * 1e6, 'f', 1))
+           .arg(QString::number(gpulab::models::find_gpu("H100 SXM")->fp32_tflops.value_or(0), 'f', 1)),
+       tr("GFLOP"),
+       [] {
+         const auto* g = gpulab::models::find_gpu("H100 SXM");
+         return g ? gpulab::models::published_launch_costs().launch_and_wait_s * g->fp32_tflops.value_or(0) * 1e12 / 1e9
+                  : 0.0;
+       },
+       tr("9.6 µs × 66.9 TFLOP/s ≈ 0.64 GFLOP — a 680×680×680 matrix product. Anything much smaller spends more time "
+          "getting to the card than working on it, before counting any copy: the plot's crossover."),
+       0.05},
   };
   return c;
 }

@@ -3,6 +3,7 @@
 #include "app_context.h"
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
+#include "gpulab/models/launch_model.hpp"
 #include "gpulab/roofs.hpp"
 #include "runner/result_store.h"
 #include "widgets/roofline_plot.h"
@@ -78,10 +79,15 @@ AlternativesPage::AlternativesPage(AppContext& ctx) : Page(ctx) {
   m_overhead = new QSpinBox(box);
   setControlId(m_overhead, QStringLiteral("alternatives.launch_overhead"));
   m_overhead->setRange(1, 500);
-  m_overhead->setValue(10);
+  // One trip to the card is a launch that is waited for: the sourced launch + wait (launch_model.hpp), rounded.
+  m_overhead->setValue(int(std::lround(gpulab::models::published_launch_costs().launch_and_wait_s * 1e6)));
   m_overhead->setSuffix(tr(" µs"));
-  m_overhead->setToolTip(tr("Fixed cost of one trip to the GPU: launching the kernel and waiting for it (a model "
-                            "figure; a few to tens of microseconds on real systems, more from Python)"));
+  m_overhead->setToolTip(tr("Fixed cost of one trip to the GPU: launching the kernel and waiting for it. %1 µs is "
+                            "what %2 measured for a launch + wait (a kernel launched back to back without waiting "
+                            "costs %3 µs; more from Python)")
+                             .arg(fmtFixed(gpulab::models::published_launch_costs().launch_and_wait_s * 1e6, 1),
+                                  QString::fromUtf8(gpulab::models::launch_costs_source()),
+                                  fmtFixed(gpulab::models::published_launch_costs().back_to_back_s * 1e6, 1)));
   form->addRow(tr("launch"), m_overhead);
   m_onGpu = new QCheckBox(tr("data stays on the GPU"), box);
   setControlId(m_onGpu, QStringLiteral("alternatives.data_on_gpu"));

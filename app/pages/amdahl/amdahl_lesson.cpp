@@ -12,8 +12,9 @@ LessonContent AmdahlPage::lesson() const {
                "speed it up by at most 1 / (s + (1 − s) / N), and no number of workers can beat 1 / s. With just "
                "5 % serial, 4,096 workers give 19.9× instead of 4,096×, and the ceiling is 20×. The layers of a network "
                "do run in order, but each one is a huge parallel product inside, so they are not where the serial "
-               "share lives. On a GPU it hides in data loading on the CPU, Python overhead, kernel launches and the "
-               "synchronisations between them — tiny kernels launched one after another.");
+               "share lives. On a GPU it hides in data loading on the CPU, Python overhead, and kernel launches "
+               "where they cannot overlap: kernels shorter than the CPU takes to issue the next, or each one waited "
+               "for before the next is launched.");
   c.questions.append({tr("Half of a training run's time goes to the CPU reading and preparing batches, the other "
                          "half to the GPU's arithmetic. The GPU is replaced by one with double the speed. What does "
                          "the whole run gain?"),

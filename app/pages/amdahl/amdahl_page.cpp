@@ -419,12 +419,17 @@ QString AmdahlPage::recordedRunText() const {
 void AmdahlPage::updateGpuNote() {
   QString text;
   if (m_launchPerKernel > 0) {
-    const double work = 10e-6;  // a small kernel's own work, for the share below
-    text = tr("<b>GPU serial part</b> (%1): each of 1,000 tiny kernels launched back to back costs <b>%2</b>. A "
-              "kernel with %3 of real work spends %4 of its time just being launched — a serial share no number "
-              "of SMs removes.")
-               .arg(m_launchSource, fmtSeconds(m_launchPerKernel), fmtSeconds(work),
-                    fmtPercent(m_launchPerKernel / (m_launchPerKernel + work)));
+    // Launches are asynchronous (issue 36): the pace measured is what a stream of tiny kernels pays each; a kernel
+    // longer than it hides the next launch behind its own run, a shorter one leaves the GPU waiting for the CPU.
+    const double longWork = 10e-6, shortWork = 1e-6;
+    const double shortShare = std::max(0.0, m_launchPerKernel - shortWork) / std::max(m_launchPerKernel, shortWork);
+    text = tr("<b>GPU serial part</b> (%1): 1,000 tiny kernels launched back to back, without waiting, run one every "
+              "<b>%2</b>. Launches are asynchronous: a kernel with %3 of work hides the next launch behind its own "
+              "run, but one with %4 leaves the GPU idle %5 of the time, waiting for the CPU to issue the next — a "
+              "serial share no number of SMs removes. Waiting for each kernel costs more; a CUDA graph removes the "
+              "CPU's work per launch.")
+               .arg(m_launchSource, fmtSeconds(m_launchPerKernel), fmtSeconds(longWork), fmtSeconds(shortWork),
+                    fmtPercent(shortShare));
   } else if (gpulab::Backend* gpu = m_ctx.gpu()) {
     const Support ok = gpu->supports(LaunchOverheadSpec{});
     text = ok.ok ? tr("<b>GPU serial part</b>: the run also launches 1,000 tiny kernels on the GPU to time the fixed "
@@ -434,8 +439,8 @@ void AmdahlPage::updateGpuNote() {
     // The loader's reason can list every folder it searched: the first clause is enough here.
     QString why = m_ctx.gpuReason();
     if (const int cut = why.indexOf(QStringLiteral(" (")); cut > 0) why.truncate(cut);
-    text = tr("<b>GPU serial part</b>: each kernel launch costs microseconds, so many tiny kernels act as a serial "
-              "share. Not measured: %1. A recording made on a GPU shows it.")
+    text = tr("<b>GPU serial part</b>: each kernel launch costs microseconds of CPU time, so kernels shorter than "
+              "that (or each waited for) act as a serial share. Not measured: %1. A recording made on a GPU shows it.")
                .arg(why.toHtmlEscaped());
   }
   m_gpuNote->setText(text);

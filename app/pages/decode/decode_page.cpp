@@ -129,6 +129,17 @@ void DecodePage::buildControls() {
                           "the card's compute); the answer then comes one token a pass (decode, bound by memory). "
                           "Run measures the chain at this batch too"));
   form->addRow(tr("Prompt"), m_prompt);
+  m_context = new QSpinBox;
+  setControlId(m_context, QStringLiteral("decode.context"));
+  m_context->setRange(0, 131072);
+  m_context->setSingleStep(512);
+  m_context->setValue(int(gpulab::models::default_context_tokens));
+  m_context->setSuffix(tr(" tokens"));
+  m_context->setGroupSeparatorShown(true);
+  m_context->setToolTip(tr("Tokens each conversation has so far (the VRAM page's default): its KV cache is read for "
+                           "every new token beside the weights, and all users' caches must fit in VRAM. 0 leaves "
+                           "the cache out, as the lesson's simple ceiling does"));
+  form->addRow(tr("Context"), m_context);
   m_whatIf = new QDoubleSpinBox;
   m_whatIf->setRange(1, 20000);
   m_whatIf->setDecimals(0);
@@ -200,7 +211,12 @@ void DecodePage::buildControls() {
   connect(m_whatIf, &QDoubleSpinBox::valueChanged, this, [this] { requestCeiling(); });
   connect(m_card, &QComboBox::currentIndexChanged, this, [this] { requestCeiling(); });
   connect(m_prompt, &QSpinBox::valueChanged, this, [this] { requestCeiling(); });
+  // The context moves the serving sentence and the chain's ceiling line (drawn with the chain).
+  connect(m_context, &QSpinBox::valueChanged, this, [this] { replot(); });
 }
+
+void DecodePage::setContextTokens(int tokens) { m_context->setValue(tokens); replot(); }
+int DecodePage::contextTokens() const { return m_context->value(); }
 
 void DecodePage::setWhatIfBandwidthGBs(double gbs) { m_whatIf->setValue(gbs); replot(); }
 void DecodePage::setParamsBillions(double b) { m_params->setValue(b); replot(); }

@@ -70,6 +70,11 @@ class DecodePage : public Page {
   void setMaxUsers(int users);
   // The prompt's length in tokens: its prefill (one batch of that many) gives the time to first token.
   void setPromptTokens(int tokens);
+  // Tokens each user's KV cache holds: every step reads it beside the weights, and it must fit (issue 36).
+  void setContextTokens(int tokens);
+  int contextTokens() const;
+  // The strip's serving sentence: users at the context on the chosen card, with their caches read and fitted.
+  QString servingText(int users) const;
   // "" for a dense model of the size in the box, else a mixture-of-experts preset ("mixtral-8x7b", "qwen3-30b-a3b").
   void setMoeModel(const QString& id);
   // Parameters one token reads: the box's for a dense model, the preset's active ones for a mixture of experts.
@@ -141,6 +146,7 @@ class DecodePage : public Page {
   QWidget* m_numbersTab = nullptr;  // on a projector the chain's two readouts, out of the strip (placeReadouts)
   void placeReadouts(bool projector);
   QSpinBox* m_prompt = nullptr;
+  QSpinBox* m_context = nullptr;
   QComboBox* m_moe = nullptr;
   FrameCoalescer* m_frame = nullptr;
   bool m_ceilingDirty = false, m_chainDirty = false;

@@ -46,6 +46,32 @@ QString DecodePage::ceilingColumnName(const decode_page_model::CeilingColumn& c,
   return tr("%1: %2").arg(who, bandwidth);
 }
 
+QString DecodePage::servingText(int users) const {
+  const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
+  const double context = m_context->value();
+  if (!card || !(card->bandwidth_gbs > 0) || !(card->memory_gb > 0) || context <= 0) return {};
+  const ServingStep s = decode_page_model::cardServing(*card, m_params->value() * 1e9,
+                                                       m_moe->currentData().toString().toStdString(), context, users);
+  QString text = tr("<b>Serving %1 users</b> on the %2 at %3 tokens each (datasheet + model): a step reads %4 of "
+                    "weights + %5 of KV caches, so each user gets <b>%6</b> tokens/s (%7 if the caches were not read)")
+                     .arg(users)
+                     .arg(QString::fromStdString(card->name), fmtCount(std::llround(context)),
+                          fmtBytes(s.weight_bytes_read), fmtBytes(s.kv_bytes_read),
+                          fmtFixed(s.step.per_user_tokens_s, s.step.per_user_tokens_s < 10 ? 1 : 0),
+                          fmtFixed(s.per_user_without_kv, s.per_user_without_kv < 10 ? 1 : 0));
+  if (s.experts_touched_share < 1)
+    text += tr("; the batch touches %1 % of each layer's experts").arg(fmtFixed(100 * s.experts_touched_share, 0));
+  if (s.fits)
+    text += tr(". It fits: %1 of %2.").arg(fmtBytes(s.vram_needed), fmtBytes(card->memory_bytes()));
+  else
+    text += tr(". <b>It does not fit</b>: %1 needed of %2 — at %3 tokens %4 users fit, or %5 users at up to %6 tokens.")
+                .arg(fmtBytes(s.vram_needed), fmtBytes(card->memory_bytes()), fmtCount(std::llround(context)))
+                .arg(s.max_users_at_context)
+                .arg(users)
+                .arg(fmtCount(s.max_context_for_users));
+  return text;
+}
+
 decode_page_model::CeilingTable DecodePage::ceilingTable() const {
   const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
   return decode_page_model::ceilingTable(inputs(), card ? card->bandwidth_bytes_s() : 0, m_whatIf->value() * 1e9,
@@ -196,8 +222,11 @@ void DecodePage::replotCeiling() {
                        .arg(fmtFixed(d.ceiling_tokens_s, 0), fmtBytes(d.weights_bytes), fmtFixed(d.dense_ceiling_tokens_s, 1));
   }
   // Where the page states the ceiling: it bounds one pass over the weights, not one token.
-  ceilingText += tr(" It bounds one pass over the weights: speculative decoding and multi-token prediction get "
-                    "several tokens a pass.");
+  ceilingText += tr(" It bounds one pass over the weights: speculative decoding can accept several tokens a pass "
+                    "(how many depends on how often the draft is right, and the draft's own passes cost bandwidth).");
+  // The lesson's 8 users, with their caches read and fitted (issue 36).
+  const QString serving = servingText(8);
+  if (!serving.isEmpty()) ceilingText += QStringLiteral("<br>") + serving;
   // A projector's strip has room for a few large lines: the figures and the per-pass note there, in short; the
   // whole sentence in the tooltip.
   if (t.isProjector()) {
@@ -210,6 +239,15 @@ void DecodePage::replotCeiling() {
       brief += tr(" MoE: reads %1 of %2 params; VRAM holds all.")
                    .arg(QString::number(moe->active_params / 1e9, 'g', 3) + QStringLiteral("B"),
                         QString::number(moe->shape.params / 1e9, 'g', 3) + QStringLiteral("B"));
+    if (!serving.isEmpty()) {
+      const GpuSpec* c = find_gpu(m_card->currentData().toString().toStdString());
+      const ServingStep sv = decode_page_model::cardServing(*c, m_params->value() * 1e9,
+                                                            m_moe->currentData().toString().toStdString(),
+                                                            m_context->value(), 8);
+      brief += tr(" 8 users at %1 tokens: %2 tokens/s each, caches read; %3.")
+                   .arg(fmtCount(m_context->value()), fmtFixed(sv.step.per_user_tokens_s, 0),
+                        sv.fits ? tr("fits") : tr("<b>does not fit</b> (%1 fit)").arg(sv.max_users_at_context));
+    }
     m_ceilingLabel->setText(brief);
   } else {
     m_ceilingLabel->setText(ceilingText);
@@ -303,6 +341,9 @@ void DecodePage::replotChain() {
     const double bpp = bytes_per_element(run.precision);
     const double fullParams = run.paramsPerLayer * kFullLayers;
     const double bw = run.bandwidth;
+    // The cache the chain leaves out (it runs the weight products only), for the chain's shape at the page's context.
+    const TransformerShape shape = chainShape();
+    const double context = m_context->value();
     if (bw > 0) {
       const double ceil1 = decode_ceiling_tokens_per_s(bw, fullParams * bpp);
       // With several sources one key stands for every ceiling line (each source's figures are in the strip):
@@ -319,6 +360,15 @@ void DecodePage::replotChain() {
       }
       tagSource(cg, tr("model"));
       for (const ChainStep& s : run.steps) cg->addData(s.users, ceil1 * s.users);
+      // The same ceiling with every user's KV cache read at the page's context (what a server's step reads).
+      if (context > 0 && runs.size() == 1) {
+        QCPGraph* kg = nextGraph(true);
+        styleGraph(kg, t, t.bad, SeriesKind::Model);
+        kg->setName(tr("ceiling with %1-token KV caches read").arg(fmtCount(std::llround(context))));
+        tagSource(kg, tr("model"));
+        for (const ChainStep& s : run.steps)
+          kg->addData(s.users, decode_page_model::chainCeilingWithCache(shape, fullParams * bpp, bpp, bw, context, s.users));
+      }
       const double b1 = 1 / run.steps.front().median_s;
       chainFull << tr("%1 batch 1: <b>%2 tokens/s</b> = %3% of its ceiling %4 (%5, %6 of %7 layers run, %8 of "
                       "weights; time × %7/%6)")
@@ -349,13 +399,27 @@ void DecodePage::replotChain() {
     // The verdict is read off the per-user curve drawn here (models/decode_verdict), so the two cannot disagree.
     const DecodeVerdict verdict = decode_verdict(run.steps);
     const ChainStep& last = run.steps.back();
+    const QString attention = QString::fromStdString(chain_attention_note(
+        fullParams * bpp, decode_page_model::chainKvBytesPerUser(shape, bpp, context), context, last.users));
     batchFull << tr("%1 at %2 users: total <b>%3</b>, each user %4 tokens/s. <b>%5</b>")
                      .arg(whoShort)
                      .arg(int(last.users))
                      .arg(fmtFixed(last.users / last.median_s, 1), fmtFixed(1 / last.median_s, 2),
-                          QString::fromStdString(verdict.text).toHtmlEscaped());
+                          QString::fromStdString(verdict.text).toHtmlEscaped()) +
+                 (attention.isEmpty() ? QString() : QStringLiteral(" ") + attention.toHtmlEscaped());
     // Several sources: each one's total in a line; the verdicts in the tooltip (and the bend's dashed line).
-    batchLines << (runs.size() == 1 ? batchFull.back()
+    // In the strip the verdict and, short, what the left-out cache reads would leave of it (in full in the tooltip).
+    const double kvFactor = chain_attention_factor(fullParams * bpp, decode_page_model::chainKvBytesPerUser(shape, bpp, context),
+                                                   last.users);
+    const QString shortNote = kvFactor > 1 ? tr(" Weights only: with %1-token KV caches read too, %2 % of this speed.")
+                                                 .arg(fmtCount(std::llround(context)), fmtFixed(100 / kvFactor, 0))
+                                           : QString();
+    batchLines << (runs.size() == 1 ? tr("%1 at %2 users: total <b>%3</b>, each user %4 tokens/s. <b>%5</b>")
+                                              .arg(whoShort)
+                                              .arg(int(last.users))
+                                              .arg(fmtFixed(last.users / last.median_s, 1), fmtFixed(1 / last.median_s, 2),
+                                                   QString::fromStdString(verdict.text).toHtmlEscaped()) +
+                                          shortNote
                                     : tr("%1: total <b>%2</b> tokens/s at %3 users")
                                           .arg(whoShort, fmtFixed(last.users / last.median_s, 1))
                                           .arg(int(last.users)));

@@ -112,7 +112,7 @@ void KernelPage::refreshTable() {
     const StepRow& b = rows.back();
     m_tableNote->setText(
         tr("From %1 to %2 the bytes asked of memory per FLOP fell from %3 to %4 — %5× fewer — at %6×%7×%8. "
-           "<i>Published</i> on an RTX A6000 (4092², siboehm/SGEMM_CUDA), the same ladder ran at 1.3 % of cuBLAS "
+           "<i>Published</i> on an RTX A6000 (4092², siboehm/SGEMM_CUDA), a similar ladder ran at 1.3 % of cuBLAS "
            "(naive) and 93.7 % (warp tiles): the trend of the last column follows the bytes. <i>%9.</i>")
             .arg(qs(step_label(a.step)), qs(step_label(b.step)), fmtFixed(a.bytes_per_flop, 3), fmtFixed(b.bytes_per_flop, 3),
                  fmtFixed(b.bytes_per_flop > 0 ? a.bytes_per_flop / b.bytes_per_flop : 0, 0))

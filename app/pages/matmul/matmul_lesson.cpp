@@ -36,13 +36,14 @@ LessonContent MatmulPage::lesson() const {
        tr("48 FLOPs (2 × 2 × 3 × 4). The product is a 2×4 grid of 8 cells; each cell is a dot product of length 3, "
           "so 3 multiplications and 3 additions apiece.")},
       {tr("The practice script times a Python loop against numpy and finds numpy hundreds of times faster. Here, "
-          "at the same n = 60, BLAS beats the naive loop only 13–27×. Which is right?"),
+          "at the same n = 60, BLAS beats the naive loop by far less (the exercise below measures it). Which is right?"),
        tr("Both: they time different professors. The script's slow side is Python itself: every multiply-add goes "
           "through the interpreter, which looks up types and makes a new number object each time, tens of "
           "nanoseconds per step — so a loop of 216,000 multiply-adds takes tens of milliseconds and numpy is "
           "hundreds of times faster. The app's professor is a compiled loop: the same one-cell-at-a-time order, "
-          "but each step is a few machine instructions, well under a nanosecond. Against it, BLAS on all cores is "
-          "13–27× faster at n = 60 on the laptops we measured (the exercise below measures it here). The first "
+          "but each step is a few machine instructions, well under a nanosecond. Against it, BLAS on all cores wins "
+          "by a factor in the tens at most at n = 60, where the product is too small to keep many cores busy (the "
+          "exercise below measures the factor on this machine). The first "
           "ratio is the price of interpreting; the second is the price of working serially.")},
       {tr("The reordered loop does exactly the same arithmetic as the naive one. Why is it faster?"),
        tr("Because of the order it reads memory in. The naive i-j-k loop walks down a column of B, touching a new "

@@ -11,6 +11,10 @@
 using namespace gpulab::models;
 
 namespace {
+// A server CPU's memory for the experts computed on the CPU: eight channels of DDR5-4800 at 38.4 GB/s each (JEDEC's
+// 4,800 MT/s × 8 bytes), one socket of an H100 server such as a DGX H100's Xeon 8480C.
+constexpr double kServerHostMemoryBytesS = 8 * 38.4e9;
+
 // A card's memory bandwidth over its PCIe link's, per direction, from the catalogue.
 QString hbmOverLink(const char* card) {
   const GpuSpec* g = find_gpu(card);
@@ -24,15 +28,23 @@ QString moeOffloadAnswer() {
   const GpuSpec* g = find_gpu("H100 SXM");
   if (!m || !g || !(g->host_link_gbs > 0)) return {};
   const MoeOffload o = moe_offload(*m, 2.0, g->bandwidth_bytes_s(), g->host_link_gbs * 1e9);
+  const MoeCpuExperts cpu = moe_cpu_experts(*m, 2.0, g->bandwidth_bytes_s(), kServerHostMemoryBytesS);
   return PciePage::tr("A token needs only %1 of the %2 experts, but which ones is decided as it arrives, and they "
-                      "are big: %3 cross the bus for every token. At %4 that is %5 a token instead of %6 with "
-                      "everything on the card — %7× slower (model). Offloading pays only when little crosses: for "
-                      "the speed merely to halve, at most %8 of a token's %9 may come over the link.")
+                      "are big: %3 would cross the bus for every token. At %4 that is %5 a token instead of %6 with "
+                      "everything on the card — %7× slower (model). Copying pays only when little crosses: for "
+                      "the speed merely to halve, at most %8 of a token's %9 may come over the link. So practical "
+                      "offload does not copy the experts at all: llama.cpp's --cpu-moe keeps them in host RAM and "
+                      "lets the CPU compute them there, sending only each layer's activations (kilobytes) over the "
+                      "bus. Then the experts stream from host memory into the CPU — eight channels of DDR5-4800, "
+                      "%10 — and a token takes %11 (%12 tokens/s): %13× slower than all on the card, but %14× faster "
+                      "than copying them (model). Either way a memory's bandwidth sets the pace.")
       .arg(m->active_experts)
       .arg(m->experts)
       .arg(fmtBytes(o.bus_bytes_per_token), fmtSi(g->host_link_gbs * 1e9, "B/s"), fmtSeconds(o.offloaded_s),
            fmtSeconds(o.in_vram_s), fmtFixed(o.slowdown, 0), fmtBytes(o.halving_bus_bytes),
-           fmtBytes(m->active_params * 2.0));
+           fmtBytes(m->active_params * 2.0))
+      .arg(fmtSi(kServerHostMemoryBytesS, "B/s"), fmtSeconds(cpu.token_s), fmtFixed(cpu.tokens_s, 1),
+           fmtFixed(cpu.slowdown, 1), fmtFixed(o.offloaded_s / cpu.token_s, 1));
 }
 }  // namespace
 

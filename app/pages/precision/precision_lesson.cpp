@@ -84,7 +84,8 @@ LessonContent PrecisionPage::lesson() const {
       "stops at 65,504 and cannot hold anything below about 6e-8; BF16 keeps FP32's range with only 7 mantissa "
       "bits. Mixed-precision training does the big products in the narrow format and keeps an FP32 master copy "
       "of the weights. On the GPU, FP16 and BF16 products are summed in FP32 to the end (cuBLAS is told never to add "
-      "partial sums in 16 bits), so their error here is one final rounding, not a pile-up.");
+      "partial sums in 16 bits), so their error here comes from rounding the inputs to the narrow format and the "
+      "result once at the end, not from a pile-up of rounded partial sums.");
   c.questions << LessonQuestion{
       tr("Training in plain FP16, the loss stops improving although nothing crashes. What may have happened?"),
       tr("Small gradients underflowed: anything below ~3e-8 rounds to zero in FP16, so those weights receive no "

@@ -16,12 +16,15 @@ LessonContent RooflinePage::lesson() const {
       "ridge point, is peak divided by bandwidth: an H100 needs roughly 300 FLOPs for every byte it reads before "
       "its cores, not its memory, become the limit. The roofs here are measured on this machine; the dashed ones "
       "come from datasheets, so you can see how far a real kernel gets.\n\n"
-      "There is a third regime the two roofs leave out: overhead. Every op costs a fixed launch and wait (a kernel "
-      "launch, a Vulkan dispatch, waking a thread pool) before any FLOP or byte counts, a few microseconds on this "
-      "machine's devices; the flat line drawn per device is what that floor leaves a 1 MFLOP op. You recognise the "
-      "regime when the time stops shrinking as the work does: half the tensor, same milliseconds. More FLOPs or "
-      "bandwidth will not help then; fewer, larger ops will: batch the work, fuse the ops, or replay them as one "
-      "CUDA graph.");
+      "There is a third regime the two roofs leave out: overhead. Every op has to be launched (a kernel launch, a "
+      "Vulkan dispatch, a task handed to a thread pool) before any FLOP or byte counts. Launches are asynchronous: "
+      "the CPU queues the next op while the device runs this one, so in a stream of ops only the pace at which "
+      "launches can be issued is lost, and an op that runs longer than that pace hides its launch entirely. "
+      "Overhead bites when each op is shorter than the issue time, or when each is waited for (launch + wait). "
+      "Both are measured per device here; the flat line is what the back-to-back pace leaves a 1 MFLOP op. You "
+      "recognise the regime when the time stops shrinking as the work does: half the tensor, same milliseconds. "
+      "More FLOPs or bandwidth will not help then; fewer, larger ops will: batch the work, fuse the ops, or replay "
+      "them as one CUDA graph, which removes the CPU's work per launch.");
   c.questions << LessonQuestion{
       tr("Generating text for one user reads every weight once and does about 2 FLOPs with it. Where does that land "
          "on an H100's roofline?"),
@@ -42,10 +45,12 @@ LessonContent RooflinePage::lesson() const {
   c.questions << LessonQuestion{
       tr("A student times x + 1 on a 1,000-element tensor on the GPU, then on a 100,000-element one: both take about "
          "10 µs. Which regime is that, and what would make it faster?"),
-      tr("Overhead: the time is the launch and the wait, not the arithmetic (a few kFLOPs) or the bytes (under a "
-         "megabyte). A faster GPU would not help; doing more work per launch would — batch many such tensors into "
-         "one op, fuse it with its neighbours, or capture the sequence in a CUDA graph. Below the size where the "
-         "work takes as long as one launch, the CPU often wins outright.")};
+      tr("Overhead: the time is the launch and the wait, not the arithmetic (1,000 and 100,000 FLOPs: one add "
+         "per element) or the bytes (under a megabyte). Timed one at a time, each op pays a whole launch and wait; "
+         "launched back to back without waiting, the same ops would cost only the issue pace each — still far more "
+         "than their work. A faster GPU would not help; doing more work per launch would — batch many such tensors "
+         "into one op, fuse it with its neighbours, or capture the sequence in a CUDA graph. Below the size where "
+         "the work takes as long as one launch, the CPU often wins outright.")};
   c.exercises << LessonExercise{
       tr("Predict the H100 SXM's FP16 ridge point from its datasheet (989.4 TFLOP/s dense, 3.35 TB/s)."),
       tr("FLOPs per byte"),

@@ -29,10 +29,6 @@ QString sv(std::string_view s) { return QString::fromUtf8(s.data(), int(s.size()
 QString gb(double bytes) { return fmtBytes(bytes, 3); }
 
 
-// Training does about 6 FLOPs per parameter per token: 2 in the forward pass, 4 in the backward pass (the
-// gradients of the activations and of the weights). Kaplan et al. 2020, "Scaling Laws for Neural Language Models".
-constexpr double k_trainFlopsPerParamToken = 6.0;
-
 }  // namespace
 
 TrainInferPage::TrainInferPage(AppContext& ctx) : Page(ctx) {
@@ -89,8 +85,11 @@ TrainInferPage::TrainInferPage(AppContext& ctx) : Page(ctx) {
   m_checkpointing->setChecked(recipe_checkpointing(VramMode::lora));
   m_checkpointing->setToolTip(tr("On, as fine-tuning recipes run (torchtune's LoRA and QLoRA configs, QLoRA's own "
                                  "script): only each layer's input is kept and one layer is recomputed at a time in "
-                                 "the backward pass. Off: every layer's activations are saved — for the 7B at 4,096 "
-                                 "tokens about 18 GB more"));
+                                 "the backward pass, at the cost of a second forward pass (8 FLOPs a parameter per "
+                                 "token instead of 6). Off: every layer's activations are saved — for the 7B's LoRA "
+                                 "at 4,096 tokens %1 more (model)")
+                                  .arg(running_example::gb(running_example::facts().loraUncheckpointedGb -
+                                                           running_example::facts().loraGb)));
   form->addRow(m_checkpointing);
   controls()->addWidget(box);
 
@@ -104,7 +103,8 @@ TrainInferPage::TrainInferPage(AppContext& ctx) : Page(ctx) {
          "Each new token reads every weight once: the speed limit is memory bandwidth.<br><br>"
          "<b>Training</b> also keeps a gradient per weight, an FP32 master copy, Adam's two moments and every "
          "layer's activations for the backward pass. It pushes big batches of tokens through (~6 FLOPs per "
-         "parameter per token), so the limit is arithmetic — once it fits at all."));
+         "parameter per token, ~8 when checkpointing runs each layer's forward again), so the limit is "
+         "arithmetic — once it fits at all."));
   kl->addWidget(m_keeps);
   controls()->addWidget(keepBox);
   controls()->addStretch(1);
@@ -172,7 +172,8 @@ double TrainInferPage::decodeCeiling() const {
 double TrainInferPage::trainingCeiling() const {
   const GpuSpec* g = find_gpu(m_card->currentData().toString().toStdString());
   if (!g || !g->fp16_tflops) return 0;
-  return *g->fp16_tflops * 1e12 / (k_trainFlopsPerParamToken * inputs(FullTrain).shape.params);
+  // 6 FLOPs per parameter per token, 8 with checkpointing's second forward pass (vram_model.hpp).
+  return *g->fp16_tflops * 1e12 / (training_flops_per_param_token(checkpointing()) * inputs(FullTrain).shape.params);
 }
 
 void TrainInferPage::refresh() {
@@ -219,9 +220,10 @@ QString TrainInferPage::boundText() const {
   const double dec = decodeCeiling(), trn = trainingCeiling();
   const QString d = dec > 0 ? tr("%1 tokens/s").arg(fmtCount(qint64(std::llround(dec)))) : QStringLiteral("—");
   const QString t = trn > 0 ? tr("%1 tokens/s").arg(fmtCount(qint64(std::llround(trn)))) : QStringLiteral("—");
-  return tr("Serving one user: ≤ %1 (bandwidth ÷ bytes) · training: ≤ %2 (FP16 peak ÷ 6 FLOPs/param) "
+  return tr("Serving one user: ≤ %1 (bandwidth ÷ bytes) · training: ≤ %2 (FP16 peak ÷ %3 FLOPs/param%4) "
             "<i>(datasheet + model)</i>")
-      .arg(d, t);
+      .arg(d, t, fmtFixed(training_flops_per_param_token(checkpointing()), 0),
+           checkpointing() ? tr(", checkpointing recomputes the forward") : QString());
 }
 
 void TrainInferPage::applyTheme(const Theme& theme) {

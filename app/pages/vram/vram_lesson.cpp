@@ -33,7 +33,8 @@ LessonContent VramPage::lesson() const {
                "cache), plus working space. Weights cost parameters × bytes per parameter, so the number format "
                "decides the size as much as the model does. Training needs far more: gradients, an FP32 master "
                "copy and Adam's two moments come to about 16 bytes per parameter before any activations. The cache "
-               "has a format of its own: stored in FP8 it takes half the bytes of FP16, in INT4 a quarter, so the "
+               "has a format of its own: stored in FP8 it takes half the bytes of FP16, in INT4 (with a scale for "
+               "every 32 values) about 28 %, so the "
                "same card holds longer conversations or more of them. Serving engines also page it: the cache "
                "grows in small blocks handed out as a conversation gets longer, instead of every user reserving "
                "room for the longest context up front.");
@@ -52,12 +53,15 @@ LessonContent VramPage::lesson() const {
     in.context = default_context_tokens;
     const std::vector<KvFormatFit> f = kv_format_fits(in, shop_card().memory_bytes());
     const double gain = f[1].max_context / double(f[0].max_context);
+    const double gain4 = f[2].max_context / double(f[0].max_context);
     c.questions.push_back(
         {tr("An FP8 KV cache takes half the bytes of FP16. Does the 7B's longest context on the 24 GB card double?"),
-         tr("Not quite: %1 tokens with FP16, %2 with FP8, %3 times as many. Each token also needs working space "
-            "during the prompt's pass, and that does not shrink with the cache. INT4 reaches %4.")
+         tr("Yes, about: %1 tokens with FP16, %2 with FP8, %3 times as many. The prompt's working space does not "
+            "shrink with the cache, but serving engines prefill a long prompt in chunks (llama.cpp 512 tokens at a "
+            "time), so it stays a few tens of MB. INT4 reaches %4 (%5×, not 4×: each block of 32 values carries a "
+            "16-bit scale, 4.5 bits a value).")
              .arg(fmtCount(f[0].max_context), fmtCount(f[1].max_context), QString::number(gain, 'f', 2),
-                  fmtCount(f[2].max_context))});
+                  fmtCount(f[2].max_context), QString::number(gain4, 'f', 1))});
   }
   c.exercises.push_back({tr("How many GB of weights does a 7B model take in INT4?"), tr("GB"),
                          [] { return weight_bytes(7e9, NumberFormat::int4) / 1e9; },

@@ -205,9 +205,10 @@ void VramPage::buildControls() {
   for (NumberFormat f : kv_cache_formats())
     m_kvFormat->addItem(QString::fromUtf8(format_name(f).data(), int(format_name(f).size())), int(f));
   m_kvFormat->setToolTip(tr("Number format of the stored keys and values. FP16 keeps them as the model computed "
-                            "them; FP8 takes one byte a value and INT4 half a byte, so the same memory holds two or "
-                            "four times the tokens, at some cost in accuracy. The strip below gives the longest "
-                            "context and the most users for all three."));
+                            "them; FP8 takes one byte a value, so the cache holds twice the tokens; INT4 takes half "
+                            "a byte plus a scale for every 32 values (llama.cpp's q4_0: 4.5 bits a value), so about "
+                            "3.6 times — at some cost in accuracy. The strip below gives the longest context and the "
+                            "most users for all three."));
   kform->addRow(tr("KV format"), m_kvFormat);
   m_activations = new QCheckBox(tr("Count activations"));
   setControlId(m_activations, QStringLiteral("vram.activations"));

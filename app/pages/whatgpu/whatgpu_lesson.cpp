@@ -1,5 +1,6 @@
 // The What-is-a-GPU page's lesson: intro and questions (the page's code is in whatgpu_page.cpp).
 #include "format.h"
+#include "gpulab/models/catalogue.hpp"
 #include "pages/whatgpu/whatgpu_page.h"
 #include "pages/running_example.h"
 
@@ -27,10 +28,12 @@ LessonContent WhatGpuPage::lesson() const {
       "cleverness a CPU core has (predicting branches, reordering work, big caches).\n\n"
       "NVIDIA's CUDA (2007) let programmers use those lanes for any arithmetic, not just pictures. In 2012 "
       "AlexNet, an image classifier trained on two ordinary gaming cards, won the ImageNet contest by a large "
-      "gap, and deep learning has run on GPUs ever since. From Volta (2017) on, NVIDIA added Tensor Cores that "
-      "multiply whole small tiles of a matrix at once.\n\n"
-      "The picture counts both chips for real: this machine's cores with their SIMD lanes on the left, the chosen "
-      "card's SMs on the right.");
+      "gap, and deep learning has run on GPUs ever since. From Volta (2017) on, NVIDIA added Tensor Cores: where a "
+      "CUDA core does one fused multiply-add a clock, a Tensor Core multiplies a whole small tile per instruction "
+      "(on Volta a 4×4 by 4×4 product in FP16, 64 multiply-adds), which is why the dense FP16 figure of a "
+      "recent card is several times its FP32 one.\n\n"
+      "The picture counts both chips for real and alike: this machine's cores on the left, the chosen card's SMs "
+      "on the right, each with the FP32 multiply-adds it does a clock (FMA units × SIMD width).");
   c.questions = {
       {tr("This CPU's FP32 peak and the card's are in the table. Why can the card have so many more lanes?"),
        tr("Each GPU lane is simple: it shares its instruction decoder and scheduler with 31 others in a warp, and "
@@ -41,5 +44,17 @@ LessonContent WhatGpuPage::lesson() const {
           "need its neighbour's, and one output cell of a matrix product does not need any other. Hardware built "
           "for the first fits the second.")},
   };
+  // An exercise from the catalogue: the peak is SMs × lanes × clock × 2 FLOPs per FMA.
+  c.exercises.push_back(
+      {tr("The RTX 4090 has 128 SMs of 128 FP32 lanes at a 2,520 MHz boost clock. Predict its FP32 peak in TFLOP/s "
+          "(each lane does one multiply-add, 2 FLOPs, a clock)."),
+       tr("TFLOP/s"),
+       [] {
+         const auto* g = gpulab::models::find_gpu("RTX 4090");
+         return g ? g->sms * 128.0 * g->boost_mhz * 1e6 * 2 / 1e12 : 0.0;
+       },
+       tr("128 × 128 × 2.52 GHz × 2 = 82.6 TFLOP/s, the datasheet's figure. A CPU core counts the same way: two FMA "
+          "units of 8 floats at ~3.7 GHz is 16 × 2 × 3.7 ≈ 118 GFLOP/s a core."),
+       0.05});
   return c;
 }

@@ -1,4 +1,5 @@
 #include "pages/whatgpu/whatgpu_page.h"
+#include "models/simd_lanes.h"
 
 #include "app_context.h"
 #include "format.h"
@@ -267,7 +268,8 @@ void WhatGpuPage::refresh() {
   CpuGpuView::Side cpu;
   cpu.name = tr("This CPU: %1").arg(QString::fromStdString(ci.name));
   cpu.units = std::max(1, ci.compute_units);
-  cpu.lanesPerUnit = MatmulPage::simdFp32Lanes(ci.simd);
+  // FMAs per clock per core, as the GPU's lanes per SM are counted (issue 36: floats per instruction undercounted).
+  cpu.lanesPerUnit = models::cpu_fma_lanes_per_core(ci.simd);
   cpu.peakGflops = ci.peak_gflops_fp32;
   cpu.peakSource = measured ? tr("measured here") : tr("model");
   QString how = QString::fromStdString(ci.peak_source);
@@ -288,8 +290,9 @@ void WhatGpuPage::refresh() {
   m_view->setSides(cpu, gpu);
 
   m_cpuNote->setText(
-      tr("Left: %1 cores, mostly control logic and cache, each with %2 FP32 SIMD lanes. Right: %3 SMs with %4 "
-         "FP32 lanes each, plus Tensor Cores: far less logic per lane, far more lanes.")
+      tr("Left: %1 cores, mostly control logic and cache, each doing %2 FP32 FMAs a clock (FMA units × SIMD "
+         "width). Right: %3 SMs doing %4 FP32 FMAs a clock each, plus Tensor Cores: far less logic per lane, far "
+         "more lanes.")
           .arg(cpu.units)
           .arg(cpu.lanesPerUnit > 0 ? QString::number(cpu.lanesPerUnit) : tr("some"))
           .arg(gpu.units)
@@ -306,19 +309,21 @@ QString WhatGpuPage::figuresText() const {
     return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2&nbsp;</td><td align=right>&nbsp;%3</td></tr>")
         .arg(what.toHtmlEscaped(), a.toHtmlEscaped(), b.toHtmlEscaped());
   };
-  const int lanes = MatmulPage::simdFp32Lanes(ci.simd);
+  const int lanes = models::cpu_fma_lanes_per_core(ci.simd);
   QString t = QStringLiteral("<table cellspacing=0>");
   t += QStringLiteral("<tr><th></th><th align=right>&nbsp;%1&nbsp;</th><th align=right>&nbsp;%2</th></tr>")
            .arg(tr("this CPU (%1)").arg(measured ? tr("detected, peak measured here") : tr("detected, peak model")),
                 g ? tr("%1 (datasheet)").arg(QString::fromStdString(g->name)) : dash);
   t += row(tr("cores / SMs"), QString::number(ci.compute_units), g ? QString::number(g->sms) : dash);
-  t += row(tr("FP32 lanes"), lanes > 0 ? fmtCount(qint64(ci.compute_units) * lanes) : dash,
+  t += row(tr("FP32 FMAs per clock"), lanes > 0 ? fmtCount(qint64(ci.compute_units) * lanes) : dash,
            g && lanesPerSm(*g) > 0 ? fmtCount(qint64(g->sms) * lanesPerSm(*g)) : dash);
   t += row(tr("clock"), ci.clock_mhz > 0 ? fmtSi(ci.clock_mhz * 1e6, "Hz") : dash,
            g && g->boost_mhz > 0 ? fmtSi(g->boost_mhz * 1e6, "Hz") : dash);
   t += row(tr("FP32 peak"), ci.peak_gflops_fp32 > 0 ? fmtSi(ci.peak_gflops_fp32 * 1e9, "FLOP/s") : dash,
            g && g->fp32_tflops ? fmtSi(*g->fp32_tflops * 1e12, "FLOP/s") : dash);
-  t += row(tr("FP16 on Tensor Cores"), tr("none"),
+  // The CPU column is what was detected: a Xeon with AMX has matrix units of its own (not measured here).
+  t += row(tr("FP16 matrix units (Tensor Cores, AMX)"),
+           models::cpu_has_matrix_units(ci.simd) ? tr("AMX (not measured here)") : tr("none detected"),
            g && g->fp16_tflops ? fmtSi(*g->fp16_tflops * 1e12, "FLOP/s") : dash);
   t += row(tr("memory bandwidth"), tr("tens of GB/s (typical desktop, not measured)"),
            g ? tr("%1 (%2)").arg(fmtSi(g->bandwidth_gbs * 1e9, "B/s"), QString::fromStdString(g->memory_type)) : dash);
@@ -330,11 +335,11 @@ QString WhatGpuPage::csv() const {
   const DeviceInfo& ci = m_ctx.cpuInfo();
   const models::GpuSpec* g = models::find_gpu(card().toStdString());
   const bool measured = ci.peak_source.rfind("measured", 0) == 0;
-  QString out = QStringLiteral("device,units,fp32_lanes_per_unit,clock_mhz,fp32_peak_gflops,source\n");
+  QString out = QStringLiteral("device,units,fp32_fma_lanes_per_unit,clock_mhz,fp32_peak_gflops,source\n");
   out += QStringLiteral("\"%1\",%2,%3,%4,%5,%6\n")
              .arg(QString::fromStdString(ci.name))
              .arg(ci.compute_units)
-             .arg(MatmulPage::simdFp32Lanes(ci.simd))
+             .arg(models::cpu_fma_lanes_per_core(ci.simd))
              .arg(ci.clock_mhz, 0, 'f', 0)
              .arg(ci.peak_gflops_fp32, 0, 'f', 1)
              .arg(measured ? QStringLiteral("measured here") : QStringLiteral("model"));

@@ -27,7 +27,8 @@ Plan amdahl_plan(const Backends& backends, const AmdahlControls& c) {
     Backend* gpu = backends.gpu;
     const LaunchOverheadSpec launch{1000, 1024};
     const Params params{{"kernels", double(launch.kernels)}, {"elements", double(launch.elements)}};
-    // Vulkan records no launch cost (the CUDA module does): the page says why instead of a gap.
+    // CUDA launches kernels on a stream, Vulkan records dispatches into one command buffer (issue 36): either way
+    // back to back without a wait. A backend without it says why instead of a gap.
     if (const Support ok = gpu->supports(launch); !ok.ok)
       plan.note(*gpu, experiment_name::launch_overhead, "tiny_kernels", Precision::fp32, params, ok.reason);
     else

@@ -36,7 +36,9 @@ struct RoofsControls {
   bool triad = true;  // the memory roof too (the roofline page measures its own)
 };
 // For the CPU and the GPU slot's device: the FMA peak in FP32 (and FP64, FP16 where the device runs them), the
-// empty launch (and a CUDA graph's), the elementwise sweep, and a triad past the caches (the memory roof).
+// empty launch (and a CUDA graph's), the elementwise sweep, and a triad past the caches (the memory roof). Beside
+// the launch + wait, the pace of launches issued back to back with no wait (experiment "launch_overhead",
+// amdahl_scaling.hpp: a CUDA stream, one Vulkan command buffer of dispatches, a CPU worker's task queue; issue 36).
 Plan roofs_plan(const Backends& backends, const RoofsControls& controls = {});
 
 // Typed views (written by experiments/roofs.cpp).

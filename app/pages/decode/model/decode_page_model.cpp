@@ -2,6 +2,8 @@
 
 #include "plans/decode.hpp"
 #include "gpulab/models/decode_model.hpp"
+#include "gpulab/models/moe_model.hpp"
+#include "gpulab/models/vram_model.hpp"
 #include "gpulab/result_views.hpp"
 
 #include <algorithm>
@@ -158,6 +160,41 @@ CeilingTable ceilingTable(const std::vector<Input>& results, double datasheetByt
     t.tokensPerS.push_back(std::move(row));
   }
   return t;
+}
+
+gpulab::models::ServingStep cardServing(const gpulab::models::GpuSpec& card, double params, const std::string& moeId,
+                                        double context, double users) {
+  using namespace gpulab::models;
+  ServingInputs in;
+  if (const MoeModel* m = find_moe_preset(moeId)) {
+    in.shape = m->shape;
+    in.active_params = m->active_params;
+    in.experts = m->experts;
+    in.active_experts = m->active_experts;
+  } else {
+    in.shape = nearest_preset(params);
+    in.shape.params = params;
+  }
+  in.context = context;
+  in.bandwidth_bytes_s = card.bandwidth_bytes_s();
+  in.peak_flops = card.fp16_tflops.value_or(0) * 1e12;
+  in.card_bytes = card.memory_bytes();
+  return serving_step(in, users);
+}
+
+double chainKvBytesPerUser(const gpulab::TransformerShape& shape, double bytesPerValue, double context) {
+  return gpulab::models::kv_cache_bytes(shape.layers, shape.kv_heads, shape.head_dim, context, 1, bytesPerValue);
+}
+
+double chainCeilingWithCache(const gpulab::TransformerShape& shape, double weightBytes, double bytesPerValue,
+                             double bandwidth, double context, double users) {
+  gpulab::models::DecodeInputs in;
+  in.params = weightBytes;  // bytes_per_param 1: the weights' bytes as they ran
+  in.bytes_per_param = 1;
+  in.bandwidth_bytes_s = bandwidth;
+  in.peak_flops = 0;  // the line is the memory's ceiling alone
+  in.kv_bytes_per_user = chainKvBytesPerUser(shape, bytesPerValue, context);
+  return gpulab::models::decode_step(in, users).aggregate_tokens_s;
 }
 
 }  // namespace decode_page_model

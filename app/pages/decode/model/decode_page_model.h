@@ -11,6 +11,10 @@
 #include "pages/decode/model/decode_choices.h"
 #include "pages/decode/model/decode_verdict.h"
 #include "models/device_words.h"
+#include "gpulab/models/catalogue.hpp"
+#include "gpulab/models/serving_model.hpp"
+
+#include <string>
 
 #include <optional>
 #include <vector>
@@ -51,6 +55,20 @@ struct CeilingTable {
 // reads (a mixture of experts reads only its active ones).
 CeilingTable ceilingTable(const std::vector<Input>& results, double datasheetBytesPerS, double whatIfBytesPerS,
                           double activeParams);
+
+// Serving on the chosen card (issue 36): `users` users at `context` tokens each, every step reading the weights the
+// batch touches and every user's KV cache, and the caches fitted beside the weights (gpulab/models/serving_model).
+// The dense model is the lesson's 7B shape scaled to `params` (the nearest preset's layers and KV heads); a mixture
+// of experts its preset. FP16 weights and cache, the card's datasheet bandwidth, FP16 peak and memory.
+gpulab::models::ServingStep cardServing(const gpulab::models::GpuSpec& card, double params, const std::string& moeId,
+                                        double context, double users);
+
+// The chain's ceiling line with the cache read: `users` users at `context` tokens on a chain of `shape` in
+// `bytesPerValue` (weights and cache alike), at `bandwidth`: users ÷ ((weights + users · cache) ÷ bandwidth).
+double chainCeilingWithCache(const gpulab::TransformerShape& shape, double weightBytes, double bytesPerValue,
+                             double bandwidth, double context, double users);
+// One user's KV cache at `context` tokens on `shape` (every layer of the full model).
+double chainKvBytesPerUser(const gpulab::TransformerShape& shape, double bytesPerValue, double context);
 
 // A prompt's prefill as the chain measured it: the prompt's tokens as one batch (the decode plan's last step).
 struct Prefill {

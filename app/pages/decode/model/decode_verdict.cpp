@@ -55,6 +55,20 @@ DecodeVerdict decode_verdict(std::vector<ChainStep> steps, double keep) {
   return v;
 }
 
+double chain_attention_factor(double weight_bytes, double kv_bytes_per_user, double users) {
+  if (!(weight_bytes > 0) || !(kv_bytes_per_user > 0)) return 1.0;
+  return (weight_bytes + std::max(1.0, users) * kv_bytes_per_user) / weight_bytes;
+}
+
+std::string chain_attention_note(double weight_bytes, double kv_bytes_per_user, double context, double users) {
+  if (!(weight_bytes > 0) || !(kv_bytes_per_user > 0) || !(context > 0) || !(users >= 1)) return {};
+  const double factor = chain_attention_factor(weight_bytes, kv_bytes_per_user, users);
+  return "Left out: attention over the KV cache (the chain runs the weight products only). At " + fixed(context, 0) +
+         " tokens each user's cache, " + fixed(kv_bytes_per_user / 1e9, 2) + " GB, is read every step too: at " +
+         fixed(users, 0) + " users a step reads " + fixed(factor, 1) + "x the weights' bytes, so each user would get " +
+         fixed(100 / factor, 0) + " % of the speed drawn — the verdict holds for short contexts only.";
+}
+
 std::string chain_scale_note(int layers_run, int full_layers) {
   if (layers_run <= 0) return {};
   if (layers_run >= full_layers) return "all " + std::to_string(full_layers) + " layers run";

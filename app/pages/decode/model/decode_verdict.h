@@ -27,6 +27,15 @@ struct DecodeVerdict {
 // `keep`: the share of batch-1 per-user speed that still counts as "the same" (0.8).
 DecodeVerdict decode_verdict(std::vector<ChainStep> steps, double keep = 0.8);
 
+// The measured chain runs the QKV, O and MLP products only: attention over each user's KV cache is left out, so its
+// verdict holds for short contexts alone. What the cache would add, from the model: at `context` tokens each user's
+// cache (`kv_bytes_per_user`) is read every step beside the weights, so a step at `users` users reads
+// weights + users · cache — that many times the weights alone, and each user's speed falls by the same factor.
+// "" when there is nothing to add (no weights or no context).
+std::string chain_attention_note(double weight_bytes, double kv_bytes_per_user, double context, double users);
+// That factor alone: (weights + users · cache) ÷ weights (1 when either is missing).
+double chain_attention_factor(double weight_bytes, double kv_bytes_per_user, double users);
+
 // "2 of 32 layers run, time scaled ×16" (or "all 32 layers run").
 std::string chain_scale_note(int layers_run, int full_layers);
 

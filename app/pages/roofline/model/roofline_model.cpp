@@ -83,6 +83,11 @@ Model build(const std::vector<Input>& results, bool includeRecorded) {
         best = std::max(best, pk->gflops * 1e9);
       }
       continue;  // a roof, not a point: no memory traffic to place it by
+    } else if (auto q = gpulab::as_launch_overhead(r)) {
+      if (!q->head.ok || !(q->per_launch_s > 0)) continue;
+      double& pace = deviceFor(m, in.source, q->head, r).issueS;
+      pace = pace > 0 ? std::min(pace, q->per_launch_s) : q->per_launch_s;
+      continue;
     } else if (auto o = gpulab::as_overhead(r)) {
       if (!o->head.ok || !(o->per_op_s > 0)) continue;
       DeviceCeilings& d = deviceFor(m, in.source, o->head, r);

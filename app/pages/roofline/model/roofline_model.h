@@ -37,9 +37,14 @@ struct DeviceCeilings {
   std::map<gpulab::Precision, double> fmaPeak;
   double overheadFloorS = 0;
   double graphFloorS = 0;  // the same launch through a CUDA graph (0 = not measured)
+  // Launches issued back to back with no wait, one wait at the end (experiment "launch_overhead", issue 36): seconds per
+  // launch (0 = not measured). A stream of ops pays this pace, not the launch + wait, once each op runs longer.
+  double issueS = 0;
+  // The floor a 1 MFLOP op in a stream of such ops sees: the back-to-back pace when measured, else the launch + wait.
+  double streamFloorS() const { return issueS > 0 ? issueS : overheadFloorS; }
   // The elementwise sweep: (elements, seconds per op), smallest first.
   std::vector<std::pair<double, double>> sweep;
-  bool hasMeasuredRoofs() const { return !fmaPeak.empty() || overheadFloorS > 0; }
+  bool hasMeasuredRoofs() const { return !fmaPeak.empty() || overheadFloorS > 0 || issueS > 0; }
 };
 
 // One GEMM or streaming run at its arithmetic intensity.

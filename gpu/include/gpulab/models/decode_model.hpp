@@ -3,6 +3,8 @@
 // once, so tokens/s can never exceed bandwidth / bytes per token. Batching shares that read between users
 // until the arithmetic, not the memory, becomes the limit.
 
+#include "gpulab/models/launch_model.hpp"
+
 namespace gpulab::models {
 
 // params · bytes/param + the KV cache bytes read for that token (0 to ignore it, as the lesson does).
@@ -41,10 +43,12 @@ struct DecodeRealInputs {
   // products, rotary embedding, attention, the activation, two residual adds).
   int layers = 32;
   double kernels_per_layer = 10;
-  // GPU time lost per launch: a few µs (clpeak reports 6.68 µs for one kernel launch on an RTX 5060); back-to-back
-  // launches overlap partly, so 3 µs. With it the model lands on llama.cpp's measured 61 tokens/s for a 13.5 GB
-  // F16 7B on an RTX 4090 (PR 4766): see the test.
-  double launch_gap_s = 3e-6;
+  // GPU time lost per launch. A decoder launches its kernels asynchronously, back to back, and its products run
+  // longer than the CPU takes to issue the next: only the gap between kernels is lost, 0.9 µs
+  // (launch_model.hpp: NVIDIA's CUDA-graphs measurement, 3.8 µs a kernel back to back against 2.9 µs of work).
+  // A launch-and-wait per kernel would cost 6.7 µs; a CUDA graph 0.5 µs. With it the model lands within 4 % of
+  // llama.cpp's measured 61 tokens/s for a 13.5 GB F16 7B on an RTX 4090 (PR 4766): see the test.
+  double launch_gap_s = LaunchCosts{}.async_gap_s();
   // Picking the token: a softmax over the vocabulary, a sort for top-p, one token id copied back to the host.
   // An assumption (0.1 ms), not a measurement.
   double sampling_s = 1e-4;
@@ -59,8 +63,8 @@ struct DecodeRealEstimate {
   double tokens_s = 0;          // 1 / token_s
   double share_of_ceiling = 0;  // tokens_s / ceiling_tokens_s
 };
-// 7B FP16 on an H100 SXM with a 4,096-token conversation (2 GiB of KV cache): 4.80 + 0.74 + 0.96 + 0.10 ms =
-// 6.60 ms, about 151 tokens/s, 63 % of the 239 ceiling.
+// 7B FP16 on an H100 SXM with a 4,096-token conversation (2 GiB of KV cache): 4.80 + 0.74 + 0.29 + 0.10 ms =
+// 5.93 ms, about 169 tokens/s, 70 % of the 239 ceiling.
 DecodeRealEstimate decode_below_ceiling(const DecodeRealInputs& in);
 
 // Batched decoding. One step produces one token for each of `users` users:

@@ -47,13 +47,25 @@ double kv_bytes_per_token(int layers, int kv_heads, int head_dim, double bytes_p
 // ... times context tokens times concurrent users. The same model at 4,096 tokens, 1 user: 2 GiB exactly.
 double kv_cache_bytes(int layers, int kv_heads, int head_dim, double context, double users, double bytes_per_element);
 
-// Inference activations, a working-set estimate (not saved for backprop). Rule: during prefill of a prompt
-// of `tokens` tokens per user, the largest live tensors in one layer are the residual stream (hidden) and the
-// gated MLP's two intermediate tensors (gate and up, 2·intermediate), so
-//   users · tokens · (hidden + 2 · intermediate) · bytes.
+// Bytes one stored KV-cache value takes in format f. FP16 2 and FP8 1 (vLLM's fp8 cache keeps one scale per
+// tensor: nothing per value); INT4 carries its scales: llama.cpp's q4_0 stores 32 values in 18 bytes (16 bytes of
+// 4-bit values + one FP16 scale), 4.5 bits a value, so an INT4 cache is 4.5/16 = 28.1 % of FP16's, not 25 %.
+double kv_bytes_per_value(NumberFormat f);
+
+// Serving engines prefill a long prompt in chunks, not all at once: llama.cpp's physical batch (-ub) is 512 tokens
+// by default, vLLM's chunked prefill caps the tokens of one step likewise. The working space follows the chunk.
+inline constexpr double default_prefill_chunk_tokens = 512;
+
+// Inference activations, a working-set estimate (not saved for backprop). Rule: while a step processes `tokens`
+// tokens at once, the largest live tensors in one layer are the residual stream (hidden) and the gated MLP's two
+// intermediate tensors (gate and up, 2·intermediate), so
+//   tokens · (hidden + 2 · intermediate) · bytes.
 // Attention scores are assumed fused (FlashAttention-style), so there is no tokens² term. Layers run in turn,
 // so only one layer's worth is live. intermediate <= 0 falls back to 4·hidden (the classic MLP ratio).
 double inference_activation_bytes(double users, double tokens, int hidden, int intermediate, double bytes);
+// The tokens one serving step holds activations for: every user's whole context when nothing is chunked, else the
+// prefill chunk — but never fewer than one token per user (a decode step). users · context when chunk <= 0.
+double inference_step_tokens(double users, double context, double prefill_chunk_tokens);
 
 // Training activations saved for the backward pass, from Korthikanti et al. 2022, "Reducing Activation
 // Recomputation in Large Transformer Models" (arXiv:2205.05198), eq. 1 with 16-bit activations:
@@ -110,6 +122,12 @@ inline bool is_qlora(VramMode m, NumberFormat base) { return m == VramMode::lora
 // outweigh its frozen base. Inference saves no activations for a backward pass: false.
 constexpr bool recipe_checkpointing(VramMode m) { return m != VramMode::inference; }
 
+// Training FLOPs per parameter per token: 2 forward + 4 backward = 6 (Kaplan et al. 2020, "Scaling Laws for Neural
+// Language Models"); with full activation checkpointing every layer's forward runs again in the backward pass,
+// 2 more: 8 (Korthikanti et al. 2022 count the same recomputation). The training-vs-inference page's speed limit
+// divides the peak by this.
+constexpr double training_flops_per_param_token(bool checkpointing) { return checkpointing ? 8.0 : 6.0; }
+
 struct VramInputs {
   ModelShape shape{};                                // params and architecture (params is used for weights)
   NumberFormat weights_format = NumberFormat::fp16;  // stored weights (the frozen base, for LoRA)
@@ -119,6 +137,8 @@ struct VramInputs {
   NumberFormat kv_format = NumberFormat::fp16;          // KV cache elements
   NumberFormat activation_format = NumberFormat::fp16;  // activations (weights may be INT4, maths is 16-bit)
   bool include_activations = true;
+  // Inference: a prompt is prefilled this many tokens at a time (0: all of every context at once).
+  double prefill_chunk_tokens = default_prefill_chunk_tokens;
   bool activation_checkpointing = false;                // training / LoRA only
   double overhead_bytes = 1e9;  // CUDA context, framework workspace, fragmentation: a fixed guess, adjustable
   int lora_rank = 16;
@@ -161,13 +181,14 @@ std::span<const NumberFormat> kv_cache_formats();
 // longest context that fits with in.users users, and the most users that fit at in.context tokens each.
 struct KvFormatFit {
   NumberFormat format = NumberFormat::fp16;
-  double bytes_per_token = 0;       // one conversation's cache per token: 2 · layers · kv_heads · head_dim · bytes
+  double bytes_per_token = 0;       // one conversation's cache per token: 2 · layers · kv_heads · head_dim · kv bytes
   std::int64_t max_context = 0;     // tokens per user, with in.users users (0: not one token fits)
   std::int64_t max_users = 0;       // at in.context tokens each (0: not one user fits)
 };
 // The same inputs with the cache in each of kv_cache_formats(), weights and everything else unchanged. The lesson's
-// 7B in FP16 on the 24 GB shop card, 1 user at 4,096 tokens: FP16 15,611 tokens / 3 users, FP8 28,628 / 6, INT4
-// 49,100 / 11 (worked by hand in tests/unit/test_models_vram.cpp). Searches up to max_context and max_users.
+// 7B in FP16 on the 24 GB shop card, 1 user at 4,096 tokens: FP16 17,115 tokens / 4 users, FP8 34,230 / 8, INT4
+// 60,853 / 14 — FP8 doubles what fits, INT4 (with its scales) 3.6× (worked by hand in
+// tests/unit/test_models_vram.cpp). Searches up to max_context and max_users.
 std::vector<KvFormatFit> kv_format_fits(const VramInputs& in, double card_bytes, std::int64_t max_context = 1 << 24,
                                         std::int64_t max_users = 1 << 16);
 
