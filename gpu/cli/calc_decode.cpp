@@ -25,6 +25,7 @@ int calc_decode(const Flags& f) {
   r.card("card", card);
   if (!r.error.empty()) return usage_error(r.error);
   if (!params) return usage_error("calc decode needs --params N");
+  if (card && bandwidth && peak) return usage_error("--card gives a bandwidth and a peak, and --bandwidth and --peak-tflops replace both");
   std::optional<double> active;
   if (!r.number("active-params", 1e3, 1e13, active)) return usage_error(r.error);
   if (active && *active > *params)

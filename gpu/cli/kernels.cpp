@@ -2,11 +2,13 @@
 // row per step — the numbers behind the "Inside the kernel" page, checkable without the GUI. Counts are exact for
 // the emulated run; no time is reported (the emulator's times are not a GPU's).
 #include "gpulab/cli.hpp"
+#include "option_tables.hpp"
 
 #include <gpulab_emu/kernel_trace.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -33,10 +35,12 @@ bool parse_int(const std::string& s, int& out) {
 
 }  // namespace
 
+VerbOptions kernels_option_table() { return {{"kernels"}, {"size", "m", "n", "k", "step"}, {"json"}, k_usage}; }
+
 int cli_kernels(const Args& args) {
   emu::TraceShape shape;
   std::string only;
-  bool json_out = false;
+  bool json_out = false, sized = false, sides = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool has_value = i + 1 < args.size();
@@ -50,12 +54,27 @@ int cli_kernels(const Args& args) {
       only = args[++i];
     } else if ((a == "--size" || a == "--m" || a == "--n" || a == "--k") && has_value && parse_int(args[i + 1], v)) {
       ++i;
+      (a == "--size" ? sized : sides) = true;
       if (a == "--size") shape.m = shape.n = shape.k = v;
       if (a == "--m") shape.m = v;
       if (a == "--n") shape.n = v;
       if (a == "--k") shape.k = v;
     } else {
       std::fprintf(stderr, "kernels: bad argument \"%s\"\n%s", a.c_str(), k_usage);
+      return 2;
+    }
+  }
+  // Refused rather than half-obeyed: --size after --m replaced it unseen, and an unknown step printed an empty table.
+  if (sized && sides) {
+    std::fprintf(stderr, "kernels: give --size N or --m/--n/--k, not both (one would overwrite the other)\n%s", k_usage);
+    return 2;
+  }
+  if (!only.empty() && emu::kernel_tracing_available()) {
+    const auto steps = emu::traced_ladder_steps();
+    if (std::find(steps.begin(), steps.end(), only) == steps.end()) {
+      std::string names;
+      for (const std::string& s : steps) names += (names.empty() ? "" : ", ") + s;
+      std::fprintf(stderr, "kernels: --step: no step named \"%s\" (the steps: %s)\n", only.c_str(), names.c_str());
       return 2;
     }
   }
