@@ -336,7 +336,8 @@ void MainWindow::setProjectorDark(bool dark) {
 }
 
 void MainWindow::restoreProjectorMode() {
-  if (qEnvironmentVariableIntValue("GPULAB_NO_SETTINGS") == 1) return;
+  // Under GPULAB_NO_SETTINGS=1 the settings are this process's own scratch file, empty at its start: what comes
+  // back is what this process wrote (the fit test's returning user), never the user's.
   if (appSettings()->value(QStringLiteral("projector/on"), false).toBool()) setProjectorMode(true);
 }
 

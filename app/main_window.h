@@ -38,7 +38,7 @@ class MainWindow : public QMainWindow, public PageNavigator {
   bool projectorMode() const { return m_projector; }
   bool projectorDark() const { return m_projectorDark; }
   void setProjectorDark(bool dark);
-  // Comes back in projector mode when it was on at the last exit. Never under GPULAB_NO_SETTINGS=1 (tests).
+  // Comes back in projector mode when it was on at the last exit (under GPULAB_NO_SETTINGS=1: in this process).
   void restoreProjectorMode();
   // The command line's --theme (normal, projector, projector-dark) and --projector, applied to the window
   // main() made, before it is shown.

@@ -1,6 +1,7 @@
 // `gpulab bench`: runs a suite headless and writes a recording. Everything a user can get wrong (a suite name,
 // the output path, a number) is checked before any experiment starts, so a typo costs a second, not a run.
 #include "gpulab/cli.hpp"
+#include "option_tables.hpp"
 #include "gpulab/cuda_loader.hpp"
 #include "gpulab/device_words.hpp"
 #include "gpulab/vulkan_loader.hpp"
@@ -23,6 +24,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stop_token>
 #include <thread>
@@ -99,8 +101,34 @@ long long parse_whole(const std::string& flag, const std::string& word, long lon
   return static_cast<long long>(v);
 }
 
+// Options that change how a suite runs: with --list or --check nothing runs, so they are refused there.
+constexpr const char* k_run_options[] = {"--suite", "--out", "--budget", "--max-samples", "--no-gpu", "--device",
+                                         "--allow-cpu-vulkan", "--until-refused", "--hold-cap", "--gpu-only", "--quiet"};
+
+// Refuses an option that the rest of the command line leaves nothing to do (issue 39: an option never does
+// nothing in silence). `given` holds every long option given, spelled as typed.
+void refuse_options_that_cannot_apply(const BenchOptions& o, const std::set<std::string>& given) {
+  const bool runs = !o.help && !o.list && o.check.empty();
+  if (o.list && !o.check.empty()) throw UsageError{"--list or --check, not both"};
+  if (!runs && !o.help)
+    for (const char* name : k_run_options)
+      if (given.count(name))
+        throw UsageError{std::string(name) + " changes how a suite runs, and " + (o.list ? "--list" : "--check") +
+                         " runs none"};
+  if (given.count("--cpu-only") && !runs && !o.help) throw UsageError{"--cpu-only changes how a suite runs, and none runs"};
+  if (o.allow_cpu_vulkan && o.device != "vulkan")
+    throw UsageError{"--allow-cpu-vulkan is for --device vulkan (it lets a CPU-type Vulkan device stand in)"};
+  if (given.count("--device") && o.device != "cpu" && (given.count("--no-gpu") || given.count("--cpu-only")))
+    throw UsageError{"--device " + o.device + " with --no-gpu: the one says which GPU, the other none"};
+  if (o.gpu_only && o.no_gpu) throw UsageError{"--gpu-only with --no-gpu (or --device cpu) leaves nothing to run"};
+  if ((o.until_refused || o.hold_cap >= 0) && o.suite != "vram" && o.suite != "all")
+    throw UsageError{std::string(o.until_refused ? "--until-refused" : "--hold-cap") +
+                     " is for the vram suite (or all), which holds memory; \"" + o.suite + "\" holds none"};
+}
+
 BenchOptions parse_args(const Args& args) {
   BenchOptions o;
+  std::set<std::string> given;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i], value;
     bool has_inline = false;
@@ -112,6 +140,7 @@ BenchOptions parse_args(const Args& args) {
         has_inline = true;
       }
     }
+    if (flag.rfind("--", 0) == 0) given.insert(flag);
     auto take_value = [&]() -> std::string {
       if (has_inline) return value;
       if (i + 1 >= args.size()) throw UsageError{flag + " needs a value"};
@@ -165,6 +194,7 @@ BenchOptions parse_args(const Args& args) {
       throw UsageError{"unexpected argument \"" + flag + "\""};
     }
   }
+  refuse_options_that_cannot_apply(o, given);
   const bool runs = !o.help && !o.list && o.check.empty();
   if (runs && !is_suite(o.suite)) {
     if (const std::string why = suite_registry().why_no_suite(o.suite); !why.empty()) throw UsageError{why};
@@ -701,6 +731,13 @@ int run_bench(const BenchOptions& o) {
 }
 
 }  // namespace
+
+VerbOptions bench_option_table() {
+  return {{"bench"},
+          {"suite", "out", "check", "device", "hold-cap", "budget", "max-samples"},
+          {"list", "quiet", "no-gpu", "cpu-only", "allow-cpu-vulkan", "until-refused", "gpu-only"},
+          bench_usage};
+}
 
 int cli_bench(const Args& args) {
   try {

@@ -27,7 +27,9 @@ const char* const k_usage_text =
     "                 [--card NAME | --card-gb GB]\n"
     "                 [--overhead-gb GB] [--lora-rank R] [--lora-targets qv|qkvo|all]\n"
     "                 [--no-checkpointing]   (train and lora count checkpointed activations, as recipes run them)\n"
-    "                 [--no-activations]     (without --precision: weights in FP32, FP16/BF16, INT8, INT4)\n"
+    "                 [--no-activations]\n"
+    "                 (inference without --precision: the weights in FP32, FP16/BF16, INT8 and INT4; an option that\n"
+    "                 sizes the rest of the budget asks for the budget, in FP16 weights)\n"
     "                 [--kv-precision fp16|fp8|int4]  (KV cache elements; default fp16)\n"
     "                 [--active-params N]    (mixture of experts: parameters each token reads; memory holds all)\n"
     "  calc decode    --params 7e9 --bandwidth GB/s | --card NAME  [--precision fp16|int8|int4|...]\n"
@@ -207,15 +209,9 @@ struct Verb {
   std::set<std::string> switches;
 };
 
-int calc_main(const Args& args) {
-  if (args.empty()) {
-    std::cerr << k_usage_text;
-    return k_usage;
-  }
-  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::cout << k_usage_text;
-    return k_ok;
-  }
+// Each verb's options: the parser's table (an option not here is refused as unknown), and the option walk's
+// (tests/unit/test_cli_option_walk.cpp runs every option listed here and finds none ignored).
+const std::map<std::string, Verb>& calc_verbs() {
   static const std::map<std::string, Verb> verbs{
       {"vram",
        {calc_vram,
@@ -232,6 +228,19 @@ int calc_main(const Args& args) {
       {"rounds", {calc_rounds, {"cells", "workers", "cell-rate", "clerk-rate"}, {"json"}}},
       {"intensity", {calc_intensity, {"batch", "d-in", "d-out", "precision", "card"}, {"json"}}},
   };
+  return verbs;
+}
+
+int calc_main(const Args& args) {
+  if (args.empty()) {
+    std::cerr << k_usage_text;
+    return k_usage;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << k_usage_text;
+    return k_ok;
+  }
+  const std::map<std::string, Verb>& verbs = calc_verbs();
   auto it = verbs.find(args[0]);
   if (it == verbs.end()) return usage_error("unknown calculation '" + args[0] + "' (vram, decode, amdahl, rounds, intensity)");
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -247,6 +256,14 @@ int calc_main(const Args& args) {
 }
 
 }  // namespace
+
+std::vector<VerbOptions> calc_option_tables() {
+  std::vector<VerbOptions> out;
+  for (const auto& [name, verb] : calc_verbs())
+    out.push_back({{"calc", name}, {verb.valued.begin(), verb.valued.end()}, {verb.switches.begin(), verb.switches.end()},
+                   k_usage_text});
+  return out;
+}
 
 int cli_calc(const Args& args) {
   // The verbs promise never to throw: anything unexpected (bad_alloc, a json error) becomes exit code 1.

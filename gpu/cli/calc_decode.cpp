@@ -73,6 +73,7 @@ int calc_decode(const Flags& f) {
     if (!params) params = moe_preset ? moe_preset->shape.params : shape_preset->params;
   }
   if (!params) return usage_error("calc decode needs --params N (or --model NAME)");
+  if (card && bandwidth && peak) return usage_error("--card gives a bandwidth and a peak, and --bandwidth and --peak-tflops replace both");
   std::optional<double> active;
   if (!r.number("active-params", 1e3, 1e13, active)) return usage_error(r.error);
   if (!active && moe_preset) active = moe_preset->active_params;

@@ -11,6 +11,35 @@ namespace gpulab::calc_cli {
 using namespace gpulab::models;
 
 // ---- calc vram ----------------------------------------------------------------------------------------------
+namespace {
+
+// Why an option given cannot change this budget (empty when every one can): each is refused with its reason
+// rather than ignored. The shape's sizes reach only some parts: K/V heads and head dim the KV cache (inference)
+// and LoRA's K and V adapters; the FFN width the inference activations and LoRA's all-linear adapters.
+std::string inapplicable_vram_option(const Flags& f, VramMode mode, LoraTargets targets) {
+  const bool activations = !f.on("no-activations");
+  const bool inference = mode == VramMode::inference, train = mode == VramMode::train;
+  if (!inference && !activations)
+    for (const char* name : {"context", "users", "checkpointing", "no-checkpointing"})
+      if (f.has(name))
+        return std::string("--") + name + " sizes the activations saved for backprop, which --no-activations leaves out";
+  if (inference && !activations)
+    for (const char* name : {"hidden", "intermediate"})
+      if (f.has(name))
+        return std::string("--") + name + " sizes only the activations in inference, which --no-activations leaves out";
+  if (train)
+    for (const char* name : {"kv-heads", "head-dim"})
+      if (f.has(name))
+        return std::string("--") + name + " sizes the KV cache (inference) and LoRA's K and V adapters; full "
+               "training counts neither (--mode inference or lora)";
+  if (f.has("intermediate") && (train || (mode == VramMode::lora && targets != LoraTargets::all_linear)))
+    return "--intermediate (the FFN width) counts in the inference activations and LoRA's all-linear adapters "
+           "only (--mode lora --lora-targets all)";
+  return {};
+}
+
+}  // namespace
+
 int calc_vram(const Flags& f) {
   Reader r{f, {}};
   std::optional<double> params, context, users, layers, kv_heads, head_dim, hidden, intermediate, card_gb, overhead_gb,
@@ -94,6 +123,22 @@ int calc_vram(const Flags& f) {
   if ((f.on("checkpointing") || f.on("no-checkpointing")) && in.mode == VramMode::inference)
     return usage_error("--checkpointing/--no-checkpointing are for --mode train or lora");
   if (f.on("checkpointing") && f.on("no-checkpointing")) return usage_error("--checkpointing or --no-checkpointing, not both");
+  if (const std::string why = inapplicable_vram_option(f, in.mode, in.lora_targets); !why.empty()) return usage_error(why);
+  // Without --precision, inference prints the weights table alone. An option that sizes the rest of the budget (the
+  // KV cache, activations, overhead) asks for the budget, in the VRAM page's FP16 weights: `--kv-precision fp8`
+  // once printed the weights table and left the KV cache out.
+  std::string budget_asked_by;
+  if (!precision && in.mode == VramMode::inference)
+    for (const char* name : {"kv-precision", "context", "users", "layers", "kv-heads", "head-dim", "hidden",
+                             "intermediate", "overhead-gb", "active-params", "no-activations"})
+      if (f.has(name)) {
+        budget_asked_by = name;
+        precision = NumberFormat::fp16;
+        break;
+      }
+  if (!precision && in.mode == VramMode::inference && params && f.has("model"))
+    return usage_error("--params replaces the model's parameter count, and the weights table (no --precision) uses "
+                       "nothing else of --model: give one of them, or a --precision for the budget its shape sizes");
   if (precision && in.mode == VramMode::train && !is_float_training_format(*precision))
     return usage_error(std::string("--mode train --precision ") + std::string(format_name(*precision)) + ": " +
                        full_training_refusal(*precision) + " (here: --mode lora --precision int4)");
@@ -182,6 +227,7 @@ int calc_vram(const Flags& f) {
                {{"weights", b.weights}, {"kv_cache", b.kv_cache}, {"activations", b.activations},
                 {"gradients", b.gradients}, {"master_weights", b.master_weights}, {"optimizer", b.optimizer},
                 {"adapter", b.adapter}, {"overhead", b.overhead}, {"total", b.total}}}};
+    if (!budget_asked_by.empty()) j["precision_implied_by"] = "--" + budget_asked_by;
     if (in.mode == VramMode::lora) j["adapter_params"] = b.adapter_params;
     if (in.mode == VramMode::inference) j["kv_precision"] = format_name(in.kv_format);
     if (active) {
@@ -189,7 +235,12 @@ int calc_vram(const Flags& f) {
       j["active_params"] = *active;
       j["weights_read_per_token_bytes"] = *active * bytes_per_value(in.weights_format);
     }
-    if (in.mode != VramMode::inference) j["activation_checkpointing"] = in.activation_checkpointing;
+    if (in.mode != VramMode::inference) {
+      j["activation_checkpointing"] = in.activation_checkpointing;
+      j["activation_checkpointing_by"] = f.on("checkpointing")      ? "--checkpointing"
+                                         : f.on("no-checkpointing") ? "--no-checkpointing"
+                                                                    : "the recipe's default";
+    }
     if (card) j["card"] = spec_json(*card);
     if (have_card) {
       j["card_bytes"] = card_bytes;
@@ -214,7 +265,8 @@ int calc_vram(const Flags& f) {
   std::cout << "  shape: " << in.shape.layers << " layers, " << in.shape.kv_heads << " KV heads x "
             << in.shape.head_dim << " head dim, hidden " << in.shape.hidden << " (" << shape_note << ")\n";
   line("weights", gb(b.weights),
-       format_fixed_plain(bytes_per_value(in.weights_format), 1) + " bytes/param" + (in.mode == VramMode::lora ? ", frozen" : ""));
+       format_fixed_plain(bytes_per_value(in.weights_format), 1) + " bytes/param" + (in.mode == VramMode::lora ? ", frozen" : "") +
+           (budget_asked_by.empty() ? "" : " (FP16: --" + budget_asked_by + " asks for the budget; --precision to choose)"));
   if (in.mode == VramMode::inference)
     line("KV cache", gb(b.kv_cache),
          count_of(in.context, "token", "tokens") + (context ? "" : " (default)") + " x " +
@@ -237,6 +289,7 @@ int calc_vram(const Flags& f) {
   line("activations", gb(b.activations),
        !in.include_activations ? "left out (--no-activations)"
        : in.context > 0        ? (in.mode == VramMode::inference ? "prefill working set"
+                                  : f.on("checkpointing") ? "saved for backprop, checkpointed (--checkpointing, as recipes do)"
                                   : in.activation_checkpointing ? "saved for backprop, checkpointed (--no-checkpointing: all)"
                                                                 : "saved for backprop, every layer's (no checkpointing)")
                                : "none counted: give --context N");

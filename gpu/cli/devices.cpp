@@ -1,6 +1,7 @@
 // `gpulab devices`: what this machine has to measure with. Always exits 0 when the arguments are right: a
 // machine with no GPU is an answer, not an error.
 #include "gpulab/cli.hpp"
+#include "option_tables.hpp"
 #include "gpulab/cuda_loader.hpp"
 #include "gpulab/vulkan_loader.hpp"
 #include "gpulab/units.hpp"
@@ -146,6 +147,9 @@ int run_vulkan_devices(bool as_json) {
 }
 
 }  // namespace
+
+// The parser's options (the option walk runs each; keep it beside the loop below, which takes exactly these).
+VerbOptions devices_option_table() { return {{"devices"}, {}, {"json"}, "usage: gpulab devices [--json]\n"}; }
 
 int cli_devices(const Args& args) {
   bool as_json = false, vulkan_only = false;

@@ -2,6 +2,7 @@
 // row per step — the numbers behind the "Inside the kernel" page, checkable without the GUI. Counts are exact for
 // the emulated run; no time is reported (the emulator's times are not a GPU's).
 #include "gpulab/cli.hpp"
+#include "option_tables.hpp"
 
 #include "kernels_table.hpp"
 
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -64,11 +66,13 @@ void print_kernels_row(const std::string& name, const emu::StepTrace& t) {
               t.check_passed ? "ok" : "WRONG");
 }
 
+VerbOptions kernels_option_table() { return {{"kernels"}, {"size", "m", "n", "k", "step", "file", "seed", "time-limit", "template"}, {"json"}, k_usage}; }
+
 int cli_kernels(const Args& args) {
   emu::TraceShape shape;
   std::string only;
   KernelsFileOptions file_options;
-  bool json_out = false;
+  bool json_out = false, sized = false, sides = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool has_value = i + 1 < args.size();
@@ -99,6 +103,7 @@ int cli_kernels(const Args& args) {
       ++i;
     } else if ((a == "--size" || a == "--m" || a == "--n" || a == "--k") && has_value && parse_int(args[i + 1], v)) {
       ++i;
+      (a == "--size" ? sized : sides) = true;
       if (a == "--size") shape.m = shape.n = shape.k = v;
       if (a == "--m") shape.m = v;
       if (a == "--n") shape.n = v;
@@ -109,6 +114,21 @@ int cli_kernels(const Args& args) {
     }
   }
   if (!file_options.file.empty()) return cli_kernels_file(file_options, shape, json_out);
+
+  // Refused rather than half-obeyed: --size after --m replaced it unseen, and an unknown step printed an empty table.
+  if (sized && sides) {
+    std::fprintf(stderr, "kernels: give --size N or --m/--n/--k, not both (one would overwrite the other)\n%s", k_usage);
+    return 2;
+  }
+  if (!only.empty() && emu::kernel_tracing_available()) {
+    const auto steps = emu::traced_ladder_steps();
+    if (std::find(steps.begin(), steps.end(), only) == steps.end()) {
+      std::string names;
+      for (const std::string& s : steps) names += (names.empty() ? "" : ", ") + s;
+      std::fprintf(stderr, "kernels: --step: no step named \"%s\" (the steps: %s)\n", only.c_str(), names.c_str());
+      return 2;
+    }
+  }
   if (!emu::kernel_tracing_available()) {
     std::fprintf(stderr, "kernels: this build has no traced kernels (clang++ was not found when it was configured)\n");
     return 1;

@@ -61,6 +61,10 @@ class GemmOp final : public TimedOp {
     return (static_cast<double>(m_m) * m_k + static_cast<double>(m_k) * m_n + static_cast<double>(m_m) * m_n) *
            sizeof(T);
   }
+  // How many OpenBLAS calls the last run made: one, unless the product was cut into bands (run_blas).
+  void describe(Params& params, Provenance&) const override {
+    if (m_kernel == Kernel::blas) params["blas_calls_per_run"] = static_cast<double>(m_blas_calls);
+  }
 
  private:
   void poison() { fill_value(m_c, std::numeric_limits<T>::quiet_NaN()); }
@@ -75,26 +79,26 @@ class GemmOp final : public TimedOp {
       case Kernel::blas: run_blas(); break;
     }
   }
-  // One OpenBLAS call cannot be interrupted, and 4096³ on one core takes seconds. Above ~2 GFLOP the product is
-  // cut into bands of whole rows of C, with a look at the stop token between bands. A band's size is set by time,
-  // not by FLOPs: the first is ~1 GFLOP, and each next one is sized from the last one's rate to take ~0.1 s, so a
-  // cancel lands within ~0.1 s on a fast core and on a slow, shared one alike (a fixed 8 GFLOP band took 0.5 s on a
-  // busy 2-core CI machine). A band stays at least 32 rows so OpenBLAS still runs its usual blocked kernel.
+  // One OpenBLAS call cannot be interrupted, and 4096³ on one core takes seconds. Work that one call would keep
+  // past the cancel window is cut into bands of whole rows of C, with a look at the stop token between bands; work
+  // that one call finishes well inside it stays one call, because every cut costs speed: cut at a fixed 2 GFLOP,
+  // 1024³ (2.1 GFLOP, ~11 ms here) ran as three calls at 0.86–0.97× the same OpenBLAS through numpy (1.05× whole).
+  // Which is which is decided by time, estimated from the CPU's measured FMA peak (see blas_first_band), and the
+  // bands after the first are sized from the last one's rate to take ~0.1 s, so a cancel lands within ~0.1 s on a
+  // fast core and on a slow, shared one alike (a fixed 8 GFLOP band took 0.5 s on a busy 2-core CI machine). A
+  // band stays at least 32 rows so OpenBLAS still runs its usual blocked kernel.
   void run_blas() {
-    constexpr double first_band_flops = 1e9;
     constexpr double band_target_s = 0.1;
     constexpr long long min_band = 32;
-    const double row_flops = 2.0 * static_cast<double>(m_n) * static_cast<double>(m_k);
-    if (row_flops * static_cast<double>(m_m) <= 2.0 * first_band_flops) {
-      gemm_blas(m_a.data(), m_b.data(), m_c.data(), m_m, m_n, m_k, m_threads);
-      return;
-    }
-    long long band = std::max<long long>(min_band, static_cast<long long>(first_band_flops / row_flops));
+    if (m_first_band == 0) m_first_band = blas_first_band(band_target_s, min_band);
+    m_blas_calls = 0;
+    long long band = m_first_band;
     for (long long i0 = 0; i0 < m_m;) {
       throw_if_cancelled();
       const long long rows = std::min(band, m_m - i0);
       const auto t0 = std::chrono::steady_clock::now();
       gemm_blas(m_a.data() + i0 * m_k, m_b.data(), m_c.data() + i0 * m_n, rows, m_n, m_k, m_threads);
+      ++m_blas_calls;
       const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       i0 += rows;
       if (took_s > 0) {
@@ -104,10 +108,33 @@ class GemmOp final : public TimedOp {
     }
   }
 
+  // The first band's rows: all of them (one call) when the whole product, at the measured FMA peak of the threads
+  // it runs on, would take under half the cancel window (the other half is for OpenBLAS below the FMA peak and a
+  // machine shared with other programs); else rows for about `target_s`. The peak is the process's (measured once,
+  // at first use; the app and the bench take it at start-up). Without a peak, the old rule: one call up to 2 GFLOP,
+  // then bands of ~1 GFLOP.
+  long long blas_first_band(double target_s, long long min_band) const {
+    constexpr double one_call_under_s = 0.25;  // half the 0.5 s cancel window
+    const double row_flops = 2.0 * static_cast<double>(m_n) * static_cast<double>(m_k);
+    const double total_flops = row_flops * static_cast<double>(m_m);
+    const FmaPeak peak = measured_fma_peak();
+    const double all_threads_gflops = m_precision == Precision::fp64 ? peak.gflops_fp64 : peak.gflops_fp32;
+    const int threads = resolve_threads(m_threads);
+    const double rate = all_threads_gflops * 1e9 * std::min(1.0, static_cast<double>(threads) / std::max(1, peak.threads));
+    if (!(rate > 0)) {
+      if (total_flops <= 2e9) return m_m;
+      return std::max<long long>(min_band, static_cast<long long>(1e9 / row_flops));
+    }
+    if (total_flops / rate <= one_call_under_s) return m_m;
+    return std::clamp<long long>(static_cast<long long>(target_s * rate / row_flops), min_band, m_m);
+  }
+
   long long m_m, m_n, m_k;
   int m_threads;
   Kernel m_kernel;
   Precision m_precision;
+  long long m_first_band = 0;  // rows of the first BLAS band (m_m: one call); set at the first run
+  int m_blas_calls = 0;        // OpenBLAS calls in the last run
   HostArray<T> m_a, m_b, m_c;  // not zeroed: the fills below are the first touch, and they answer a cancel
   volatile T m_sink = 0;
 };

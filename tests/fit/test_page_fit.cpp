@@ -465,6 +465,78 @@ TEST(StartupTheme, ProjectorDarkWindowedFitsAndF5StaysDark) {
   EXPECT_TRUE(problems.isEmpty()) << problems.join(QStringLiteral("\n")).toStdString();
 }
 
+// A returning user (issue 39): the page and the projector choice come back from the settings an earlier run wrote,
+// and the window opens as `gpulab --size WxH` opens it on this screen. Each page in turn, windowed and then in
+// projector mode (light and dark by turns), one start each; every run leaves the next one's settings as a user
+// does, through the window (the page it shows, the projector choice). With page=2 in the settings the matmul page
+// once opened 1,031 px wide in a 1024 px window, its controls scrolling sideways, where --page matmul gave 1,024.
+TEST(ReturningUser, EveryPageComesBackFromTheSettingsAndFits) {
+  const QRect screen = QApplication::primaryScreen()->geometry();
+  struct Visit {
+    int page;
+    bool projector, dark;
+  };
+  std::vector<Visit> visits;
+  {
+    // The earlier run: it ends on the first page, windowed, and says how many pages there are.
+    AppContext ctx(noGpu());
+    MainWindow w(ctx);
+    for (bool projector : {false, true})
+      for (int i = 0; i < w.pages().size(); ++i) visits.push_back({i, projector, projector && i % 2 == 1});
+    w.showPageIndex(0);
+    w.setProjectorDark(false);
+    w.setProjectorMode(false);
+  }
+  QStringList report;
+  QElapsedTimer took;
+  took.start();
+  for (std::size_t v = 0; v < visits.size(); ++v) {
+    const Visit& at = visits[v];
+    AppContext ctx(noGpu());
+    applyThemeToApplication(*qApp, ctx.theme());  // as main() does before the window exists
+    MainWindow w(ctx);
+    // As main() opens it: --size of the screen, at its corner, projector mode if the settings remember it.
+    w.resize(screen.size());
+    w.move(0, 0);
+    w.restoreProjectorMode();
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    settle();
+    Page* page = w.currentPage();
+    ASSERT_NE(page, nullptr);
+    QElapsedTimer ownRun;  // a page that measures when shown (the kernel page) is judged when it is done
+    ownRun.start();
+    while (page->isRunning() && ownRun.elapsed() < 60000) settle(1, 50);
+    settle();
+    const QString where = QStringLiteral("%1 (%2)").arg(
+        page->pageId(), at.projector ? (at.dark ? QStringLiteral("projector dark") : QStringLiteral("projector light"))
+                                     : QStringLiteral("window"));
+    if (page != w.pages()[at.page] || w.projectorMode() != at.projector)
+      report << where + QStringLiteral(": the settings asked for page %1, projector %2").arg(at.page + 1).arg(at.projector);
+    if (!qEnvironmentVariableIsEmpty("GPULAB_FIT_SHOTS"))
+      w.grab().save(QStringLiteral("%1/returning-%2-%3.png")
+                        .arg(qEnvironmentVariable("GPULAB_FIT_SHOTS"), page->pageId(),
+                             at.projector ? QStringLiteral("projector") : QStringLiteral("window")));
+    if (w.width() > screen.width() || w.height() > screen.height())  // --size is the window's inside
+      report << where + QStringLiteral(": the window opened %1×%2 on a %3×%4 screen")
+                            .arg(w.width())
+                            .arg(w.height())
+                            .arg(screen.width())
+                            .arg(screen.height());
+    for (const QString& p : problemsOnPage(w, page) + (at.projector ? QStringList() : sidebarProblems(w)))
+      report << where + QStringLiteral(": ") + p;
+    if (v + 1 == visits.size()) break;
+    const Visit& next = visits[v + 1];  // what this run leaves in the settings for the next
+    w.showPageIndex(next.page);
+    if (next.projector && next.dark != at.dark) w.setProjectorDark(next.dark);
+    if (next.projector != at.projector) w.setProjectorMode(next.projector);
+  }
+  std::printf("%dx%d returning user: %zu starts in %.1f s\n", g_screen.width(), g_screen.height(), visits.size(),
+              took.elapsed() / 1000.0);
+  EXPECT_TRUE(report.isEmpty()) << g_screen.width() << "x" << g_screen.height() << ", " << report.size()
+                                << " problems:\n  " << report.join(QStringLiteral("\n  ")).toStdString();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {

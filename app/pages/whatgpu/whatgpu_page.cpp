@@ -6,6 +6,7 @@
 #include "gpulab/models/catalogue.hpp"
 #include "pages/matmul/matmul_page.h"
 #include "pages/page_registry.h"
+#include "pages/whatgpu/model/cpu_bandwidth.h"
 #include "widgets/source_badge.h"
 
 #include <QComboBox>
@@ -247,6 +248,10 @@ WhatGpuPage::WhatGpuPage(AppContext& ctx) : Page(ctx) {
                            "its datasheet"));
 
   connect(m_card, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+  // The bandwidth row follows the triads measured here (any page's) and the recordings opened.
+  connect(&ctx.results(), &ResultStore::resultAdded, this, [this] { m_figures->setText(figuresText()); });
+  connect(&ctx.results(), &ResultStore::recordingsChanged, this, [this] { m_figures->setText(figuresText()); });
+  connect(&ctx.results(), &ResultStore::cleared, this, [this] { m_figures->setText(figuresText()); });
   refresh();
 }
 
@@ -325,7 +330,12 @@ QString WhatGpuPage::figuresText() const {
   t += row(tr("FP16 matrix units (Tensor Cores, AMX)"),
            models::cpu_has_matrix_units(ci.simd) ? tr("AMX (not measured here)") : tr("none detected"),
            g && g->fp16_tflops ? fmtSi(*g->fp16_tflops * 1e12, "FLOP/s") : dash);
-  t += row(tr("memory bandwidth"), tr("tens of GB/s (typical desktop, not measured)"),
+  // This CPU's triad where one was measured here or recorded on a CPU of its name (whatgpu_model::cpuBandwidth).
+  const whatgpu_model::CpuBandwidth bw = whatgpu_model::cpuBandwidth(sourcedResults(), ci.name);
+  t += row(tr("memory bandwidth"),
+           bw.found() ? tr("%1 (triad, %2)").arg(fmtSi(bw.bytesPerS, "B/s"),
+                                                 bw.source < 0 ? tr("measured here") : resultStore().sourceLabel(bw.source))
+                      : tr("tens of GB/s (typical desktop, not measured)"),
            g ? tr("%1 (%2)").arg(fmtSi(g->bandwidth_gbs * 1e9, "B/s"), QString::fromStdString(g->memory_type)) : dash);
   t += QStringLiteral("</table>");
   return t;

@@ -22,6 +22,18 @@ int cli_kernels(const Args& args);
 // gpulab plan --card NAME: each suite's estimated time on a catalogue card (plan_estimate.hpp); runs nothing.
 int cli_plan(const Args& args);
 
+// Every option a verb takes, from the verb's own parser table: the option walk (tests/unit/
+// test_cli_option_walk.cpp) runs each of them, so an option added later is walked without anyone listing it there.
+struct VerbOptions {
+  Args verb;                          // the words before the options: {"calc", "vram"}, {"kernels"}
+  std::vector<std::string> valued;    // --name VALUE
+  std::vector<std::string> switches;  // --name
+  std::string usage;                  // the verb's help text (it names the values an option takes: qv|qkvo|all)
+};
+std::vector<VerbOptions> cli_option_tables();
+// Runs a verb from its words ({"calc", "vram", "--model", "llama-3-8b"}), as `gpulab calc vram ...` does.
+int cli_run(const Args& words);
+
 // The version line printed by --version is gpulab::version_string(), in gpulab/harness.hpp (provenance).
 
 }  // namespace gpulab
