@@ -20,6 +20,7 @@ MeasurePolicy policy_for(const MeasurePolicy& policy, const Backend& backend) {
       device_words(backend.device_info()).device_class == DeviceClass::vulkan_on_cpu)
     return p;
   p.warmup_min_s = std::max(p.warmup_min_s, p.device_warmup_s);
+  p.device = &backend;  // a device that finished timed work moments ago skips the warm-up (kDeviceStaysWarmS)
   return p;
 }
 

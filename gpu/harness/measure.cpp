@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -35,6 +37,24 @@ bool warm_up(TimedOp& op, const MeasurePolicy& policy, const std::stop_token& st
   }
 }
 
+// When each device last finished timed work (MeasurePolicy::device): one that worked moments ago is still at its
+// boost clock, so the next measurement on it need not warm up by time again (kDeviceStaysWarmS).
+std::mutex g_warmth_mutex;
+std::map<const void*, Clock::time_point> g_last_busy;
+
+bool still_warm(const void* device) {
+  if (!device) return false;
+  const std::lock_guard lock(g_warmth_mutex);
+  const auto it = g_last_busy.find(device);
+  return it != g_last_busy.end() && seconds_since(it->second) < kDeviceStaysWarmS;
+}
+
+void mark_busy(const void* device) {
+  if (!device) return;
+  const std::lock_guard lock(g_warmth_mutex);
+  g_last_busy[device] = Clock::now();
+}
+
 // The last `window` samples agree: their spread is within the target.
 bool tail_agrees(const std::vector<double>& samples, int window, double target) {
   if (static_cast<int>(samples.size()) < window) return false;
@@ -63,7 +83,11 @@ std::string describe_warmup(const MeasurePolicy& policy, const Measurement& m) {
   };
   std::string words = "the check run, then " + std::to_string(m.warmup_count) + " untimed run(s), " +
                       fixed(m.warmup_s) + " s";
-  if (policy.warmup_min_s > 0) words += " (warm-up by time: at least " + fixed(policy.warmup_min_s) + " s)";
+  if (m.warm_already)
+    words += " (no warm-up by time: the device had finished timed work under " + fixed(kDeviceStaysWarmS) +
+             " s before)";
+  else if (policy.warmup_min_s > 0)
+    words += " (warm-up by time: at least " + fixed(policy.warmup_min_s) + " s)";
   return words;
 }
 
@@ -112,7 +136,12 @@ Measurement measure(TimedOp& op, const MeasurePolicy& policy, std::stop_token st
   }
   if (!m.check.passed) return m;  // a wrong answer is shown, never timed
 
-  if (!warm_up(op, policy, stop, m)) {
+  MeasurePolicy warm = policy;
+  if (policy.warmup_min_s > 0 && still_warm(policy.device)) {
+    warm.warmup_min_s = 0;  // the count of warm-up runs still applies
+    m.warm_already = true;
+  }
+  if (!warm_up(op, warm, stop, m)) {
     cancelled_in("the warm-up");
     return m;
   }
@@ -147,6 +176,7 @@ Measurement measure(TimedOp& op, const MeasurePolicy& policy, std::stop_token st
   }
   drop_settling(m, min_samples, policy.target_rel_spread);
   m.stats = summarize(m.samples_s);
+  if (!m.samples_s.empty()) mark_busy(policy.device);
   return m;
 }
 

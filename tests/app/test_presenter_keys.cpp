@@ -7,11 +7,13 @@
 #include "main_window.h"
 #include "pages/page.h"
 #include "pages/page_registry.h"
+#include "shell/presenter_keys.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSlider>
 #include <QTest>
 #include <QVBoxLayout>
@@ -180,6 +182,23 @@ TEST_P(PresenterKeys, EscGivesTheKeyboardBackToThePage) {
   press(Qt::Key_Right);  // now → is the lesson's
   EXPECT_EQ(page(), m_index + 1);
   EXPECT_EQ(m_probe->slider->value(), 50);
+}
+
+TEST(PresenterKeyRules, PageKeysScrollAKernelBeingWrittenAndTurnPagesFromAReadOnlyText) {
+  // The lab's editor: a student paging through their kernel stays on the lab page, and Space types a space there.
+  // A read-only text (a lesson, a report) still passes the clicker's keys to the lesson.
+  QPlainTextEdit editor;
+  EXPECT_EQ(presenter::classify(&editor), presenter::Focus::TextArea);
+  EXPECT_EQ(presenter::action(Qt::Key_PageDown, {}, presenter::classify(&editor), true), presenter::Action::None);
+  EXPECT_EQ(presenter::action(Qt::Key_PageUp, {}, presenter::classify(&editor), false), presenter::Action::None);
+  EXPECT_EQ(presenter::action(Qt::Key_Space, {}, presenter::classify(&editor), false), presenter::Action::None);
+  EXPECT_EQ(presenter::action(Qt::Key_B, {}, presenter::classify(&editor), true), presenter::Action::None);
+  editor.setReadOnly(true);
+  EXPECT_EQ(presenter::action(Qt::Key_PageDown, {}, presenter::classify(&editor), true),
+            presenter::Action::ClickerNext);
+  QLineEdit field;
+  EXPECT_EQ(presenter::action(Qt::Key_PageDown, {}, presenter::classify(&field), false),
+            presenter::Action::ClickerNext);
 }
 
 INSTANTIATE_TEST_SUITE_P(Focus, PresenterKeys, ::testing::Values(Target::Slider, Target::Combo, Target::Field),

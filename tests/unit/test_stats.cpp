@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include <algorithm>
 #include <functional>
 #include <stop_token>
@@ -203,6 +206,35 @@ TEST(Measure, WarmsUpByTimeBeforeTheFirstSample) {
   EXPECT_DOUBLE_EQ(m.warmup_s, 0.2);
   EXPECT_EQ(op.runs, 4 + 3);
   EXPECT_EQ(describe_warmup(p, m), "the check run, then 4 untimed run(s), 0.200 s (warm-up by time: at least 0.200 s)");
+}
+
+TEST(Measure, ADeviceThatJustWorkedIsStillWarmAndOneIdleSinceWarmsAgain) {
+  // A suite's jobs follow each other on one device: the first warms it up by time, the next (moments later) finds it
+  // at its boost clock and skips that, so 40 transfer jobs do not pay 40 warm-ups. After a gap longer than
+  // kDeviceStaysWarmS (the clock may have dropped) the warm-up by time comes back. Another device is not warm.
+  int device = 0, other = 0;
+  MeasurePolicy p;
+  p.warmup_runs = 1;
+  p.warmup_min_s = 0.2;
+  p.device = &device;
+  ScriptedOp first({0.05});
+  const Measurement cold = measure(first, p);
+  EXPECT_FALSE(cold.warm_already);
+  EXPECT_EQ(cold.warmup_count, 4);
+  ScriptedOp second({0.05});
+  const Measurement warm = measure(second, p);
+  EXPECT_TRUE(warm.warm_already);
+  EXPECT_EQ(warm.warmup_count, 1);  // the run asked for by count only
+  EXPECT_NE(describe_warmup(p, warm).find("no warm-up by time"), std::string::npos);
+  MeasurePolicy q = p;
+  q.device = &other;
+  ScriptedOp elsewhere({0.05});
+  EXPECT_FALSE(measure(elsewhere, q).warm_already);
+  std::this_thread::sleep_for(std::chrono::duration<double>(kDeviceStaysWarmS + 0.1));
+  ScriptedOp later({0.05});
+  const Measurement again = measure(later, p);
+  EXPECT_FALSE(again.warm_already);
+  EXPECT_EQ(again.warmup_count, 4);
 }
 
 TEST(Measure, AWarmUpByTimeEndsEvenWhenTheTimerCountsLittle) {

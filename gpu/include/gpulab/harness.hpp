@@ -16,6 +16,10 @@ namespace gpulab {
 // A GPU idles at a fraction of its boost clock (345 of 1980 MHz on an H100/H200) and needs ~0.1-0.2 s of work to
 // reach it: every measurement on a device warms up for at least this much device time before its first sample.
 inline constexpr double kDeviceWarmupS = 0.2;
+// ... and stays there through short gaps: a device that finished timed work less than this long ago is still warm, so
+// the next measurement on it skips the warm-up by time (a suite of 40 transfer jobs warms up once, not 40 times; a
+// job whose check keeps the device idle longer, an FP64 reference on the host, warms up again).
+inline constexpr double kDeviceStaysWarmS = 0.5;
 
 struct MeasurePolicy {
   int min_samples = 3;              // and the number of successive samples that must agree
@@ -25,6 +29,7 @@ struct MeasurePolicy {
   int warmup_runs = 1;              // extra untimed runs after the check
   double warmup_min_s = 0;          // ... and untimed runs until they add up to this much time (warm-up by time)
   double device_warmup_s = kDeviceWarmupS;  // what policy_for() (experiments.hpp) makes warmup_min_s on a GPU
+  const void* device = nullptr;  // the device the op runs on (policy_for sets it), for kDeviceStaysWarmS; null: none
 };
 
 // Runs `run` (one untimed launch, returning its seconds) until the returned times add up to `seconds`, or twice that
@@ -71,6 +76,7 @@ struct Measurement {
   double warmup_s = 0;    // time the untimed warm-up runs took (as run_once counts it)
   int warmup_count = 0;   // how many there were
   int settling_samples = 0;  // leading samples dropped: all slower than the agreeing ones after them (still warming)
+  bool warm_already = false;  // the warm-up by time was skipped: the device had finished timed work moments before
   bool cancelled = false;
   std::string cancelled_in;  // the phase a cancel stopped: "the check", "the warm-up", "sample 3"; "" when not
 };
