@@ -207,9 +207,7 @@ constexpr double k_sets_agree = 0.05;
 
 // The clock time now, "16:47:03 UTC": when the best burst was taken, for the device details.
 std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
+  const std::tm tm = platform::utc_calendar(std::time(nullptr));
   char buf[32];
   std::strftime(buf, sizeof buf, "%H:%M:%S UTC", &tm);
   return buf;
