@@ -61,11 +61,22 @@ std::string series_csv(const std::string& x_name, const std::string& y_name, con
   return out;
 }
 
+namespace {
+// "B sweep · FP32 (11)" -> "B sweep · FP32": the roofline's key counts a group's points, its CSV has a row for each.
+std::string without_point_count(const std::string& name) {
+  const std::size_t open = name.rfind(" (");
+  if (open == std::string::npos || name.back() != ')' || name.size() < open + 4) return name;
+  for (std::size_t i = open + 2; i + 1 < name.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return name;
+  return name.substr(0, open);
+}
+}  // namespace
+
 std::vector<std::string> series_missing(const std::vector<std::string>& drawn, const std::string& csv) {
   const std::set<std::string> have = all_fields(csv);
   std::vector<std::string> out;
   for (const std::string& name : drawn)
-    if (!name.empty() && !have.count(name)) out.push_back(name);
+    if (!name.empty() && !have.count(name) && !have.count(without_point_count(name))) out.push_back(name);
   return out;
 }
 

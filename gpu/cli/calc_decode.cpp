@@ -120,6 +120,13 @@ int calc_decode(const Flags& f) {
   serve.peak_flops = peak_flops;
   serve.card_bytes = card_gb ? *card_gb * bytes_per_gb : card ? card->memory_bytes() : 0;
   const bool serving = users || context || kv_precision;
+  // Without the serving step, the card's size and a named model's shape (when --params gives the size) have
+  // nothing to change: say what they need rather than print the same ceiling (issue 39's option walk).
+  if (!serving && card_gb)
+    return usage_error("--card-gb is the memory the users' KV caches must fit in: add --users N (and --context N)");
+  if (!serving && f.value("model") && f.value("params"))
+    return usage_error("--model with --params only shapes the users' KV caches: add --users N, or drop --params to "
+                       "take the model's size");
 
   json rows = json::array();
   const bool as_json = f.on("json");

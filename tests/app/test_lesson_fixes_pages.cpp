@@ -92,5 +92,6 @@ TEST(LessonFixesPages, VramPageRefusesFullTrainingInInt4) {
   EXPECT_TRUE(page.verdictText().contains(QStringLiteral("QLoRA"))) << page.verdictText().toStdString();
   page.setMode(gpulab::models::VramMode::inference);
   page.setFormat(gpulab::models::NumberFormat::fp16);
-  EXPECT_TRUE(page.verdictText().contains(QStringLiteral("17.4"))) << page.verdictText().toStdString();
+  // 17.2 GB with a chunked prefill's working space (17.4 before issue 36).
+  EXPECT_TRUE(page.verdictText().contains(QStringLiteral("17.2"))) << page.verdictText().toStdString();
 }

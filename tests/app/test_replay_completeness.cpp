@@ -85,6 +85,7 @@ std::vector<PlotEntry> table() {
       {"stadium", "stadium", {}, QStringLiteral("rounds and times of the race"), {}},
       {"matmul", "gflops", {{"every way at the size shown", gemmAtTheSizeShown, flopsPerS}}, {}, {}},
       {"kernel", "owners", {}, QStringLiteral("the ladder traced on the CPU emulator"), {}},
+      {"lab", "lab", {}, QStringLiteral("a student's kernel traced on the CPU emulator beside the ladder"), {}},
       {"kernel", "roofline", {}, QStringLiteral("the ladder traced on the CPU emulator"), {}},
       {"kernel", "steps", {}, QStringLiteral("the ladder traced on the CPU emulator"), {}},
       {"kernel", "timeline", {}, QStringLiteral("the ladder traced on the CPU emulator"), {}},
@@ -246,7 +247,7 @@ TEST(ReplayCompleteness, EveryPlotDrawsWhatTheRecordingHoldsForItsPage) {
     QString error;
     ASSERT_TRUE(ctx.openRecording(path, &error)) << error.toStdString();
     const gpulab::Recording rec = gpulab::load_recording(path.toStdString());
-    EXPECT_EQ(window.pages().size(), 15);
+    EXPECT_EQ(window.pages().size(), 16);  // with the lab (issue 37)
 
     std::set<std::pair<QString, QString>> seen;
     for (Page* page : window.pages()) {

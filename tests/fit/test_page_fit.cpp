@@ -489,9 +489,9 @@ TEST(ReturningUser, EveryPageComesBackFromTheSettingsAndFits) {
       const bool projector = (i + flip) % 2 == 1;
       visits.push_back({i, projector, projector && (i / 2) % 2 == 1});
     }
-    w.showPageIndex(0);
-    w.setProjectorDark(false);
-    w.setProjectorMode(false);
+    w.showPageIndex(0);  // and leaves the first visit's mode for it to restore
+    w.setProjectorDark(visits.front().dark);
+    w.setProjectorMode(visits.front().projector);
   }
   QStringList report;
   QElapsedTimer took;

@@ -82,7 +82,9 @@ TEST(LessonFixes, OneDefaultContextGivesTheSameTotal) {
   in.weights_format = NumberFormat::fp16;
   in.context = default_context_tokens;
   EXPECT_EQ(default_context_tokens, 4096);
-  EXPECT_NEAR(vram_budget(in, 24e9).total / 1e9, 17.4, 0.05);
+  // 17.2 GB: the prefill's working space is one 512-token chunk's (as serving engines prefill), not the whole
+  // context's at once (17.4 GB before issue 36).
+  EXPECT_NEAR(vram_budget(in, 24e9).total / 1e9, 17.2, 0.05);
 }
 
 TEST(LessonFixes, FullTrainingOnlyInFloatFormats) {

@@ -317,7 +317,8 @@ std::vector<decode_page_model::Input> DecodePage::inputs() const {
   return in;
 }
 
-QString DecodePage::ceilingText() const { return m_ceilingLabel->text(); }
+// The whole sentence (the strip shows its figures in short; the tooltip carries it all).
+QString DecodePage::ceilingText() const { return m_ceilingLabel->toolTip(); }
 QString DecodePage::chainText() const { return m_chainLabel->text() + QLatin1Char('\n') + m_batchLabel->text(); }
 QStringList DecodePage::ceilingBarLabels() const { return m_barLabels; }
 

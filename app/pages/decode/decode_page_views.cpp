@@ -227,9 +227,10 @@ void DecodePage::replotCeiling() {
   // The lesson's 8 users, with their caches read and fitted (issue 36).
   const QString serving = servingText(8);
   if (!serving.isEmpty()) ceilingText += QStringLiteral("<br>") + serving;
-  // A projector's strip has room for a few large lines: the figures and the per-pass note there, in short; the
-  // whole sentence in the tooltip.
-  if (t.isProjector()) {
+  // The strip has room for a few lines beside the chain's and the batch's (a projector's large ones, a 1024 px
+  // window's narrow column): the figures, the per-pass note and the 8 users there, in short; the whole sentences in
+  // the tooltip. (With the serving sentence added in full, a 1024x768 window left the chain plot 57 px tall.)
+  {
     QString brief = tr("At <b>%1</b>, %2: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> tokens/s, per pass over "
                        "the weights (speculative decoding: several tokens a pass).")
                         .arg(fmtSi(m_whatIf->value() * 1e9, "B/s"), QString::number(params / 1e9, 'g', 3) + QStringLiteral("B"),
@@ -249,8 +250,6 @@ void DecodePage::replotCeiling() {
                         sv.fits ? tr("fits") : tr("<b>does not fit</b> (%1 fit)").arg(sv.max_users_at_context));
     }
     m_ceilingLabel->setText(brief);
-  } else {
-    m_ceilingLabel->setText(ceilingText);
   }
   m_ceilingLabel->setToolTip(ceilingText);
   updatePrefill();

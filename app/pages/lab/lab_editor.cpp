@@ -41,7 +41,9 @@ class Gutter : public QWidget {
 CodeEditor::CodeEditor(QWidget* parent)
     : QPlainTextEdit(parent), m_gutter(new Gutter(this)), m_highlighter(new CudaHighlighter(document(), false)) {
   setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  setLineWrapMode(QPlainTextEdit::NoWrap);
+  // Long lines wrap at the editor's edge: a sideways scroll bar hides the end of a line from a class, and a
+  // wrapped line keeps its one line number (the gutter numbers blocks).
+  setLineWrapMode(QPlainTextEdit::WidgetWidth);
   setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 2);
   connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { updateGutterWidth(); });
   connect(this, &QPlainTextEdit::updateRequest, this, &CodeEditor::updateGutter);

@@ -97,14 +97,16 @@ LabPage::LabPage(AppContext& ctx) : Page(ctx) {
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSelectionMode(QAbstractItemView::NoSelection);
   m_table->verticalHeader()->setVisible(false);
+  // Eight rows (the ladder and yours) must show whole in a 1024x768 window's tab: compact rows, no scrolling.
+  m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
   m_table->setToolTip(tr("The seven ladder steps and your kernel, traced at the same size: global sectors per load "
                          "request, the share of fetched bytes used, bytes asked of memory per FLOP, how often each "
                          "element staged in shared memory is read, and bank conflicts per shared request"));
-  wl->addWidget(m_table, 3);
+  wl->addWidget(m_table, 1);
   m_whyText = new QLabel;
   m_whyText->setWordWrap(true);
   m_whyText->setTextFormat(Qt::RichText);
-  wl->addWidget(m_whyText, 1);
+  wl->addWidget(m_whyText, 0);
   m_tabs->addTab(why, tr("Why"));
   m_tabs->setTabToolTip(1, tr("Your kernel's trace beside the ladder's, the step it is most like and what would move "
                               "it up"));

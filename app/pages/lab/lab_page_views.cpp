@@ -80,8 +80,9 @@ QString LabPage::checkHtml() const {
 }
 
 void LabPage::showWhy() {
-  const QStringList headers = {tr("step"), tr("kernel"), tr("sectors/req"), tr("bytes used"), tr("bytes/FLOP"),
-                               tr("smem reuse"), tr("conflicts/req"), tr("cells/thread")};
+  // The kernel's function name rides in the step's tooltip: as a column it pushed the table past a narrow tab.
+  const QStringList headers = {tr("step"), tr("sectors/req"), tr("bytes used"), tr("bytes/FLOP"), tr("smem reuse"),
+                               tr("conflicts/req"), tr("cells/thread")};
   m_table->setColumnCount(int(headers.size()));
   m_table->setHorizontalHeaderLabels(headers);
   const std::vector<lab_model::WhyRow> rows =
@@ -89,15 +90,15 @@ void LabPage::showWhy() {
   m_table->setRowCount(int(rows.size()));
   for (int i = 0; i < int(rows.size()); ++i) {
     const lab_model::WhyRow& w = rows[std::size_t(i)];
-    const QStringList cells = {QString::fromStdString(w.name), QString::fromStdString(w.kernel),
-                               QString::number(w.sectors_per_request, 'f', 2),
+    const QStringList cells = {QString::fromStdString(w.name), QString::number(w.sectors_per_request, 'f', 2),
                                QString::number(100 * w.load_bytes_used_share, 'f', 0) + QStringLiteral("%"),
                                QString::number(w.bytes_per_flop, 'f', 4), QString::number(w.shared_reuse, 'f', 1),
                                QString::number(w.conflicts_per_request, 'f', 2),
                                QString::number(w.cells_per_thread, 'g', 3)};
     for (int c = 0; c < int(cells.size()); ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
-      if (c >= 2) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      if (c >= 1) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      if (c == 0) item->setToolTip(QString::fromStdString(w.kernel));
       if (w.student || w.closest) {
         QFont f = item->font();
         f.setBold(true);
