@@ -72,7 +72,7 @@ int cli_kernels(const Args& args) {
   emu::TraceShape shape;
   std::string only;
   KernelsFileOptions file_options;
-  bool json_out = false, sized = false, sides = false;
+  bool json_out = false, sized = false, sides = false, timed = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool has_value = i + 1 < args.size();
@@ -100,6 +100,7 @@ int cli_kernels(const Args& args) {
       ++i;
     } else if (a == "--time-limit" && has_value && parse_int(args[i + 1], v) && v > 0) {
       file_options.time_limit_seconds = v;
+      timed = true;
       ++i;
     } else if ((a == "--size" || a == "--m" || a == "--n" || a == "--k") && has_value && parse_int(args[i + 1], v)) {
       ++i;
@@ -112,6 +113,11 @@ int cli_kernels(const Args& args) {
       std::fprintf(stderr, "kernels: bad argument \"%s\"\n%s", a.c_str(), k_usage);
       return 2;
     }
+  }
+  // The seed and the time limit are a student file's check's: the ladder's own trace has neither.
+  if (file_options.file.empty() && (file_options.seed || timed)) {
+    std::fprintf(stderr, "kernels: --seed and --time-limit are for checking a file: add --file FILE.cu\n");
+    return 2;
   }
   if (!file_options.file.empty()) return cli_kernels_file(file_options, shape, json_out);
 

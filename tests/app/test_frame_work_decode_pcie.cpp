@@ -71,7 +71,7 @@ TEST(FrameWork, DecodeControlsWorkOnceAFrame) {
   }
   QSpinBox* prompt = nullptr;
   for (QSpinBox* b : page.findChildren<QSpinBox*>())
-    if (b->suffix().contains(QStringLiteral("tokens"))) prompt = b;
+    if (b->property("gpulabControlId").toString() == QStringLiteral("decode.prompt")) prompt = b;  // not the context
   ASSERT_TRUE(size && whatIf && prompt);
   size->setValue(9);  // above 8B: from 6 to 8B the published 7B runs join the chart (their bars made once)
   QTest::qWait(40);
@@ -137,6 +137,7 @@ TEST(FrameWork, DecodeResultsReuseTheChainChart) {
   // When the strip's sentences grow during the run the chart gets shorter and its key moves above it, once: the
   // key and its six entries are taken into the chart's layout again (27 objects in one run of six here; a print
   // of what was made showed QCPLegend + 12 legend items where a run without the move had 6). Allowed; a remake
-  // per result is not.
-  EXPECT_LE(c.plotObjects, 28) << "plot objects made over the run's results and " << c.replots << " redraws";
+  // per result is not. The ceiling line that reads the users' KV caches (issue 36) is one graph and key more,
+  // made once: 31.
+  EXPECT_LE(c.plotObjects, 31) << "plot objects made over the run's results and " << c.replots << " redraws";
 }

@@ -212,7 +212,10 @@ void DecodePage::buildControls() {
   connect(m_card, &QComboBox::currentIndexChanged, this, [this] { requestCeiling(); });
   connect(m_prompt, &QSpinBox::valueChanged, this, [this] { requestCeiling(); });
   // The context moves the serving sentence and the chain's ceiling line (drawn with the chain).
-  connect(m_context, &QSpinBox::valueChanged, this, [this] { replot(); });
+  connect(m_context, &QSpinBox::valueChanged, this, [this] {
+    m_chainDirty = true;  // its ceiling line; both once a frame, however fast the value moves
+    requestCeiling();
+  });
 }
 
 void DecodePage::setContextTokens(int tokens) { m_context->setValue(tokens); replot(); }
