@@ -231,8 +231,13 @@ void DecodePage::replotCeiling() {
   // window's narrow column): the figures, the per-pass note and the 8 users there, in short; the whole sentences in
   // the tooltip. (With the serving sentence added in full, a 1024x768 window left the chain plot 57 px tall.)
   {
-    QString brief = tr("At <b>%1</b>, %2: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> tokens/s, per pass over "
-                       "the weights (speculative decoding: several tokens a pass).")
+    // The speculative-decoding aside only where the strip's lines are few and wide (a projector): a 1024 px window's
+    // narrow column needs that height for the chain's chart (49 px of data area with it).
+    QString brief = (t.isProjector() ? tr("At <b>%1</b>, %2: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> "
+                                          "tokens/s, per pass over the weights (speculative decoding: several tokens a "
+                                          "pass).")
+                                     : tr("At <b>%1</b>, %2: FP16 ≤ <b>%3</b>, INT8 ≤ <b>%4</b>, INT4 ≤ <b>%5</b> "
+                                          "tokens/s, per pass over the weights."))
                         .arg(fmtSi(m_whatIf->value() * 1e9, "B/s"), QString::number(params / 1e9, 'g', 3) + QStringLiteral("B"),
                              fmtFixed(fp16, fp16 < 10 ? 1 : 0), fmtFixed(whatIfCeiling(QStringLiteral("INT8")), 0),
                              fmtFixed(whatIfCeiling(QStringLiteral("INT4")), 0));

@@ -81,8 +81,9 @@ QString LabPage::checkHtml() const {
 
 void LabPage::showWhy() {
   // The kernel's function name rides in the step's tooltip: as a column it pushed the table past a narrow tab.
-  const QStringList headers = {tr("step"), tr("sectors/req"), tr("bytes used"), tr("bytes/FLOP"), tr("smem reuse"),
-                               tr("conflicts/req"), tr("cells/thread")};
+  // Short heads (the table's tooltip says each in full): the eight columns fit a 1024x768 window's tab.
+  const QStringList headers = {tr("step"), tr("sect./req"), tr("used"), tr("B/FLOP"), tr("reuse"), tr("confl./req"),
+                               tr("cells/thr")};
   m_table->setColumnCount(int(headers.size()));
   m_table->setHorizontalHeaderLabels(headers);
   const std::vector<lab_model::WhyRow> rows =

@@ -139,6 +139,11 @@ StepTrace trace_launcher(const std::string& name, SgemmLauncher launcher, const 
                          const std::function<bool()>& stop) {
   for (int d : {shape.m, shape.n, shape.k})
     if (d < 1 || d > 512) throw std::invalid_argument("kernel trace: each size must be 1…512 (got " + std::to_string(d) + ")");
+#if !GPULAB_HAVE_KERNEL_TRACE
+  // The Windows build (and one configured without clang) has the tracer's API but no emulator to run a launcher on.
+  (void)name, (void)launcher, (void)seed, (void)stop;
+  throw std::runtime_error("kernel trace: this build has no CPU emulator to trace a kernel on");
+#else
   const std::size_t m = std::size_t(shape.m), n = std::size_t(shape.n), k = std::size_t(shape.k);
   std::vector<float> a(m * k), b(k * n), c(m * n);
   fill_random(a.data(), a.size(), seed);
@@ -178,6 +183,7 @@ StepTrace trace_launcher(const std::string& name, SgemmLauncher launcher, const 
   out.check_passed = check.passed;
   out.check_message = check.passed ? "every cell matches FP64 dot products" : check.message;
   return out;
+#endif
 }
 
 }  // namespace gpulab::emu
