@@ -150,6 +150,7 @@ void LabPage::buildControls() {
 
   auto* row = new QHBoxLayout;
   m_template = new QComboBox;
+  m_template->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "blank launcher" was cut in projector mode
   setControlId(m_template, QStringLiteral("lab.template"));
   m_template->addItem(tr("blank launcher"), QStringLiteral("blank"));
   for (const std::string& s : gpulab::emu::traced_ladder_steps())
