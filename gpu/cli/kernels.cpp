@@ -45,6 +45,22 @@ bool parse_int(const std::string& s, int& out) {
   }
 }
 
+// A row's derived figures, for the table and the JSON alike.
+struct RowFigures {
+  double sectors_per_request = 0, used_share = 0, conflicts_per_request = 0;
+};
+RowFigures row_figures(const emu::StepTrace& t) {
+  RowFigures r;
+  r.sectors_per_request =
+      t.global_load_requests() ? double(t.global_load_sectors()) / t.global_load_requests() : 0;
+  long long used = 0, fetched = 0;
+  for (const auto& ins : t.instructions)
+    if (!ins.shared && !ins.store) used += ins.bytes_used, fetched += 32 * ins.sectors;
+  r.used_share = fetched ? double(used) / fetched : 0;
+  r.conflicts_per_request = t.shared_requests() ? double(t.shared_extra_wavefronts()) / t.shared_requests() : 0;
+  return r;
+}
+
 }  // namespace
 
 void print_kernels_header(const emu::TraceShape& shape) {
@@ -55,14 +71,10 @@ void print_kernels_header(const emu::TraceShape& shape) {
 }
 
 void print_kernels_row(const std::string& name, const emu::StepTrace& t) {
-  const double sect = t.global_load_requests() ? double(t.global_load_sectors()) / t.global_load_requests() : 0;
-  long long used = 0, fetched = 0;
-  for (const auto& ins : t.instructions)
-    if (!ins.shared && !ins.store) used += ins.bytes_used, fetched += 32 * ins.sectors;
-  const double used_share = fetched ? double(used) / fetched : 0;
-  const double conflicts = t.shared_requests() ? double(t.shared_extra_wavefronts()) / t.shared_requests() : 0;
+  const RowFigures f = row_figures(t);
   std::printf("%-16s %-26s %10lld %8.2f %7.1f%% %10.4f %9.1f %11.2f %6s\n", name.c_str(), t.kernel.c_str(),
-              t.global_load_requests(), sect, 100 * used_share, t.bytes_per_flop(), t.shared_reuse(), conflicts,
+              t.global_load_requests(), f.sectors_per_request, 100 * f.used_share, t.bytes_per_flop(), t.shared_reuse(),
+              f.conflicts_per_request,
               t.check_passed ? "ok" : "WRONG");
 }
 
@@ -146,12 +158,7 @@ int cli_kernels(const Args& args) {
     if (!only.empty() && step != only) continue;
     try {
       const emu::StepTrace t = emu::trace_ladder_step(step, shape);
-      const double sect = t.global_load_requests() ? double(t.global_load_sectors()) / t.global_load_requests() : 0;
-      long long used = 0, fetched = 0;
-      for (const auto& ins : t.instructions)
-        if (!ins.shared && !ins.store) used += ins.bytes_used, fetched += 32 * ins.sectors;
-      const double used_share = fetched ? double(used) / fetched : 0;
-      const double conflicts = t.shared_requests() ? double(t.shared_extra_wavefronts()) / t.shared_requests() : 0;
+      const RowFigures f = row_figures(t);
       if (!t.check_passed) status = 1;
       if (json_out) {
         nlohmann::json instr = nlohmann::json::array();
@@ -161,10 +168,10 @@ int cli_kernels(const Args& args) {
                            {"sectors", ins.sectors}, {"bytes_used", ins.bytes_used}, {"wavefronts", ins.wavefronts},
                            {"ideal_wavefronts", ins.ideal_wavefronts}});
         rows.push_back({{"step", step}, {"kernel", t.kernel}, {"global_load_requests", t.global_load_requests()},
-                        {"sectors_per_load_request", sect}, {"load_bytes_used_share", used_share},
+                        {"sectors_per_load_request", f.sectors_per_request}, {"load_bytes_used_share", f.used_share},
                         {"global_bytes", t.global_bytes()}, {"flops", t.flops()},
                         {"bytes_per_flop", t.bytes_per_flop()}, {"shared_reuse", t.shared_reuse()},
-                        {"bank_conflicts_per_shared_request", conflicts}, {"check_passed", t.check_passed},
+                        {"bank_conflicts_per_shared_request", f.conflicts_per_request}, {"check_passed", t.check_passed},
                         {"instructions", instr}});
       } else {
         print_kernels_row(step, t);
