@@ -58,7 +58,7 @@ struct FmaPeak {
   double floor_fp32 = 0, floor_fp64 = 0;         // a rate measured here above every burst (0 = none)
   std::string floor_source_fp32, floor_source_fp64;
   // A busy start-up reads every burst low and alike, so agreement within the start-up set proves nothing: the peak
-  // is settled once a later set of bursts agrees with the set before it (settle_fma_peak).
+  // is settled once a later set of bursts agrees with any set before it (settle_fma_peak).
   bool settled = false;
   int sets = 0;                // sets of bursts taken (the start-up set is the first)
   std::string best_taken_at;   // when the best FP32 burst was taken: "16:47:03 UTC"
