@@ -44,8 +44,9 @@ class DecodePage : public Page {
   QString pageId() const override { return QStringLiteral("decode"); }
   QString title() const override { return tr("Decode speed: the bandwidth ceiling"); }
   QString takeaway() const override {
-    return tr("Each new token reads every weight once: tokens/s ≤ bandwidth ÷ bytes per token. Batched users "
-              "share that read: the total grows, each user's speed stays — until compute runs out.");
+    // Not "each user's speed stays": every user's KV cache is read apart from the weights (issue 36).
+    return tr("Each token reads every weight once: tokens/s ≤ bandwidth ÷ bytes per token. A batch shares that "
+              "read, not its caches: the total grows until compute runs out.");
   }
   LessonContent lesson() const override;
   QList<PlotExport> plots() override;
@@ -130,6 +131,7 @@ class DecodePage : public Page {
 
   StackedOrTabbed* m_visual = nullptr;
   QCustomPlot* m_ceilingPlot = nullptr;
+  int m_ceilingKeyRows = 0;  // the ceiling key's rows as last laid out (0: not yet; fitPlotSizes guesses by theme)
   QString m_ceilingTip;  // the ceiling chart's tooltip, before the key's whole citations when it shows short names
   QCustomPlot* m_batchPlot = nullptr;
   QDoubleSpinBox* m_whatIf = nullptr;

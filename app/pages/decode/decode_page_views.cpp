@@ -191,6 +191,13 @@ void DecodePage::replotCeiling() {
     keyFont.setPointSize(fit.pt);
     m_ceilingPlot->legend->setFont(keyFont);
     placeLegendAbove(m_ceilingPlot, fit.columns);
+    // The rows the key takes come off the bars' height: at 1024x768 in a window the four keys fit only one to a row
+    // and left the bars 49 px, so the chart's least height grows with them (and the two charts take turns below it).
+    const int rows = (m_ceilingPlot->legend->itemCount() + fit.columns - 1) / std::max(1, fit.columns);
+    if (rows != m_ceilingKeyRows) {
+      m_ceilingKeyRows = rows;
+      fitPlotSizes(m_ctx.theme());
+    }
   }
   // The bars' values at the key's size (below): a key shrunk for a narrow chart has narrow bars under it, whose
   // values at the full size ran together ("239239").
@@ -492,7 +499,9 @@ void DecodePage::fitPlotSizes(const Theme& t) {
   const QFontMetrics title(bold);
   const QFontMetrics key(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
   const int yTitle = title.horizontalAdvance(m_batchPlot->yAxis->label()) + 12;
-  const int keyRows = t.isProjector() ? 4 : 2;  // datasheet, what-if, measured and the published GPUs
+  // Datasheet, what-if, measured and the published GPUs: two to a row in a window, one in projector mode, until the
+  // key has been laid out at the chart's width.
+  const int keyRows = m_ceilingKeyRows > 0 ? m_ceilingKeyRows : (t.isProjector() ? 4 : 2);
   // The chain's key, once it sits above the chart (several sources), takes its rows from the chart's height.
   const int chainKeyRows = legendIsAbove(m_batchPlot) ? m_batchPlot->legend->rowCount() : 0;
   m_visual->setViewMinimums(std::max(keyRows * key.height() + 2 * tick.height() + 24 + 110, yTitle),

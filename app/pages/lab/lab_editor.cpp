@@ -58,7 +58,21 @@ int CodeEditor::gutterWidth() const {
   return 10 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
 }
 
-void CodeEditor::updateGutterWidth() { setViewportMargins(gutterWidth(), 0, 0, 0); }
+void CodeEditor::updateGutterWidth() {
+  setViewportMargins(gutterWidth(), 0, 0, 0);
+  const QRect r = contentsRect();
+  m_gutter->setGeometry(QRect(r.left(), r.top(), gutterWidth(), r.height()));
+}
+
+// The projector theme's larger font widens the numbers: the text's margin follows, or the gutter covers each line's
+// first character ("/ Your own SGEMM", "include <cuda_runtime.h>" at 1920x1080 in projector mode).
+void CodeEditor::changeEvent(QEvent* event) {
+  QPlainTextEdit::changeEvent(event);
+  if (event->type() == QEvent::FontChange) {
+    setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 2);
+    updateGutterWidth();
+  }
+}
 
 void CodeEditor::updateGutter(const QRect& rect, int dy) {
   if (dy) m_gutter->scroll(0, dy);
@@ -67,8 +81,7 @@ void CodeEditor::updateGutter(const QRect& rect, int dy) {
 
 void CodeEditor::resizeEvent(QResizeEvent* event) {
   QPlainTextEdit::resizeEvent(event);
-  const QRect r = contentsRect();
-  m_gutter->setGeometry(QRect(r.left(), r.top(), gutterWidth(), r.height()));
+  updateGutterWidth();
 }
 
 void CodeEditor::setDark(bool dark) {

@@ -22,6 +22,7 @@ class CodeEditor : public QPlainTextEdit {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
   void updateGutterWidth();

@@ -148,9 +148,7 @@ void LabPage::buildControls() {
   controls()->addWidget(m_taskText);
   connect(m_task, &QComboBox::activated, this, [this] { setTask(static_cast<Task>(m_task->currentData().toInt())); });
 
-  auto* row = new QHBoxLayout;
   m_template = new QComboBox;
-  m_template->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "blank launcher" was cut in projector mode
   setControlId(m_template, QStringLiteral("lab.template"));
   m_template->addItem(tr("blank launcher"), QStringLiteral("blank"));
   for (const std::string& s : gpulab::emu::traced_ladder_steps())
@@ -165,9 +163,9 @@ void LabPage::buildControls() {
     m_editor->setMarks({});
     m_path.clear();
   });
-  row->addWidget(m_template, 1);
-  row->addWidget(load);
-  controls()->addLayout(row);
+  // The chooser on a row of its own: beside its button it had 160 px in projector mode and cut "blank launcher".
+  controls()->addWidget(m_template);
+  controls()->addWidget(load);
 
   auto* files = new QHBoxLayout;
   auto* open = new QPushButton(tr("Open…"));
