@@ -64,3 +64,20 @@ TEST(LabPage, FindTheMissingBarrierThenFixIt) {
   EXPECT_EQ(page.report()->closest->step, "03_shared_tiles");
   ASSERT_EQ(page.plots().size(), 1);
 }
+
+// The projector theme's larger font widens the line numbers: the text's margin must follow, or the gutter covers
+// each line's first character (it did at 1920x1080 in projector mode: "/ Your own SGEMM", "include <cuda_runtime.h>").
+TEST(LabEditor, TheTextStartsPastTheLineNumbersAfterAFontChange) {
+  CodeEditor editor;
+  editor.setPlainText(QStringLiteral("// one\n#include <x>\n"));
+  editor.resize(600, 300);
+  editor.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&editor));
+  const int before = editor.gutterWidth();
+  QFont big = editor.font();
+  big.setPointSize(big.pointSize() * 2);
+  editor.setFont(big);
+  QTest::qWait(20);
+  ASSERT_GT(editor.gutterWidth(), before);
+  EXPECT_GE(editor.textMargin(), editor.gutterWidth());
+}

@@ -17,6 +17,7 @@ class CodeEditor : public QPlainTextEdit {
   const QMap<int, QString>& marks() const { return m_marks; }
   void setDark(bool dark);
   int gutterWidth() const;
+  int textMargin() const { return viewportMargins().left(); }  // where the text starts, past the line numbers
   void paintGutter(QPaintEvent* event);
   QString gutterToolTip(int y) const;
 
