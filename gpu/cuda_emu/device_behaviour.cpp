@@ -3,6 +3,7 @@
 // makes it take longer by sleeping the difference inside the launch, so a host clock around the launch and the
 // emulated events (host timestamps) both see the slower device, as they would on a GPU.
 #include "device_behaviour.hpp"
+#include <gpulab_emu/simulated_clock.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -20,24 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The lent H100/H200 idle at 345 MHz and boost to 1980 MHz. The driver raises the clock in steps as it sees the
-// load, not smoothly: the device holds each clock for a while, so a few short samples taken on one step agree with
-// each other, and a method that stops when three samples agree can time the idle clock. Here the clock steps up at
-// fixed amounts of busy time and is at boost after kRampS.
-struct ClockStep {
-  double from_busy_s;  // busy time at which this clock starts
-  double mhz;
-};
-constexpr ClockStep kSteps[] = {{0.0, 345}, {0.060, 1005}, {0.110, 1500}, {0.150, 1980}};
-constexpr double kBoostMhz = 1980;
-constexpr double kRampS = 0.150;
-// A GPU left idle lowers its clock again, but not at once: the warmth gained by busy time keeps accumulating past
-// boost up to kHoldS, and idle time drains it linearly at kRampS per kCoolS. So the clock holds boost through the
-// host's short gaps between launches (a sample's bookkeeping, a preempted process), starts stepping down after
-// ~1 s without work and is back at idle after ~2 s: short enough that a measurement cannot lean on the warm-up of
-// one a suite ran earlier (host work between GPU jobs, a large check's FP64 reference, take that long).
-constexpr double kCoolS = 1.0;
-constexpr double kHoldS = 2 * kRampS;
 constexpr double kModuleLoadS = 0.030;  // context creation and module load at the first launch
 constexpr double kKernelLoadS = 0.002;  // lazy loading (CUDA_MODULE_LOADING=LAZY) of each kernel at its first launch
 constexpr int kStickyError = 700;       // cudaErrorIllegalAddress
@@ -83,35 +66,16 @@ const Settings& settings() {
 std::atomic<long long> g_launches{0};
 std::atomic<int> g_sticky{0};
 
-// The clock's state: busy seconds credited towards boost (0 = idle clock, kRampS = boost), and when the last work
-// ended (idle time since then drains the credit).
+// The clock (simulated_clock.hpp, driven by the host's steady clock) and what has been loaded.
 struct ClockState {
   std::mutex mutex;
-  double warmth_s = 0;
-  Clock::time_point last_end{};
+  SimulatedClock clock;
   bool loaded = false;
   std::set<const void*> loaded_kernels;
 };
 ClockState& clock_state() {
   static ClockState s;
   return s;
-}
-
-// Wall time for `work_s` seconds of full-speed work on a device warmed by `warmth_s`: each clock step in turn does
-// work at its share of boost until its busy time is used up, then the next one.
-double stretched(double work_s, double warmth_s) {
-  double wall = 0, busy = warmth_s, left = work_s;
-  const std::size_t steps = sizeof kSteps / sizeof kSteps[0];
-  for (std::size_t i = 0; i < steps && left > 0; ++i) {
-    const double until = i + 1 < steps ? kSteps[i + 1].from_busy_s : 1e300;
-    if (busy >= until) continue;
-    const double speed = kSteps[i].mhz / kBoostMhz;
-    const double t = std::min(until - busy, left / speed);  // wall time spent on this step
-    wall += t;
-    busy += t;
-    left -= t * speed;
-  }
-  return wall;
 }
 
 // Sleeps most of a wait and spins the rest: a plain sleep overshoots by tens of microseconds, as much as a small
@@ -159,20 +123,13 @@ DeviceWork::DeviceWork(const void* key) {
 
 DeviceWork::~DeviceWork() {
   if (!m_active) return;
-  const auto end = Clock::now();
-  const double work_s = std::chrono::duration<double>(end - m_start).count();
+  const double work_s = std::chrono::duration<double>(Clock::now() - m_start).count();
   ClockState& s = clock_state();
   double extra = 0;
   {
     const std::lock_guard lock(s.mutex);
-    if (s.last_end != Clock::time_point{}) {
-      const double idle = std::max(0.0, std::chrono::duration<double>(m_start - s.last_end).count());
-      s.warmth_s = std::max(0.0, s.warmth_s - idle * kRampS / kCoolS);
-    }
-    const double wall = stretched(work_s, s.warmth_s);
-    extra = wall - work_s;
-    s.warmth_s = std::min(kHoldS, s.warmth_s + wall);
-    s.last_end = end + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(extra));
+    const double start_s = std::chrono::duration<double>(m_start.time_since_epoch()).count();
+    extra = s.clock.run(work_s, start_s) - work_s;
   }
   wait_for(extra);
 }
