@@ -19,6 +19,17 @@
 namespace gpulab::cuda {
 namespace {
 
+// CMAKE_CUDA_ARCHITECTURES as configured ("75 80 86 89 90", "native", "75-virtual"); the emulated module has none.
+std::string compiled_architectures() {
+#if defined(GPULAB_CUDA_EMULATED_MODULE)
+  return "none: the CPU emulator runs the kernels' C++";
+#elif defined(GPULAB_CUDA_ARCHS)
+  return std::string("sm ") + GPULAB_CUDA_ARCHS + " (CMAKE_CUDA_ARCHITECTURES)";
+#else
+  return "not recorded by this build";
+#endif
+}
+
 std::string version_string(int v) {  // 13000 → "13.0", 12080 → "12.8"
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
@@ -167,6 +178,10 @@ class CudaBackend final : public Backend {
     p["bandwidth_arrays"] = "at least 4x L2 per array; bytes = read + written";
     for (const char* env : {"NVIDIA_TF32_OVERRIDE", "CUBLAS_EMULATE_SINGLE_PRECISION", "CUDA_VISIBLE_DEVICES"})
       if (const char* v = std::getenv(env)) p[std::string("env_") + env] = v;
+    p["compiled_architectures"] = compiled_architectures();
+    // Lazy loading moves each kernel's load into its first launch (the warm-up's untimed launch pays it).
+    const char* loading = std::getenv("CUDA_MODULE_LOADING");
+    p["cuda_module_loading"] = loading && *loading ? std::string(loading) : "unset (LAZY, the default since CUDA 12.2)";
   }
 
   std::string kind() const override { return "cuda"; }

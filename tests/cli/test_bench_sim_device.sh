@@ -51,6 +51,10 @@ for r in gpu:
     if "of host memory" not in err:
         continue  # a job refused for another reason first (a size the emulator does not take) says that reason
     assert "is available (GPULAB_EMU_HOST_MEM_MB" in err, err
+# What the kernels were compiled for and how they load, beside every GPU result (issue 35).
+prov = [r["provenance"] for r in doc["results"] if r["backend"] == "cuda" and "compiled_architectures" in r["provenance"]]
+assert prov, "no CUDA result names its compiled architectures"
+assert "emulator" in prov[0]["compiled_architectures"] and prov[0].get("cuda_module_loading"), prov[0]
 refused = [r for r in gpu if "of host memory" in r.get("error", "")]
 assert len(refused) >= 3, "only %d job(s) refused for host memory" % len(refused)
 print("%d GPU job(s) refused for host memory, e.g.: %s" % (len(refused), refused[0]["error"]))
