@@ -2,6 +2,7 @@
 #include "app_context.h"
 #include "cli/export_cli.h"
 #include "cli/gui_bench.h"
+#include "widgets/layout_room.h"
 #include "main_window.h"
 #include "pages/page.h"
 #include "settings.h"
@@ -106,6 +107,23 @@ int runGui(int argc, char** argv) {
   if (parser.isSet(themeOpt)) ctx.setTheme(Theme::byName(parser.value(themeOpt)));
   applyThemeToApplication(app, ctx.theme());
 
+  QSize size(1600, 960);
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) size = size.boundedTo(screen->availableSize());
+  if (parser.isSet(sizeOpt)) {
+    const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
+    bool okW = false, okH = false;
+    const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0, h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+    if (!okW || !okH || w < 640 || h < 480 || w > 16384 || h > 16384) {
+      std::fprintf(stderr, "gpulab: --size wants WxH between 640x480 and 16384x16384, got '%s'\n",
+                   qPrintable(parser.value(sizeOpt)));
+      return 2;
+    }
+    size = QSize(w, h);
+  }
+  // The window's layout plans for this width, not the screen's: --size 1024x768 on a 1920 px screen opened 1116 px
+  // wide, its lesson list and controls column sized for the big screen (issue 39).
+  if (parser.isSet(sizeOpt)) setAskedWindowWidth(size.width());
+
   MainWindow window(ctx);
   // A bad recording on the command line is named on stderr and the app still starts (no modal box that a
   // script could never answer); the status bar says what was opened.
@@ -128,19 +146,6 @@ int runGui(int argc, char** argv) {
     }
   }
 
-  QSize size(1600, 960);
-  if (const QScreen* screen = QGuiApplication::primaryScreen()) size = size.boundedTo(screen->availableSize());
-  if (parser.isSet(sizeOpt)) {
-    const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
-    bool okW = false, okH = false;
-    const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0, h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
-    if (!okW || !okH || w < 640 || h < 480 || w > 16384 || h > 16384) {
-      std::fprintf(stderr, "gpulab: --size wants WxH between 640x480 and 16384x16384, got '%s'\n",
-                   qPrintable(parser.value(sizeOpt)));
-      return 2;
-    }
-    size = QSize(w, h);
-  }
   window.resize(size);
   window.move(0, 0);
   if (parser.isSet(projectorOpt) || parser.isSet(themeOpt))

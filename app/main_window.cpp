@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "widgets/layout_room.h"
 
 #include "app_context.h"
 #include "export/export_actions.h"
@@ -72,8 +73,7 @@ MainWindow::MainWindow(AppContext& ctx, QWidget* parent) : QMainWindow(parent), 
   leftLay->addWidget(deviceScroll);
   left->setObjectName(QStringLiteral("lessonSidebar"));
   // A fifth of a narrow screen (204 px at 1024: the page beside it needs the rest), 250 px from 1280 up.
-  const QScreen* screen0 = QGuiApplication::primaryScreen();
-  const int screenWidth0 = screen0 ? screen0->geometry().width() : 1280;
+  const int screenWidth0 = layoutScreenWidth(nullptr);  // the primary screen's, or the width --size asked for
   left->setMinimumWidth(std::clamp(int(0.2 * screenWidth0), 200, 250));
   // On a narrow screen the list keeps to its minimum: the 100 px more it took beside a page at its widest
   // were the page's controls column's, which scrolled sideways for want of them (1024×768).

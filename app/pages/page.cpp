@@ -1,4 +1,5 @@
 #include "pages/page.h"
+#include "widgets/layout_room.h"
 
 #include "app_context.h"
 #include "runner/cpu_peak_watch.h"
@@ -289,7 +290,8 @@ void Page::fitSideColumn(const Theme& theme) {
   // made preset rows wider than the 460 px that suits the normal theme), as far as the visual can spare the room
   // above its own minimum; else 28 % of the page. The page's width as the screen allows it: a page laid out wider
   // than its screen must not widen its own column.
-  const int screenWidth = screen() ? screen()->geometry().width() : width();
+  // A window plans for the width --size asked for, when less than its screen's; projector mode fills the screen.
+  const int screenWidth = theme.isProjector() && screen() ? screen()->geometry().width() : layoutScreenWidth(this);
   // Nor wider than the screen leaves beside the window's other columns (the lesson list): a page measured before
   // the window had its final width gave its column a minimum that pushed a 1024 px window 11 px past its screen.
   const int outside = window() && window() != this ? std::max(0, window()->width() - width()) : 0;

@@ -38,6 +38,11 @@ PublishedLadderPlot::PublishedLadderPlot(AppContext& ctx, QWidget* parent) : QWi
                         "last did and adds one idea; the share is of cuBLAS on the same card"));
   lay->addWidget(m_plot);
   m_plot->setMinimumHeight(120);
+  connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+    const QString before = m_title ? m_title->text() : QString();
+    fitTitle();
+    if (m_title && m_title->text() != before) m_plot->replot(QCustomPlot::rpQueuedReplot);
+  });
   connect(&m_ctx.results(), &ResultStore::recordingsChanged, this, [this] { emit wantedChanged(); });
   connect(&m_ctx, &AppContext::themeChanged, this, [this] {
     rebuild();
@@ -50,6 +55,18 @@ QString PublishedLadderPlot::title() const {
   const auto steps = ladder();
   if (steps.empty()) return {};
   return tr("%1 — SGEMM ladder, 4092²").arg(publishedLabel(steps.front()));
+}
+
+void PublishedLadderPlot::fitTitle() {
+  const auto steps = ladder();
+  if (!m_title || steps.empty()) return;
+  // A 1024 px window's chart is narrower than the whole citation ("ublished: … 4092" cut at both ends): then the
+  // card and the project, as the decode page's narrow key names a source; the whole title stays in the tooltip.
+  QString text = title();
+  if (QFontMetrics(m_title->font()).horizontalAdvance(text) > m_plot->width() - 8 && m_plot->width() > 0)
+    text = tr("%1 — SGEMM ladder")
+               .arg(QString::fromStdString(gpulab::models::published_short_label(steps.front())));
+  if (m_title->text() != text) m_title->setText(text);
 }
 
 int PublishedLadderPlot::barCount() const { return int(ladder().size()); }
@@ -78,7 +95,7 @@ void PublishedLadderPlot::rebuild() {
   tf.setBold(true);
   m_title->setFont(tf);
   m_title->setTextColor(publishedColour(th).darker(th.dark ? 80 : 115));
-  m_title->setText(title());
+  fitTitle();
   m_plot->yAxis->setRangeReversed(true);  // naive on top, as on the page's chart
   m_plot->yAxis->setTickLength(0, 0);
   m_plot->yAxis->setSubTicks(false);

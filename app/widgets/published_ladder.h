@@ -30,6 +30,7 @@ class PublishedLadderPlot : public QWidget {
   void wantedChanged();
 
  private:
+  void fitTitle();  // the whole citation where it fits the chart's width, else the card and project only
   AppContext& m_ctx;
   QCustomPlot* m_plot = nullptr;
   QCPTextElement* m_title = nullptr;
