@@ -514,7 +514,8 @@ QString RooflinePlot::csv() const {
     prov.replace(QLatin1Char('\n'), QStringLiteral("; "));
     out += QStringLiteral("point,%1,%2,%3,%4,,%5\n")
                .arg(csvField(p.group), p.published ? QStringLiteral("published")
-                                       : p.recorded ? QStringLiteral("recorded") : QStringLiteral("measured"))
+                                       : p.recorded ? QStringLiteral("recorded")
+                                       : p.model    ? QStringLiteral("model") : QStringLiteral("measured"))
                .arg(p.intensity, 0, 'g', 6)
                .arg(p.flops, 0, 'g', 6)
                .arg(csvField(prov));

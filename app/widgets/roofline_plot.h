@@ -39,6 +39,7 @@ class RooflinePlot : public QWidget {
     bool recorded = false;    // hollow marks for recorded points
     int source = -1;          // which recording (widgets/recorded_look.h: the second's shade and square marks)
     bool published = false;   // what others measured (widgets/published_views.h): diamonds, never this machine's
+    bool model = false;       // placed by a model, not measured (the lab's traced kernels under a datasheet roof)
     QString group;            // points of one group share a legend entry
     QString tooltip;          // provenance, shown when the mouse rests on the point
     bool stream = false;      // a streaming (bandwidth) kernel: above the memory roof only when its data is in cache

@@ -96,4 +96,20 @@ TEST(LabModel, RooflinePlaceIsMinOfRoofAndBandwidthTimesIntensity) {
   EXPECT_FALSE(lab_model::roofline_place(t, 0, 1000));
 }
 
+TEST(LabModel, RoofPointsPlaceEveryStepAndTheStudentUnderOneCard) {
+  // 1600 sectors per 2·64³ FLOPs is 0.098 B/FLOP (10.2 FLOP/B); 250 sectors is 65.5 FLOP/B; the card's ridge is 80.
+  const std::vector<StepTrace> ladder = {trace("01_naive", 100, 1600), trace("02_coalesced", 100, 250)};
+  const auto points = lab_model::roof_points(ladder, passed_like("02_coalesced", trace("s", 100, 40)), 80, 1000);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0].name, "01_naive");
+  EXPECT_TRUE(points[0].place.memory_bound);
+  EXPECT_LT(points[0].place.attainable_tflops, points[1].place.attainable_tflops);
+  EXPECT_TRUE(points[2].student);
+  EXPECT_FALSE(points[2].place.memory_bound);  // 40 sectors: 409.6 FLOP/B, past the ridge
+  EXPECT_DOUBLE_EQ(points[2].place.attainable_tflops, 80);
+  // No trace of the student's kernel (it failed to compile): the ladder alone.
+  gpulab::lab::LabReport failed;
+  EXPECT_EQ(lab_model::roof_points(ladder, failed, 80, 1000).size(), 2u);
+}
+
 }  // namespace

@@ -3,6 +3,7 @@
 #include "app_context.h"
 #include "gpulab/models/catalogue.hpp"
 #include "pages/lab/lab_editor.h"
+#include "pages/lab/lab_roofline_view.h"
 #include "pages/page_registry.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
@@ -110,6 +111,10 @@ LabPage::LabPage(AppContext& ctx) : Page(ctx) {
   m_tabs->addTab(why, tr("Why"));
   m_tabs->setTabToolTip(1, tr("Your kernel's trace beside the ladder's, the step it is most like and what would move "
                               "it up"));
+  m_roofline = new LabRooflineView;
+  m_tabs->addTab(m_roofline, tr("Roofline"));
+  m_tabs->setTabToolTip(2, tr("A model: the ladder and your kernel under the chosen card's datasheet roofline, placed "
+                              "by their traced FLOPs per byte (the emulator measures no speed)"));
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(m_editor);
   split->addWidget(m_tabs);

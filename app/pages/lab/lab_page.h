@@ -14,6 +14,7 @@
 #include <optional>
 
 class CodeEditor;
+class LabRooflineView;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -58,6 +59,7 @@ class LabPage : public Page {
   void buildControls();
   void showReport();
   void showWhy();
+  void showRoofline();  // the Roofline tab, for the report and the chosen card
   void showTask();
   QString checkHtml() const;
   QString whyText() const;
@@ -67,6 +69,7 @@ class LabPage : public Page {
   QTextBrowser* m_check = nullptr;
   QTableWidget* m_table = nullptr;
   QLabel* m_whyText = nullptr;
+  LabRooflineView* m_roofline = nullptr;  // the Roofline tab: the kernels under the chosen card's roofline (a model)
   QComboBox* m_task = nullptr;
   QLabel* m_taskText = nullptr;
   QComboBox* m_template = nullptr;

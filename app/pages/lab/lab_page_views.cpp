@@ -1,5 +1,7 @@
 // The lab page's views: the Check report, the Why table beside the ladder, the task's verdict, the export.
 #include "pages/lab/lab_page.h"
+#include "pages/lab/lab_roofline_view.h"
+#include "app_context.h"
 
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
@@ -113,6 +115,17 @@ void LabPage::showWhy() {
   m_table->resizeColumnsToContents();
   m_table->horizontalHeader()->setStretchLastSection(true);
   m_whyText->setText(whyText());
+  showRoofline();
+}
+
+void LabPage::showRoofline() {
+  const std::string card = m_card->currentData().toString().toStdString();
+  const gpulab::models::GpuSpec* g = gpulab::models::find_gpu(card);
+  if (!g || !g->fp32_tflops) return;
+  const std::vector<lab_model::RoofPoint> points =
+      m_report ? lab_model::roof_points(m_ladder, *m_report, *g->fp32_tflops, g->bandwidth_gbs)
+               : std::vector<lab_model::RoofPoint>{};
+  m_roofline->show(points, QString::fromStdString(g->name), *g->fp32_tflops, g->bandwidth_gbs, m_ctx.theme());
 }
 
 QString LabPage::whyText() const {
@@ -180,5 +193,7 @@ QString LabPage::whyCsv() const {
 
 QList<PlotExport> LabPage::plots() {
   return {PlotExport{QStringLiteral("lab"), tr("Your kernel beside the ladder (traced on the CPU emulator)"), nullptr,
-                     m_table, [this] { return whyCsv(); }}};
+                     m_table, [this] { return whyCsv(); }},
+          PlotExport{QStringLiteral("lab_roofline"), tr("Your kernel and the ladder under a card's roofline (model)"),
+                     m_roofline->plot(), nullptr, [this] { return m_roofline->csv(); }}};
 }

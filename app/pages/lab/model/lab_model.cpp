@@ -122,4 +122,15 @@ std::optional<RooflinePlace> roofline_place(const gpulab::emu::StepTrace& trace,
   return p;
 }
 
+std::vector<RoofPoint> roof_points(const std::vector<gpulab::emu::StepTrace>& ladder,
+                                   const gpulab::lab::LabReport& report, double peak_tflops, double bandwidth_gbs) {
+  std::vector<RoofPoint> out;
+  const auto add = [&](const gpulab::emu::StepTrace& t, const std::string& name, bool student) {
+    if (const auto place = roofline_place(t, peak_tflops, bandwidth_gbs)) out.push_back({name, *place, student});
+  };
+  for (const auto& t : ladder) add(t, t.step, false);
+  if (report.trace) add(*report.trace, "your kernel", true);
+  return out;
+}
+
 }  // namespace lab_model

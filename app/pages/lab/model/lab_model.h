@@ -52,4 +52,14 @@ struct RooflinePlace {
 // Where a traced kernel sits under a card's FP32 roof (datasheet figures); nullopt without a trace or figures.
 std::optional<RooflinePlace> roofline_place(const gpulab::emu::StepTrace& trace, double peak_tflops, double bandwidth_gbs);
 
+// Every ladder step and the student's kernel under one card's roofline (the datasheet model: each at the least of its
+// traced intensity × bandwidth and the peak, never a measured speed). Steps without traffic are left out.
+struct RoofPoint {
+  std::string name;  // "03_shared_tiles" or "your kernel"
+  RooflinePlace place;
+  bool student = false;
+};
+std::vector<RoofPoint> roof_points(const std::vector<gpulab::emu::StepTrace>& ladder,
+                                   const gpulab::lab::LabReport& report, double peak_tflops, double bandwidth_gbs);
+
 }  // namespace lab_model
