@@ -4,11 +4,15 @@
 #include "app_test_support.h"
 #include "pages/lab/lab_editor.h"
 #include "pages/lab/lab_page.h"
+#include "pages/lab/lab_recent_files.h"
 #include "widgets/plot_export.h"
 
 #include <QElapsedTimer>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -95,4 +99,27 @@ TEST(LabEditor, TheTextStartsPastTheLineNumbersAfterAFontChange) {
   QTest::qWait(20);
   ASSERT_GT(editor.gutterWidth(), before);
   EXPECT_GE(editor.textMargin(), editor.gutterWidth());
+}
+
+// A student's file: saved, changed, Ctrl+S in the editor writes it again (not the window's "save this session"),
+// and it heads the recent files the Open button offers next time.
+TEST(LabPage, CtrlSInTheEditorSavesTheKernelAndItIsRemembered) {
+  AppContext ctx(noGpu());
+  LabPage page(ctx);
+  page.initialize();
+  page.resize(1366, 700);
+  page.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("mine.cu"));
+  page.editor()->setPlainText(QStringLiteral("// first\n"));
+  ASSERT_TRUE(page.saveKernel(path));
+  page.editor()->setPlainText(QStringLiteral("// second\n"));
+  page.editor()->setFocus();
+  QTest::keyClick(page.editor(), Qt::Key_S, Qt::ControlModifier);
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_EQ(QString::fromUtf8(f.readAll()), QStringLiteral("// second\n"));
+  ASSERT_FALSE(labRecentFiles().isEmpty());
+  EXPECT_EQ(labRecentFiles().front(), QFileInfo(path).absoluteFilePath());
 }

@@ -3,6 +3,7 @@
 #include "pages/lab/lab_highlighter.h"
 
 #include <QEvent>
+#include <QKeyEvent>
 #include <QFontDatabase>
 #include <QHelpEvent>
 #include <QPaintEvent>
@@ -56,6 +57,26 @@ int CodeEditor::gutterWidth() const {
   int digits = 2;
   for (int max = std::max(1, blockCount()); max >= 10; max /= 10) ++digits;
   return 10 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
+}
+
+// A student typing a kernel presses Ctrl+S to save it: the editor takes that key before the window's File menu
+// (whose Ctrl+S saves the session as a recording) sees it.
+bool CodeEditor::event(QEvent* event) {
+  if (event->type() == QEvent::ShortcutOverride) {
+    if (static_cast<QKeyEvent*>(event)->matches(QKeySequence::Save)) {
+      event->accept();
+      return true;
+    }
+  }
+  return QPlainTextEdit::event(event);
+}
+
+void CodeEditor::keyPressEvent(QKeyEvent* event) {
+  if (event->matches(QKeySequence::Save)) {
+    Q_EMIT saveRequested();
+    return;
+  }
+  QPlainTextEdit::keyPressEvent(event);
 }
 
 void CodeEditor::updateGutterWidth() {

@@ -21,7 +21,13 @@ class CodeEditor : public QPlainTextEdit {
   void paintGutter(QPaintEvent* event);
   QString gutterToolTip(int y) const;
 
+ Q_SIGNALS:
+  // Ctrl+S while the editor has the keyboard: the kernel's file, not the window's "save this session".
+  void saveRequested();
+
  protected:
+  bool event(QEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
   void changeEvent(QEvent* event) override;
 

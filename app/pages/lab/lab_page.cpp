@@ -3,6 +3,7 @@
 #include "app_context.h"
 #include "gpulab/models/catalogue.hpp"
 #include "pages/lab/lab_editor.h"
+#include "pages/lab/lab_recent_files.h"
 #include "pages/lab/lab_roofline_view.h"
 #include "pages/page_registry.h"
 #include "widgets/run_bar.h"
@@ -11,6 +12,7 @@
 #include <gpulab_lab/templates.hpp>
 
 #include <QComboBox>
+#include <QMenu>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -83,7 +85,7 @@ LabPage::LabPage(AppContext& ctx) : Page(ctx) {
   m_editor = new CodeEditor;
   m_editor->setObjectName(QStringLiteral("labEditor"));
   m_editor->setToolTip(tr("Your kernel file: standard CUDA C++ that defines sgemm_student(m, n, k, A, B, C, stream) "
-                          "and launches with <<<grid, block, shared, stream>>>. The same file compiles with nvcc."));
+                          "and launches with <<<grid, block, shared, stream>>>. The same file compiles with nvcc. Ctrl+S saves it."));
   m_tabs = new QTabWidget;
   m_tabs->setDocumentMode(true);
   m_check = new QTextBrowser;
@@ -174,17 +176,35 @@ void LabPage::buildControls() {
 
   auto* files = new QHBoxLayout;
   auto* open = new QPushButton(tr("Open…"));
-  open->setToolTip(tr("Open a kernel file (.cu) into the editor"));
+  open->setToolTip(tr("Open a kernel file (.cu) into the editor: one you saved lately, or any other"));
   auto* save = new QPushButton(tr("Save…"));
-  save->setToolTip(tr("Save the editor's kernel as a .cu file (it compiles with nvcc as it is)"));
-  connect(open, &QPushButton::clicked, this, [this] {
+  save->setToolTip(tr("Save the editor's kernel as a .cu file (it compiles with nvcc as it is); Ctrl+S in the "
+                      "editor saves it again"));
+  const auto browse = [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a kernel"), m_path, tr("CUDA files (*.cu *.cuh);;All files (*)"));
     if (!path.isEmpty()) openKernel(path);
+  };
+  // With files saved or opened before: a menu of them, newest first, and the file chooser below them.
+  connect(open, &QPushButton::clicked, this, [this, open, browse] {
+    const QStringList recent = labRecentFiles();
+    if (recent.isEmpty()) return browse();
+    QMenu menu(this);
+    for (const QString& path : recent)
+      menu.addAction(QFileInfo(path).fileName(), this, [this, path] { openKernel(path); })->setToolTip(path);
+    menu.setToolTipsVisible(true);
+    menu.addSeparator();
+    menu.addAction(tr("Other file…"), this, browse);
+    menu.exec(open->mapToGlobal(QPoint(0, open->height())));
   });
-  connect(save, &QPushButton::clicked, this, [this] {
+  const auto saveAs = [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save the kernel"), m_path.isEmpty() ? QStringLiteral("my_sgemm.cu") : m_path,
                                                       tr("CUDA files (*.cu)"));
     if (!path.isEmpty()) saveKernel(path);
+  };
+  connect(save, &QPushButton::clicked, this, saveAs);
+  connect(m_editor, &CodeEditor::saveRequested, this, [this, saveAs] {
+    if (m_path.isEmpty()) saveAs();
+    else saveKernel(m_path);
   });
   files->addWidget(open);
   files->addWidget(save);
@@ -245,6 +265,7 @@ bool LabPage::openKernel(const QString& path) {
   m_editor->setPlainText(QString::fromUtf8(f.readAll()));
   m_editor->setMarks({});
   m_path = path;
+  rememberLabFile(path);
   runBar()->showStatus(tr("Opened %1").arg(QFileInfo(path).fileName()));
   return true;
 }
@@ -256,6 +277,7 @@ bool LabPage::saveKernel(const QString& path) {
     return false;
   }
   m_path = path;
+  rememberLabFile(path);
   runBar()->showStatus(tr("Saved %1").arg(QFileInfo(path).fileName()));
   return true;
 }
