@@ -166,6 +166,10 @@ void DecodePage::replotCeiling() {
       label->position->setCoords(x, tok);
       const QString txt = fmtFixed(tok, tok < 10 ? 1 : 0);
       label->setText(txt);
+      // A bar as tall as its left neighbour (the what-if left at the datasheet's bandwidth) leaves the figure to
+      // that one: side by side the two ran together ("239239") in a 1024 px window.
+      const double left = si > 0 ? table.tokensPerS[std::size_t(si - 1)][std::size_t(fi)] : -1;
+      label->setVisible(si == 0 || fmtFixed(left, left < 10 ? 1 : 0) != txt);
       m_barLabels << txt;
     }
     bars->setData(keys, values, true);
