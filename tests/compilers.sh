@@ -2,7 +2,8 @@
 # The compilers a teacher meets (tools/run-tests calls this after the normal build): gcc 11, the compiler of Colab and
 # Ubuntu 22.04, builds what a borrowed GPU needs and runs the core's tests.
 #  1. The "record your own GPU" recipe's CI test (tests/cli/test_record_recipe.sh) with CXX=g++-11: check, deps,
-#     build (gpulab-bench, Release) and record on the CPU path, down to a recording that loads.
+#     build (gpulab-bench, Release) and record on the CPU path, down to a recording that loads. CTest runs it so
+#     where g++-11 is installed, and this script builds on that run's folder; run alone, it runs the test itself.
 #  2. The same build folder, reconfigured as the README's Qt-free configure (-DGPULAB_APP=OFF) and, when nvcc is
 #     here, with the CUDA module for one architecture (sm_75) and g++-11 as nvcc's host compiler: everything that
 #     configure builds is built (`all`: the core, gpulab-bench, the Vulkan module where its headers are, the CUDA
@@ -22,9 +23,19 @@ jobs=$(nproc 2>/dev/null || echo 2)
 build=${GPULAB_GCC11_BUILD:-$PWD/build-gcc11}  # a folder of its own, apart from build/
 start=$SECONDS
 
-echo "== compilers: the record-your-GPU recipe with $CXX11 ($("$CXX11" --version | head -1))"
-CXX=$CXX11 CC=$CC11 GPULAB_RECIPE_BUILD=$build \
-  bash tests/cli/test_record_recipe.sh "$build/bin" "$build-scratch/record_recipe"
+# The recipe with g++-11: CTest's run of it (tests/CMakeLists.txt gives it CXX=g++-11 where g++-11 is) left its
+# build folder configured with g++-11; the checks below build on that one. Otherwise (this script run alone) the
+# recipe's test runs here.
+ctest_recipe=$PWD/build/tests/scratch/test_record_recipe-build
+if [ -z "${GPULAB_GCC11_BUILD:-}" ] && [ -f "$ctest_recipe/CMakeCache.txt" ] &&
+   grep -q "^CMAKE_CXX_COMPILER:[A-Z]*=.*$(basename "$CXX11")\$" "$ctest_recipe/CMakeCache.txt"; then
+  build=$ctest_recipe
+  echo "== compilers: the record-your-GPU recipe with $CXX11: run by CTest (cli/test_record_recipe); its build folder $build"
+else
+  echo "== compilers: the record-your-GPU recipe with $CXX11 ($("$CXX11" --version | head -1))"
+  CXX=$CXX11 CC=$CC11 GPULAB_RECIPE_BUILD=$build \
+    bash tests/cli/test_record_recipe.sh "$build/bin" "$build-scratch/record_recipe"
+fi
 recipe_s=$((SECONDS - start))
 
 echo "== compilers: everything the Qt-free configure builds, with $CXX11"
