@@ -206,6 +206,16 @@ step_build() {
   if [ -f "$BUILD/CMakeCache.txt" ] && [ ${#gen[@]} -gt 0 ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$BUILD/CMakeCache.txt"; then
     rm -rf "$BUILD/CMakeCache.txt" "$BUILD/CMakeFiles"
   fi
+  # Nor one configured with another C++ compiler: CMake keeps the first and ignores CXX (a CXX=g++-11 run in a folder
+  # an earlier run configured with c++ built with c++ and said g++-11).
+  if [ -f "$BUILD/CMakeCache.txt" ]; then
+    local cached wanted
+    cached=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt" | head -1)
+    wanted=$(command -v "$HOST_CXX" 2>/dev/null || echo "$HOST_CXX")
+    if [ -n "$cached" ] && [ "$(readlink -f "$cached" 2>/dev/null || echo "$cached")" != "$(readlink -f "$wanted" 2>/dev/null || echo "$wanted")" ]; then
+      rm -rf "$BUILD/CMakeCache.txt" "$BUILD/CMakeFiles"
+    fi
+  fi
   if [ "$GPU_COUNT" -gt 0 ]; then
     [ -n "$NVCC" ] || die "no nvcc: run the check step and follow what it says."
     cuda=(-DGPULAB_CUDA=ON -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_ARCHITECTURES="${ARCH:-75}")
