@@ -86,6 +86,7 @@ std::vector<PlotEntry> table() {
       {"matmul", "gflops", {{"every way at the size shown", gemmAtTheSizeShown, flopsPerS}}, {}, {}},
       {"kernel", "owners", {}, QStringLiteral("the ladder traced on the CPU emulator"), {}},
       {"lab", "lab", {}, QStringLiteral("a student's kernel traced on the CPU emulator beside the ladder"), {}},
+      {"lab", "lab_roofline", {}, QStringLiteral("a student's kernel and the ladder under a datasheet roofline (a model)"), {}},
       {"kernel", "roofline", {}, QStringLiteral("the ladder traced on the CPU emulator"), {}},
       {"kernel", "steps", {}, QStringLiteral("the ladder traced on the CPU emulator"), {}},
       {"kernel", "timeline", {}, QStringLiteral("the ladder traced on the CPU emulator"), {}},
