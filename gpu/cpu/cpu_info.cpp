@@ -13,6 +13,7 @@
 namespace gpulab::cpu {
 namespace {
 
+
 std::string simd_flags() {
   std::string s;
 #if defined(__x86_64__) || defined(__i386__)
@@ -27,7 +28,7 @@ std::string simd_flags() {
   add(__builtin_cpu_supports("avx2"), "AVX2");
   add(__builtin_cpu_supports("fma"), "FMA");
   add(__builtin_cpu_supports("avx512f"), "AVX-512F");
-  add(__builtin_cpu_supports("amx-bf16"), "AMX-BF16");  // Intel's matrix tiles: a CPU's Tensor Core
+  add(platform::cpu_has_amx_bf16(), "AMX-BF16");  // Intel's matrix tiles: a CPU's Tensor Core
 #endif
   return s.empty() ? "none detected" : s;
 }

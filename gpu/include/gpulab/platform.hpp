@@ -47,6 +47,10 @@ std::string open_cuda_driver_from_wsl();
 // ---- The machine: CPU, memory, this process ------------------------------------------------------------------------
 std::string cpu_model_name();  // "" when unknown
 double cpu_clock_mhz();        // the rated maximum where the OS says it, else the current clock; 0 when unknown
+// Intel's AMX-BF16 matrix tiles (CPUID leaf 7, EDX bit 22); false off x86. Here, not beside the other SIMD flags'
+// __builtin_cpu_supports: clang 14 and 15 reject "amx-bf16" there at compile time, and reading CPUID takes a
+// compiler's or an OS's header (<cpuid.h>, MSVC's <intrin.h>).
+bool cpu_has_amx_bf16();
 // One entry per cache of the first CPU, ("L1d cache", "48K (shared by CPUs 0,8)"); empty when unknown.
 std::vector<std::pair<std::string, std::string>> cpu_caches();
 // The logical CPUs this process may run on (its affinity mask: a container, taskset or a Windows job may give it
