@@ -1,8 +1,5 @@
 // The machine on Windows (gpulab/platform.hpp): the registry's processor entry, GetLogicalProcessorInformation,
 // the process affinity mask, GlobalMemoryStatusEx, and the process's own times and working set.
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include "gpulab/platform.hpp"
 #include "windows_text.hpp"
 
@@ -138,14 +135,5 @@ std::tm utc_calendar(std::time_t t) {
 }
 
 std::string clock_description() { return "std::chrono::steady_clock (QueryPerformanceCounter)"; }
-
-bool cpu_has_amx_bf16() {
-#if defined(__x86_64__) || defined(__i386__)
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  return __get_cpuid_count(7, 0, &a, &b, &c, &d) && ((d >> 22) & 1u);
-#else
-  return false;
-#endif
-}
 
 }  // namespace gpulab::platform
