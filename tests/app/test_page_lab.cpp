@@ -25,15 +25,20 @@ void waitForCheck(LabPage& page, int ms) {
   QTest::qWait(80);  // the finished signal
 }
 
+// The page built and shown at a 1366 px projector's width; false when the window never appears.
+bool showLabPage(LabPage& page) {
+  page.initialize();
+  page.resize(1366, 700);
+  page.show();
+  return QTest::qWaitForWindowExposed(&page);
+}
+
 }  // namespace
 
 TEST(LabPage, FindTheMissingBarrierThenFixIt) {
   AppContext ctx(noGpu());
   LabPage page(ctx);
-  page.initialize();
-  page.resize(1366, 700);
-  page.show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  ASSERT_TRUE(showLabPage(page));
   if (gpulab::lab::find_clang().empty()) GTEST_SKIP() << gpulab::lab::compiler_install_hint();
 
   page.setTask(lab_model::Task::fix_barrier);
@@ -106,10 +111,7 @@ TEST(LabEditor, TheTextStartsPastTheLineNumbersAfterAFontChange) {
 TEST(LabPage, CtrlSInTheEditorSavesTheKernelAndItIsRemembered) {
   AppContext ctx(noGpu());
   LabPage page(ctx);
-  page.initialize();
-  page.resize(1366, 700);
-  page.show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+  ASSERT_TRUE(showLabPage(page));
   QTemporaryDir dir;
   const QString path = dir.filePath(QStringLiteral("mine.cu"));
   page.editor()->setPlainText(QStringLiteral("// first\n"));
