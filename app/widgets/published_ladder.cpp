@@ -57,15 +57,15 @@ QString PublishedLadderPlot::title() const {
   return tr("%1 — SGEMM ladder, 4092²").arg(publishedLabel(steps.front()));
 }
 
+// Called after every layout of the chart, so it only measures: both texts are made by rebuild().
 void PublishedLadderPlot::fitTitle() {
-  const auto steps = ladder();
-  if (!m_title || steps.empty()) return;
+  if (!m_title || m_fullTitle.isEmpty()) return;
   // A 1024 px window's chart is narrower than the whole citation ("ublished: … 4092" cut at both ends): then the
-  // card and the project, as the decode page's narrow key names a source; the whole title stays in the tooltip.
-  QString text = title();
-  if (QFontMetrics(m_title->font()).horizontalAdvance(text) > m_plot->width() - 8 && m_plot->width() > 0)
-    text = tr("%1 — SGEMM ladder")
-               .arg(QString::fromStdString(gpulab::models::published_short_label(steps.front())));
+  // card and the project, as the decode page's narrow key names a source; the whole citation stays in the bars'
+  // name (the slide export's caption) and the CSV.
+  const bool narrow =
+      m_plot->width() > 0 && QFontMetrics(m_title->font()).horizontalAdvance(m_fullTitle) > m_plot->width() - 8;
+  const QString& text = narrow ? m_shortTitle : m_fullTitle;
   if (m_title->text() != text) m_title->setText(text);
 }
 
@@ -95,6 +95,10 @@ void PublishedLadderPlot::rebuild() {
   tf.setBold(true);
   m_title->setFont(tf);
   m_title->setTextColor(publishedColour(th).darker(th.dark ? 80 : 115));
+  m_fullTitle = title();
+  m_shortTitle = steps.empty() ? QString()
+                               : tr("%1 — SGEMM ladder")
+                                     .arg(QString::fromStdString(gpulab::models::published_short_label(steps.front())));
   fitTitle();
   m_plot->yAxis->setRangeReversed(true);  // naive on top, as on the page's chart
   m_plot->yAxis->setTickLength(0, 0);
@@ -113,7 +117,7 @@ void PublishedLadderPlot::rebuild() {
   m_plot->xAxis->setRange(lo, hi);
   const QColor c = publishedColour(th);
   auto* bars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
-  bars->setName(title());
+  bars->setName(m_fullTitle);
   bars->setWidth(0.62);
   bars->setBaseValue(lo);
   bars->setBrush(QBrush(c, Qt::DiagCrossPattern));

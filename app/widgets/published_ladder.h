@@ -34,6 +34,7 @@ class PublishedLadderPlot : public QWidget {
   AppContext& m_ctx;
   QCustomPlot* m_plot = nullptr;
   QCPTextElement* m_title = nullptr;
+  QString m_fullTitle, m_shortTitle;  // title(), and the card and project only for a narrow chart; set by rebuild()
 };
 
 // The page's chart with the published ladder under it, or the two taking turns behind tabs ("This machine",

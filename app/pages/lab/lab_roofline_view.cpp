@@ -3,8 +3,6 @@
 #include "widgets/roofline_plot.h"
 
 #include <QLabel>
-
-#include <algorithm>
 #include <QVBoxLayout>
 
 LabRooflineView::LabRooflineView(QWidget* parent) : QWidget(parent) {
@@ -42,6 +40,7 @@ void LabRooflineView::show(const std::vector<lab_model::RoofPoint>& points, cons
   roof.kind = SeriesKind::Datasheet;
   m_roofline->setRoofs({roof});
   QVector<RooflinePlot::Point> marks;
+  bool student = false;  // the student's kernel has a trace (it passed its check) and is ringed
   for (const lab_model::RoofPoint& p : points) {
     RooflinePlot::Point m;
     m.intensity = p.place.intensity;
@@ -56,10 +55,12 @@ void LabRooflineView::show(const std::vector<lab_model::RoofPoint>& points, cons
                     .arg(p.place.attainable_tflops, 0, 'g', 3)
                     .arg(card, p.place.memory_bound ? tr("memory-bound") : tr("compute-bound"));
     marks << m;
-    if (p.student) m_roofline->setHighlight(m.intensity, m.flops, tr("your kernel"));
+    if (p.student) {
+      student = true;
+      m_roofline->setHighlight(m.intensity, m.flops, tr("your kernel"));
+    }
   }
   m_roofline->setPoints(marks);
-  const bool student = std::any_of(points.begin(), points.end(), [](const lab_model::RoofPoint& p) { return p.student; });
   if (!student) m_roofline->setHighlight(0, 0, {});
   m_note->setText(points.empty() ? tr("Press Check: the ladder and your kernel are traced, then placed here.")
                   : student      ? tr("Each point sits on the roof at its intensity: the emulator measures no speed, so "
