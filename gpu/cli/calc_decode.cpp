@@ -234,7 +234,8 @@ int calc_decode(const Flags& f) {
         if (s.checked) {
           const double held = *params * bytes_per_value(fmt) + serve.overhead_bytes;
           std::cout << "          VRAM: weights + caches + working space + 1 GB overhead = " << gb(s.vram_needed)
-                    << " of " << gb(serve.card_bytes) << ": "
+                    << " of " << gb(serve.card_bytes)
+                    << (card && !card_gb ? " (" + card->memory_label() + ")" : std::string()) << ": "
                     << (s.fits               ? "fits"
                         : held > serve.card_bytes ? "DOES NOT FIT - the weights alone (" + gb(*params * bytes_per_value(fmt)) +
                                                         " + 1 GB overhead) are more than the card"

@@ -122,6 +122,13 @@ std::optional<double> GpuSpec::peak_flops_for(Precision p) const {
   return *t * 1e12;
 }
 
+std::string GpuSpec::memory_label() const {
+  char buf[32];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, memory_gb);
+  const std::string figure = ec == std::errc() ? std::string(buf, p) : std::string("?");
+  return figure + (lesson_example ? " GB" : " GiB");
+}
+
 std::string GpuSpec::memory_family() const {
   const std::string t = lower(memory_type);
   if (t.rfind("hbm", 0) == 0) return "HBM";

@@ -71,7 +71,8 @@ TEST(LessonServing, DecodeStripServesEightUsersWithTheirCaches) {
   EXPECT_EQ(page.contextTokens(), 4096);  // the VRAM page's default
   QString s = plain(page.servingText(8));
   EXPECT_TRUE(s.contains(QStringLiteral("It does not fit"))) << s.toStdString();
-  EXPECT_TRUE(s.contains(QStringLiteral("4 users fit"))) << s.toStdString();
+  EXPECT_TRUE(s.contains(QStringLiteral("5 users fit"))) << s.toStdString();  // of 24 GiB (4 of 24 x 10^9)
+  EXPECT_TRUE(s.contains(QStringLiteral("of 25.8 GB (24 GiB)"))) << s.toStdString();
   EXPECT_TRUE(s.contains(QStringLiteral("each user gets 32 tokens/s (72 if the caches were not read)"))) << s.toStdString();
   page.setContextTokens(2048);
   s = plain(page.servingText(8));

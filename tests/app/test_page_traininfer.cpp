@@ -23,7 +23,7 @@ TEST(TrainInferPage, BudgetsOnTheShopsCard) {
   EXPECT_GT(serve.kv_cache, 0);
   EXPECT_EQ(train.kv_cache, 0);
   ASSERT_EQ(page.bars()->bars().size(), 4);
-  EXPECT_NEAR(page.bars()->capacity(), 24e9, 1);
+  EXPECT_NEAR(page.bars()->capacity(), 24.0 * 1024 * 1024 * 1024, 1);  // the RTX 4090's 24 GiB
 }
 
 TEST(TrainInferPage, ControlsRedrawAndBoundsAreLabelled) {
@@ -50,7 +50,7 @@ TEST(TrainInferPage, ControlsRedrawAndBoundsAreLabelled) {
   EXPECT_TRUE(page.boundText().contains(QStringLiteral("datasheet")));
 
   page.setCard(QStringLiteral("H100 SXM"));
-  EXPECT_NEAR(page.bars()->capacity(), 80e9, 1);
+  EXPECT_NEAR(page.bars()->capacity(), 80.0 * 1024 * 1024 * 1024, 1);
   EXPECT_NEAR(page.decodeCeiling(), 3350.0 / 14.0, 0.01);  // the lesson's 239 tokens/s
 
   ASSERT_NE(page.lessonPanel(), nullptr);

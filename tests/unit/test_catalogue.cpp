@@ -46,8 +46,21 @@ TEST(Catalogue, H200Figures) {
   EXPECT_EQ(h->confirmed, "yes");
   // The source field is quoted and holds commas and parentheses.
   EXPECT_NE(h->source.find("(141 GB HBM3e, 4.8 TB/s); compute identical"), std::string::npos);
-  EXPECT_DOUBLE_EQ(h->memory_bytes(), 141e9);
+  EXPECT_DOUBLE_EQ(h->memory_bytes(), 141.0 * 1024 * 1024 * 1024);  // memory in GiB, bandwidth in decimal GB/s
   EXPECT_DOUBLE_EQ(h->bandwidth_bytes_s(), 4800e9);
+}
+
+// A datasheet's "24 GB" of memory is 24 GiB: what the driver reports is within a few MiB of it, so the live fill
+// and the catalogue's card meet in the same bytes (counted as 24 x 10^9 they were 1.8 GB apart).
+TEST(Catalogue, MemoryIsCountedInTheBytesADriverReports) {
+  const GpuSpec* rtx = find_gpu("RTX 4090");
+  ASSERT_NE(rtx, nullptr);
+  const double driver_reports = 24564.0 * 1024 * 1024;  // nvidia-smi's total for an RTX 4090, MiB
+  EXPECT_NEAR(rtx->memory_bytes() / driver_reports, 1.0, 0.001);
+  EXPECT_EQ(rtx->memory_label(), "24 GiB");
+  const GpuSpec* h100 = find_gpu("H100 SXM");
+  ASSERT_NE(h100, nullptr);
+  EXPECT_NEAR(h100->memory_bytes() / (81559.0 * 1024 * 1024), 1.0, 0.005);  // nvidia-smi, 80 GB H100
 }
 
 TEST(Catalogue, Fp64IsTheDgemmPeak) {
@@ -100,7 +113,8 @@ TEST(Catalogue, ShopCard) {
   const GpuSpec& s = shop_card();
   EXPECT_TRUE(s.lesson_example);
   EXPECT_DOUBLE_EQ(s.memory_gb, 24);
-  EXPECT_DOUBLE_EQ(s.memory_bytes(), 24e9);
+  EXPECT_DOUBLE_EQ(s.memory_bytes(), 24e9);  // the lesson's round figure: 24 - 14 = "about 10 GB left"
+  EXPECT_EQ(s.memory_label(), "24 GB");
   EXPECT_FALSE(s.peak_for(Precision::fp16).has_value());
 }
 

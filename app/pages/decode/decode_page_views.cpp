@@ -62,10 +62,14 @@ QString DecodePage::servingText(int users) const {
   if (s.experts_touched_share < 1)
     text += tr("; the batch touches %1 % of each layer's experts").arg(fmtFixed(100 * s.experts_touched_share, 0));
   if (s.fits)
-    text += tr(". It fits: %1 of %2.").arg(fmtBytes(s.vram_needed), fmtBytes(card->memory_bytes()));
+    text += tr(". It fits: %1 of %2 (%3).")
+                .arg(fmtBytes(s.vram_needed), fmtBytes(card->memory_bytes()),
+                     QString::fromStdString(card->memory_label()));
   else
-    text += tr(". <b>It does not fit</b>: %1 needed of %2 — at %3 tokens %4 users fit, or %5 users at up to %6 tokens.")
-                .arg(fmtBytes(s.vram_needed), fmtBytes(card->memory_bytes()), fmtCount(std::llround(context)))
+    text += tr(". <b>It does not fit</b>: %1 needed of %2 (%3) — at %4 tokens %5 users fit, or %6 users at up to "
+               "%7 tokens.")
+                .arg(fmtBytes(s.vram_needed), fmtBytes(card->memory_bytes()),
+                     QString::fromStdString(card->memory_label()), fmtCount(std::llround(context)))
                 .arg(s.max_users_at_context)
                 .arg(users)
                 .arg(fmtCount(s.max_context_for_users));

@@ -68,7 +68,8 @@ LessonContent VramPage::lesson() const {
                          tr("Half a byte per parameter: 7 × 10⁹ × 0.5 = 3.5 GB."), 0.05});
   c.exercises.push_back({tr("7B in FP16 on the 24 GB card: how many GB are left after the weights?"), tr("GB"),
                          [] { return (shop_card().memory_bytes() - weight_bytes(7e9, NumberFormat::fp16)) / 1e9; },
-                         tr("24 − 14 = 10 GB for the KV cache, activations and overhead."), 0.05});
+                         tr("24 − 14 = 10 GB for the KV cache, activations and overhead. (A real 24 GB card holds 24 GiB, "
+                            "25.8 GB: an RTX 4090 leaves about 11.8 GB.)"), 0.05});
   c.exercises.push_back({tr("Now FP32 on the same 24 GB card: by how many GB do the weights alone overflow it?"),
                          tr("GB"),
                          [] { return (weight_bytes(7e9, NumberFormat::fp32) - shop_card().memory_bytes()) / 1e9; },

@@ -245,15 +245,21 @@ void VramPage::buildControls() {
   // Long item texts (device and card names) must not widen the controls column: the popup shows them whole.
   m_card->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_card->setMinimumContentsLength(10);
+  // Real cards are named in GiB, the unit their memory comes in and a driver reports (the catalogue counts a
+  // datasheet's "24 GB" as 24 GiB); only the lesson's round shop card is in GB, as the lesson does its sums.
   if (const DeviceInfo* g = m_ctx.gpuInfo())
-    m_card->addItem(tr("Detected: %1 (%2)").arg(QString::fromStdString(g->name), gb(g->memory_total_bytes)),
+    m_card->addItem(tr("Detected: %1 (%2 GiB)")
+                        .arg(QString::fromStdString(g->name), fmtFixed(g->memory_total_bytes / bytes_per_gib, 1)),
                     g->memory_total_bytes);
   m_card->addItem(QString::fromStdString(shop_card().name), shop_card().memory_bytes());
   for (const GpuSpec& g : catalogue())
-    m_card->addItem(tr("%1 (%2 GB)").arg(QString::fromStdString(g.name)).arg(g.memory_gb), g.memory_bytes());
+    m_card->addItem(tr("%1 (%2)").arg(QString::fromStdString(g.name), QString::fromStdString(g.memory_label())),
+                    g.memory_bytes());
   m_card->setCurrentIndex(m_ctx.hasGpu() ? 1 : 0);  // the lesson's shop card first; the detected GPU one click away
-  m_card->setToolTip(tr("The card the bars are compared with: the lesson's 24 GB shop card, a datasheet GPU, or "
-                        "the GPU in this computer"));
+  m_card->setToolTip(tr("The card the bars are compared with: the lesson's shop card (a round 24 GB, 24 × 10⁹ bytes, "
+                        "as the lesson counts), a datasheet GPU, or the GPU in this computer. A datasheet's GB of "
+                        "memory are GiB: an RTX 4090 holds 24 GiB, 25.8 GB, the bytes its driver reports and a live "
+                        "reading counts."));
   cform->addWidget(m_card);
   m_untilRefused = new QCheckBox(tr("Until the device says no"));
   m_untilRefused->setObjectName(QStringLiteral("vramUntilRefused"));

@@ -10,12 +10,17 @@
 
 namespace gpulab::models {
 
+inline constexpr double bytes_per_gib = 1024.0 * 1024.0 * 1024.0;
+
 struct GpuSpec {
   std::string name;                 // "H200 SXM"
   std::string vendor;               // "NVIDIA"
   std::string arch;                 // "Hopper"
   std::string compute_capability;   // "9.0" (AMD: "gfx942")
-  double memory_gb = 0;             // VRAM, GB as the datasheet states it
+  // VRAM as the datasheet states it ("24 GB"). Memory comes in powers of two, so a datasheet's GB of memory are GiB:
+  // an RTX 4090 reports 24,564 MiB, an 80 GB H100 81,559 MiB (nvidia-smi). memory_bytes() counts them so, and a
+  // live reading (bytes) meets the same bytes; bandwidth's GB/s stay decimal (10^9 bytes per second).
+  double memory_gb = 0;
   double bandwidth_gbs = 0;         // VRAM bandwidth, GB/s (0 = not stated)
   std::string memory_type;          // "HBM3", "GDDR6X" (empty = not stated)
   int sms = 0;                      // SMs / CUs (0 = not stated)
@@ -36,7 +41,11 @@ struct GpuSpec {
   // The same in FLOP/s.
   std::optional<double> peak_flops_for(Precision p) const;
   double bandwidth_bytes_s() const { return bandwidth_gbs * 1e9; }
-  double memory_bytes() const { return memory_gb * 1e9; }
+  // The card's memory in bytes: memory_gb GiB for a real card; the lesson's shop card keeps its round 24 GB
+  // (24 x 10^9), the figure the lesson's arithmetic uses ("fits with about 10 GB left").
+  double memory_bytes() const { return memory_gb * (lesson_example ? 1e9 : bytes_per_gib); }
+  // "24 GiB" for a real card, "24 GB" for the lesson's: the unit memory_bytes() counts in.
+  std::string memory_label() const;
   // "HBM" for any HBM generation, "GDDR" for GDDR6/6X, else the stated type or "VRAM" when none is stated.
   std::string memory_family() const;
   // The GPU-to-GPU link as vendors quote it (NVLink 4: 900 GB/s) counts both directions added together; a link
