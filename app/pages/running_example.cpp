@@ -53,6 +53,9 @@ Facts compute() {
   f.conversationsFp16 = int(max_users_that_fit(in, cardBytes, 4096));
   in.weights_format = NumberFormat::int8;
   f.conversationsInt8 = int(max_users_that_fit(in, cardBytes, 4096));
+  in.weights_format = NumberFormat::fp16;
+  f.realCardGb = spec.memory_bytes() / bytes_per_gb;
+  f.realCardConversationsFp16 = int(max_users_that_fit(in, spec.memory_bytes(), 4096));
 
   const double bw = f.cardBandwidthGbs * 1e9;
   f.fp16TokensS = decode_ceiling_tokens_per_s(bw, decode_bytes_per_token(f.params, 2.0));

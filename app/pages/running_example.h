@@ -19,6 +19,10 @@ struct Facts {
   double contextTokens = 0;     // that default context
   int conversationsFp16 = 0;    // conversations that fit beside FP16 weights, activations and 1 GB overhead (model)
   int conversationsInt8 = 0;    // the same with INT8 weights
+  // The sums above count the card's "24 GB" as 24 x 10^9 bytes, as the lesson does; the real card holds 24 GiB
+  // (catalogue memory_bytes(), the bytes its driver reports): its capacity in GB and the conversations it fits.
+  double realCardGb = 0;
+  int realCardConversationsFp16 = 0;
   double fp16TokensS = 0, int8TokensS = 0, int4TokensS = 0;  // decode ceilings on the card, one conversation
   double h100Fp16TokensS = 0;   // the lesson's H100 ceiling (3,350 GB/s ÷ 14 GB)
   // Serving 8 customers at once (issue 36: every step reads each one's KV cache too, and the caches must fit):

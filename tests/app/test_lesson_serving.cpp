@@ -49,6 +49,17 @@ TEST(LessonServing, TheShopsEightCustomersCountTheirCaches) {
   EXPECT_NEAR(f.fittingPerUserTokensS, 44.62, 0.01);
   EXPECT_NEAR(f.fittingTotalTokensS, 357.0, 0.1);
   EXPECT_EQ(f.conversationsFp16, 4);  // the VRAM page's count at 4,096 tokens (was 3: prefill charged whole)
+  // The lesson counts 24 GB as 24 x 10^9 bytes; the RTX 4090 holds 24 GiB, one conversation more, and the VRAM
+  // page's line says so (the decode strip for the RTX 4090 counts the same 5).
+  EXPECT_NEAR(f.realCardGb, 25.77, 0.01);
+  EXPECT_EQ(f.realCardConversationsFp16, 5);
+  {
+    AppContext vctx(noGpu());
+    VramPage vram(vctx);
+    vram.initialize();
+    const QString vline = vram.lesson().runningExample;
+    EXPECT_TRUE(vline.contains(QStringLiteral("24 GiB, 25.8 GB: room for 5 conversations"))) << vline.toStdString();
+  }
 
   AppContext ctx(noGpu());
   DecodePage page(ctx);

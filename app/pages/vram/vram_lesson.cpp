@@ -17,12 +17,14 @@ static QString runningExampleLine() {
   return running_example::tr("The shop's card has %1 GB. In FP16 the 7B weights take %2 and leave %3; one conversation of %4 tokens "
             "holds %5 of KV cache, so about %6 conversations fit beside the activations and 1 GB of overhead "
             "(INT8 weights: %7). FP32 weights alone are %8: they do not fit. Fine-tuning every weight needs ~%9 of "
-            "training state, far beyond the card (model figures).")
+            "training state, far beyond the card (model figures). The sums count 24 GB as 24 × 10⁹ bytes; the "
+            "real card holds 24 GiB, %10: room for %11 conversations.")
       .arg(fmtFixed(f.cardGb, 0), gb(f.fp16Gb), gb(f.leftAfterFp16Gb), fmtCount(std::llround(f.contextTokens)),
            gb(f.kvPerConversationGb))
       .arg(f.conversationsFp16)
       .arg(f.conversationsInt8)
-      .arg(gb(f.fp32Gb), fmtFixed(f.trainingStateGb, 0) + QStringLiteral(" GB"));
+      .arg(gb(f.fp32Gb), fmtFixed(f.trainingStateGb, 0) + QStringLiteral(" GB"), gb(f.realCardGb))
+      .arg(f.realCardConversationsFp16);
 }
 
 LessonContent VramPage::lesson() const {
