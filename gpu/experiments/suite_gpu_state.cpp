@@ -81,6 +81,9 @@ void SuiteGpuState::mark(Result& r, const std::string& plan) {
   if (!when.empty())
     r.provenance["gpu_throttled"] = "yes: the GPU was throttled " + when + "; this result is below the card's own";
   r.provenance["gpu_state_end"] = describe(now);
+  // The link a transfer crossed, read after it ran (an idle link trains down): a Gen3 or x8 link explains a
+  // transfer rate far below the card's datasheet PCIe figure.
+  if (const std::string link = describe_pcie_link(now); !link.empty()) r.provenance["pcie_link"] = link;
 }
 
 void SuiteGpuState::write(Recording& rec) const {

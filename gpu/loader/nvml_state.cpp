@@ -58,6 +58,10 @@ struct NvmlSession::Api {
   NvmlReturn (*power)(NvmlDevice, unsigned*) = nullptr;
   NvmlReturn (*temperature)(NvmlDevice, int, unsigned*) = nullptr;
   NvmlReturn (*reasons)(NvmlDevice, unsigned long long*) = nullptr;
+  NvmlReturn (*pcie_gen)(NvmlDevice, unsigned*) = nullptr;
+  NvmlReturn (*pcie_width)(NvmlDevice, unsigned*) = nullptr;
+  NvmlReturn (*pcie_max_gen)(NvmlDevice, unsigned*) = nullptr;
+  NvmlReturn (*pcie_max_width)(NvmlDevice, unsigned*) = nullptr;
 };
 
 std::string describe_throttle_reasons(unsigned long long reasons) {
@@ -82,6 +86,14 @@ bool is_throttled(unsigned long long reasons) {
   return false;
 }
 
+std::string describe_pcie_link(const GpuState& s) {
+  if (s.pcie_gen == 0 || s.pcie_width == 0) return {};
+  std::string out = "Gen" + std::to_string(s.pcie_gen) + " x" + std::to_string(s.pcie_width);
+  if (s.pcie_max_gen > 0 && s.pcie_max_width > 0)
+    out += " (at most Gen" + std::to_string(s.pcie_max_gen) + " x" + std::to_string(s.pcie_max_width) + ")";
+  return out;
+}
+
 std::string describe(const GpuState& s) {
   if (!s.read) return "not read: " + s.reason;
   std::string out;
@@ -91,6 +103,7 @@ std::string describe(const GpuState& s) {
   add(s.power_w >= 0 ? fixed1(s.power_w) + " W" : "power not reported");
   add(s.temperature_c >= 0 ? std::to_string(s.temperature_c) + " \u00b0C" : "temperature not reported");
   add("throttle reasons: " + describe_throttle_reasons(s.throttle_reasons));
+  if (const std::string link = describe_pcie_link(s); !link.empty()) add("PCIe " + link);
   return out;
 }
 
@@ -113,6 +126,10 @@ NvmlSession::NvmlSession(const std::string& library) {
   // Renamed "clocks event reasons" in CUDA 12.2's NVML; the old name stays exported by older and current drivers.
   api->reasons = symbol<decltype(api->reasons)>(m_handle, "nvmlDeviceGetCurrentClocksEventReasons");
   if (!api->reasons) api->reasons = symbol<decltype(api->reasons)>(m_handle, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  api->pcie_gen = symbol<decltype(api->pcie_gen)>(m_handle, "nvmlDeviceGetCurrPcieLinkGeneration");
+  api->pcie_width = symbol<decltype(api->pcie_width)>(m_handle, "nvmlDeviceGetCurrPcieLinkWidth");
+  api->pcie_max_gen = symbol<decltype(api->pcie_max_gen)>(m_handle, "nvmlDeviceGetMaxPcieLinkGeneration");
+  api->pcie_max_width = symbol<decltype(api->pcie_max_width)>(m_handle, "nvmlDeviceGetMaxPcieLinkWidth");
   if (!api->init || !api->shutdown || !api->by_pci) {
     m_reason = library + " lacks nvmlInit_v2, nvmlShutdown or nvmlDeviceGetHandleByPciBusId_v2 (too old a driver)";
     return;
@@ -151,6 +168,15 @@ GpuState NvmlSession::read(const std::string& pci_bus_id) const {
   if (m_api->temperature && m_api->temperature(device, kTemperatureGpu, &v) == 0) s.temperature_c = static_cast<int>(v);
   unsigned long long reasons = 0;
   if (m_api->reasons && m_api->reasons(device, &reasons) == 0) s.throttle_reasons = reasons;
+  // Each link figure is read alone: a GPU on an SXM board or behind a virtual bus may report some and not others.
+  auto link = [&](NvmlReturn (*fn)(NvmlDevice, unsigned*), unsigned& into) {
+    unsigned value = 0;
+    if (fn && fn(device, &value) == 0) into = value;
+  };
+  link(m_api->pcie_gen, s.pcie_gen);
+  link(m_api->pcie_width, s.pcie_width);
+  link(m_api->pcie_max_gen, s.pcie_max_gen);
+  link(m_api->pcie_max_width, s.pcie_max_width);
   return s;
 }
 

@@ -2,6 +2,7 @@
 // whose weights stream over the datasheet link.
 #include "app_test_support.h"
 #include "pages/pcie/pcie_page.h"
+#include "plans/pcie.hpp"
 #include "widgets/stacked_or_tabbed.h"
 
 #include "qcustomplot.h"
@@ -124,4 +125,28 @@ TEST(PciePage, MixtureOfExpertsInHostRam) {
   for (const char* s : {"22.5 GB", "<b>353 ms</b> instead of 7.70 ms", "45.8×", "502 MB", "(1.9 %)"})
     EXPECT_TRUE(text.contains(QString::fromUtf8(s))) << s << " in " << text.toStdString();
   EXPECT_GE(page.tokenPlot()->plottableCount(), 1);
+}
+
+// A GPU's pinned copy names the link NVML read after it (provenance "pcie_link"): the page's summary says what the
+// copy crossed, so a card in an x8 slot, or trained to an older generation, explains its own low rate.
+TEST(PcieModel, TheBestPinnedCopyNamesTheLinkItCrossed) {
+  auto copy = [](double gbps, const char* link) {
+    gpulab::Result r;
+    r.experiment = gpulab::experiment_name::transfer;
+    r.plan = gpulab::plan_name::transfer;
+    r.variant = "h2d";
+    r.params = {{"pinned", 1}, {"bytes", 256e6}};
+    r.gbps = gbps;
+    r.check.passed = true;
+    if (link) r.provenance["pcie_link"] = link;
+    return r;
+  };
+  const gpulab::Result slow = copy(12.0, "Gen3 x16 (at most Gen4 x16)"), fast = copy(24.5, "Gen4 x16 (at most Gen4 x16)");
+  const gpulab::Result none = copy(3.0, nullptr);
+  const auto pts = pcie_model::points({{&slow, -1}, {&fast, -1}, {&none, -1}});
+  ASSERT_EQ(pts.size(), 3u);
+  EXPECT_EQ(pts[2].pcieLink, "");
+  const pcie_model::Summary sum = pcie_model::summarize(pts);
+  EXPECT_DOUBLE_EQ(sum.bestH2dPinned, 24.5);
+  EXPECT_EQ(sum.pcieLink, "Gen4 x16 (at most Gen4 x16)");
 }

@@ -44,7 +44,14 @@ TEST(GpuState, ReadsClocksPowerTemperatureAndReasonsThroughTheLibrary) {
   EXPECT_DOUBLE_EQ(s.power_w, 312.5);
   EXPECT_EQ(s.temperature_c, 45);
   EXPECT_EQ(s.throttle_reasons, 0x4u);
-  EXPECT_EQ(describe(s), "SM 1980 MHz, memory 2619 MHz, 312.5 W, 45 \u00b0C, throttle reasons: SW power cap");
+  EXPECT_EQ(describe(s), "SM 1980 MHz, memory 2619 MHz, 312.5 W, 45 \u00b0C, throttle reasons: SW power cap, "
+                        "PCIe Gen4 x16 (at most Gen5 x16)");
+  // The link, current and most: a Gen5 card trained to Gen4 by its slot.
+  EXPECT_EQ(s.pcie_gen, 4u);
+  EXPECT_EQ(s.pcie_width, 16u);
+  EXPECT_EQ(s.pcie_max_gen, 5u);
+  EXPECT_EQ(describe_pcie_link(s), "Gen4 x16 (at most Gen5 x16)");
+  EXPECT_EQ(describe_pcie_link(GpuState{}), "");
   const GpuState other = nvml.read("0000:02:00.0");
   EXPECT_FALSE(other.read);
   EXPECT_NE(other.reason.find("no GPU at PCI bus 0000:02:00.0"), std::string::npos) << other.reason;
@@ -106,11 +113,15 @@ TEST(SuiteGpuState, NamesTheStateAtTheSuitesStartAndEndAndMarksAThrottledResult)
   const Recording throttled = run_one_job(gpu, "0x4");
   ASSERT_EQ(throttled.results.size(), 1u);
   EXPECT_EQ(throttled.context.at("gpu_state_roofs_start"),
-            "SM 1980 MHz, memory 2619 MHz, 312.5 W, 45 \u00b0C, throttle reasons: GPU idle");
+            "SM 1980 MHz, memory 2619 MHz, 312.5 W, 45 \u00b0C, throttle reasons: GPU idle, PCIe Gen4 x16 (at most "
+            "Gen5 x16)");
   EXPECT_NE(throttled.context.at("gpu_state_roofs_end").find("throttle reasons: SW power cap"), std::string::npos);
   ASSERT_TRUE(throttled.results[0].provenance.count("gpu_throttled"));
   EXPECT_NE(throttled.results[0].provenance.at("gpu_throttled").find("at its end (SW power cap)"), std::string::npos)
       << throttled.results[0].provenance.at("gpu_throttled");
+
+  // Each result names the link it ran over, read after it ran (an idle link trains down).
+  EXPECT_EQ(throttled.results[0].provenance.at("pcie_link"), "Gen4 x16 (at most Gen5 x16)");
 
   const Recording cool = run_one_job(gpu, "0x0");
   ASSERT_EQ(cool.results.size(), 1u);

@@ -369,8 +369,11 @@ void PciePage::replotBandwidth() {
   m_note->setBrush(QBrush(t.surface));
   m_note->setPen(QPen(t.border));
 
+  // The link NVML read after the copy (a card in a slot wired x8, or trained to an older generation, shows here).
+  const QString trainedLink =
+      sum.pcieLink.empty() ? QString() : tr(" over PCIe %1 (NVML)").arg(QString::fromStdString(sum.pcieLink));
   m_summary->setText(bestH2d > 0 ? tr("Best pinned host→device: <b>%1</b>%2; device→device: <b>%3</b> — %4× faster")
-                                       .arg(fmtSi(bestH2d * 1e9, "B/s"))
+                                       .arg(fmtSi(bestH2d * 1e9, "B/s") + trainedLink)
                                        .arg(card && card->host_link_gbs > 0
                                                 ? tr(" (%1% of %2's %3)").arg(fmtFixed(100 * bestH2d / card->host_link_gbs, 0),
                                                                               QString::fromStdString(card->host_link),

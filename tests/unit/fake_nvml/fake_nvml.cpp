@@ -46,4 +46,23 @@ int nvmlDeviceGetCurrentClocksThrottleReasons(void*, unsigned long long* reasons
   return 0;
 }
 
+// A Gen5 x16 card in a slot that trained it to Gen4 x16 (FAKE_NVML_PCIE_GEN sets the current generation).
+int nvmlDeviceGetCurrPcieLinkGeneration(void*, unsigned* gen) {
+  const char* v = std::getenv("FAKE_NVML_PCIE_GEN");
+  *gen = v ? static_cast<unsigned>(std::strtoul(v, nullptr, 0)) : 4;
+  return 0;
+}
+int nvmlDeviceGetCurrPcieLinkWidth(void*, unsigned* width) {
+  *width = 16;
+  return 0;
+}
+int nvmlDeviceGetMaxPcieLinkGeneration(void*, unsigned* gen) {
+  *gen = 5;
+  return 0;
+}
+int nvmlDeviceGetMaxPcieLinkWidth(void*, unsigned* width) {
+  *width = 16;
+  return 0;
+}
+
 }  // extern "C"

@@ -56,6 +56,8 @@ std::vector<Point> points(const std::vector<Input>& results) {
     p.onGpu = t->head.on_gpu;
     p.cpuDevice = t->head.cpu_device;
     p.device = t->head.device;
+    if (const auto link = in.result->provenance.find("pcie_link"); link != in.result->provenance.end())
+      p.pcieLink = link->second;
     out.push_back(p);
   }
   return out;
@@ -73,7 +75,10 @@ int measuredHereCount(const std::vector<Point>& pts) {
 Summary summarize(const std::vector<Point>& pts) {
   Summary s;
   for (const Point& p : pts) {
-    if (p.series == Series::h2dPinned) s.bestH2dPinned = std::max(s.bestH2dPinned, p.gbps);
+    if (p.series == Series::h2dPinned && p.gbps > s.bestH2dPinned) {
+      s.bestH2dPinned = p.gbps;
+      s.pcieLink = p.pcieLink;
+    }
     if (p.onGpu) {
       ++s.gpuPoints;
       s.gpuIsCpuDevice = s.gpuIsCpuDevice || p.cpuDevice;

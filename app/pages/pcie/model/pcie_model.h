@@ -27,6 +27,7 @@ struct Point {
   bool onGpu = false;
   bool cpuDevice = false;  // a CPU-type "GPU" (Vulkan on lavapipe): its copies cross no bus
   std::string device;
+  std::string pcieLink;  // "Gen4 x16 (at most Gen5 x16)": the link NVML read after the copy (empty: not read)
 };
 
 using Input = SourcedResult;  // models/sourced_result.h
@@ -43,6 +44,7 @@ struct Summary {
   double h2h = 0;            // GB/s: the largest host memcpy measured here (a cache-sized one is ten times faster)
   int gpuPoints = 0;         // points from a GPU backend, any source
   bool gpuIsCpuDevice = false;  // the GPU points came from a CPU-type device
+  std::string pcieLink;         // the link of the best pinned host→device copy, as NVML read it (empty: not read)
 };
 Summary summarize(const std::vector<Point>& pts);
 
