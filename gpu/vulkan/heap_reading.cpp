@@ -1,16 +1,27 @@
 // The heap reading a Vulkan hold shows (heap_reading.hpp).
 #include "heap_reading.hpp"
 
+#include "device_choices.hpp"
+
 #include <algorithm>
 
 namespace gpulab::vk {
 
-HeapReading heap_reading(const std::vector<MemoryHeapInfo>& heaps, double held_here) {
+int hold_heap(const DeviceProperties& p) {
+  const int type = choose_memory_type(p, ~0u, MemoryUse::device);
+  if (type < 0 || static_cast<std::size_t>(type) >= p.memory_types.size()) return -1;
+  const std::uint32_t heap = p.memory_types[static_cast<std::size_t>(type)].heap;
+  return heap < p.heaps.size() ? static_cast<int>(heap) : -1;
+}
+
+HeapReading heap_reading(const std::vector<MemoryHeapInfo>& heaps, double held_here, int heap) {
   HeapReading r;
   bool any = false, all_budget = true;
   double budget_free = 0;
-  for (const auto& h : heaps) {
-    if (!(h.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)) continue;
+  const bool one_heap = heap >= 0 && static_cast<std::size_t>(heap) < heaps.size();
+  for (std::size_t i = 0; i < heaps.size(); ++i) {
+    const MemoryHeapInfo& h = heaps[i];
+    if (one_heap ? i != static_cast<std::size_t>(heap) : !(h.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)) continue;
     any = true;
     r.total_bytes += h.size_bytes;
     if (h.budget_bytes < 0) all_budget = false;
@@ -40,10 +51,17 @@ std::vector<MemoryHeapInfo> read_heaps_now(VkPhysicalDevice device, bool has_bud
   return heaps;
 }
 
-std::string heap_reading_source(bool from_budget) {
-  return from_budget ? "VK_EXT_memory_budget: the device-local heaps' budget less their usage, read after each step"
-                     : "no VK_EXT_memory_budget: the device-local heap's size less what gpulab holds (other programs' "
-                       "use of the heap is not seen)";
+std::string heap_reading_source(bool from_budget, const DeviceProperties& p) {
+  const int heap = hold_heap(p);
+  std::string which = "the device-local heaps";
+  if (heap >= 0) {
+    const bool device_local = p.heaps[static_cast<std::size_t>(heap)].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+    which = "heap " + std::to_string(heap) + (device_local ? " (device-local)" : " (shared with the host)") +
+            ", the one the held memory comes from";
+  }
+  return from_budget ? "VK_EXT_memory_budget: " + which + ": budget less usage, read after each step"
+                     : "no VK_EXT_memory_budget: " + which + ": size less what gpulab holds (other programs' use of "
+                       "the heap is not seen)";
 }
 
 }  // namespace gpulab::vk

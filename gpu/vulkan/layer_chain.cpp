@@ -13,6 +13,7 @@
 // products.
 #include "backend_internal.hpp"
 #include "chain_layout.hpp"
+#include "heap_reading.hpp"
 #include "weight_hash.hpp"
 
 #include "gpulab/half_bits.hpp"
@@ -268,8 +269,10 @@ Support layer_chain_support(const DeviceFacts& f, bool fp16_enabled, const Layer
   }
   double weights = 0;
   for (double b : layout.buffer_bytes) weights += b;
-  // The budget the driver gave when the device was listed (VK_EXT_memory_budget), where it gives one.
-  const double free = f.props.device_local_free_bytes();
+  // The budget the driver gave when the device was listed (VK_EXT_memory_budget), where it gives one, of the heap
+  // the weights go on (an APU's shared heap, not its small device-local carve-out).
+  const HeapReading heap = heap_reading(f.props.heaps, 0, hold_heap(f.props));
+  const double free = heap.from_budget ? heap.free_bytes : -1;
   if (free >= 0 && weights > free)
     return Support::no("the chain's weights (" + gib(weights) + ") are more than this Vulkan device's free memory (" +
                        gib(free) + " by its memory budget): choose fewer layers");

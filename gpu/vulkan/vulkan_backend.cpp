@@ -159,14 +159,16 @@ class VulkanBackend final : public Backend {
   std::unique_ptr<TimedOp> make_launch_overhead(const LaunchOverheadSpec& spec) override {
     return make_launch_overhead_op(m_ctx, spec);
   }
-  // The memory page's hold: device-local memory in steps, read back from the heap's budget after each (or, without
+  // The memory page's hold: device memory in steps, read back from its heap's budget after each (or, without
   // VK_EXT_memory_budget, the heap's size less what is held). The same refusal rule as CUDA (memory_hold.hpp).
   MemoryInfo hold_reading() const override {
     const HeapReading r = heap_reading(read_heaps_now(m_ctx.facts().handle, m_ctx.facts().memory_budget),
-                                       m_ledger->bytes.load());
+                                       m_ledger->bytes.load(), hold_heap(m_ctx.facts().props));
     return {r.total_bytes, r.free_bytes};
   }
-  std::string hold_reading_source() const override { return heap_reading_source(m_ctx.facts().memory_budget); }
+  std::string hold_reading_source() const override {
+    return heap_reading_source(m_ctx.facts().memory_budget, m_ctx.facts().props);
+  }
   std::unique_ptr<HeldMemory> hold_memory(double bytes, double safety_margin_bytes) override {
     const MemoryInfo before = hold_reading();
     const HoldDecision d = check_hold(bytes, safety_margin_bytes, before,

@@ -8,6 +8,7 @@
 #include "backend_internal.hpp"
 #include "chain_layout.hpp"
 #include "device_choices.hpp"
+#include "heap_reading.hpp"
 #include "gpulab/decode_experiments.hpp"
 #include "real_device_properties.hpp"
 #include "vulkan_backend.hpp"
@@ -102,6 +103,35 @@ TEST(VulkanDeviceChoices, AnApusWorkGoesOnTheHeapThatHoldsIt) {
 
 // Timestamps time every measurement: the compute family chosen writes them. The real sets' first compute family
 // already does, so the case that needs the rule is a derived one: the NVIDIA set with family 0's timestamps off.
+// The memory page's hold reads the heap its memory comes from. Summing the device-local heaps instead, the APU's hold
+// (on the 14 GB shared heap) was read against the 512 MiB carve-out and refused at its first step; a discrete card
+// with a resizable-BAR window would count that window (device-local too) as free VRAM.
+TEST(VulkanDeviceChoices, TheHoldReadsTheHeapItsMemoryComesFrom) {
+  const auto apu = amd_apu_512mib_carveout();
+  ASSERT_EQ(hold_heap(apu), 1);
+  const HeapReading apu_reading = heap_reading(apu.heaps, 0, hold_heap(apu));
+  EXPECT_DOUBLE_EQ(apu_reading.total_bytes, 15032385536.0);
+  EXPECT_DOUBLE_EQ(apu_reading.free_bytes, 14000000000.0);
+  EXPECT_TRUE(apu_reading.from_budget);
+  EXPECT_NE(heap_reading_source(true, apu).find("heap 1 (shared with the host)"), std::string::npos)
+      << heap_reading_source(true, apu);
+
+  DeviceProperties rebar = real_devices::nvidia_rtx_2080_ti();
+  rebar.heaps.push_back({268435456.0, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT, 200000000.0, 0});  // a 256 MiB BAR window
+  rebar.memory_types.push_back({real_devices::DL | real_devices::HV | real_devices::HC, 2});
+  ASSERT_EQ(hold_heap(rebar), 0);
+  const HeapReading card = heap_reading(rebar.heaps, 0, hold_heap(rebar));
+  EXPECT_DOUBLE_EQ(card.total_bytes, 11811160064.0);
+  EXPECT_DOUBLE_EQ(card.free_bytes, 8775729152.0);
+  // Without a budget: the heap's size less what is held, on that heap alone.
+  auto no_budget = rebar.heaps;
+  for (auto& h : no_budget) h.budget_bytes = -1;
+  const HeapReading guessed = heap_reading(no_budget, 1e9, hold_heap(rebar));
+  EXPECT_FALSE(guessed.from_budget);
+  EXPECT_DOUBLE_EQ(guessed.free_bytes, 11811160064.0 - 1e9);
+  for (const auto& [name, p] : real_devices()) EXPECT_GE(hold_heap(p), 0) << name;
+}
+
 TEST(VulkanDeviceChoices, ComputeQueueFamilyWritesTimestamps) {
   for (const auto& [name, p] : real_devices()) {
     const int q = choose_compute_queue_family(p);

@@ -92,7 +92,7 @@ TEST_F(VulkanHold, ReadingWithoutABudgetIsTheHeapLessWhatIsHeld) {
   // The fallback reading, on the heaps of the device here with their budget taken away.
   auto heaps = vk::read_heaps_now(s_created->devices.front().handle, false);
   for (auto& h : heaps) EXPECT_LT(h.budget_bytes, 0);
-  const vk::HeapReading r = vk::heap_reading(heaps, 100 * MiB);
+  const vk::HeapReading r = vk::heap_reading(heaps, 100 * MiB, -1);
   EXPECT_FALSE(r.from_budget);
   EXPECT_DOUBLE_EQ(r.free_bytes, r.total_bytes - 100 * MiB);
 }
