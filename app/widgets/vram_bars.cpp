@@ -257,6 +257,14 @@ void VramBars::paintEvent(QPaintEvent*) {
   const int wrapW = int(std::max(20.0, slotW - 12));
   int labelH = fmb.height(), captionH = 2 * fms.height();
   QVector<QRectF> totalBoxes;  // where each bar's total is written: the card's label keeps clear of them
+  // The totals are written after the card's dashed line, on the plot's own colour, so a line that crosses a total
+  // (a bar just under the card, in the projector's large font) passes behind it instead of striking it through.
+  struct Total {
+    QRectF box;
+    QString text;
+    bool bold = true;
+  };
+  QVector<Total> totals;
   for (int b = 0; b < m_target.size(); ++b) {
     if (spannedByPrevious(b)) continue;
     const VramBar& bar = m_target[b];
@@ -337,13 +345,11 @@ void VramBars::paintEvent(QPaintEvent*) {
     // its neighbour's ("203 MB203 MB"); the caption under the bar and the tooltip still give it.
     const bool fitsSmall = fms.horizontalAdvance(totalText) <= slot - 4;
     if (fitsBold || fitsSmall) {
-      p.setFont(fitsBold ? bold : small);
-      p.setPen(t.text);
       const int totalH = fitsBold ? fmb.height() : fms.height();
-      const QRectF totalBox(cx - slot / 2, yOf(acc) - totalH - 2, slot, totalH);
-      p.drawText(totalBox, Qt::AlignCenter, totalText);
-      const double totalW = p.fontMetrics().horizontalAdvance(totalText);
-      totalBoxes.push_back(QRectF(cx - totalW / 2, totalBox.top(), totalW, totalBox.height()));
+      const double totalW = (fitsBold ? fmb : fms).horizontalAdvance(totalText);
+      const QRectF tight(cx - totalW / 2, yOf(acc) - totalH - 2, totalW, totalH);
+      totals.push_back({tight, totalText, fitsBold});
+      totalBoxes.push_back(tight);
     }
     p.setFont(bold);
     p.setPen(t.text);  // the segments and the hatch left their own pens (white on white for a label after them)
@@ -362,11 +368,19 @@ void VramBars::paintEvent(QPaintEvent*) {
                Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, bar.caption);
   }
 
-  // The card: a dashed line with its name.
+  // The card: a dashed line, then the totals over it, then its name.
+  if (m_capacity > 0) {
+    p.setPen(QPen(t.text, t.isProjector() ? 3 : 2, Qt::DashLine));
+    p.drawLine(QPointF(plot.left(), yOf(m_capacity)), QPointF(plot.right(), yOf(m_capacity)));
+  }
+  for (const Total& total : totals) {
+    p.fillRect(total.box.adjusted(-2, 0, 2, 0), t.surface);
+    p.setFont(total.bold ? bold : small);
+    p.setPen(t.text);
+    p.drawText(total.box.adjusted(-2, 0, 2, 0), Qt::AlignCenter, total.text);
+  }
   if (m_capacity > 0) {
     const double y = yOf(m_capacity);
-    p.setPen(QPen(t.text, t.isProjector() ? 3 : 2, Qt::DashLine));
-    p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     p.setFont(bold);
     const QString lbl = m_capacityLabel;
     const int w = fmb.horizontalAdvance(lbl) + 8;

@@ -202,7 +202,9 @@ void TrainInferPage::refresh() {
   m_bars->setBars(bars);
   const GpuSpec* g = find_gpu(m_card->currentData().toString().toStdString());
   // A short label: the line's right end sits above the last bars, and the card's name is in the controls.
-  m_bars->setCapacity(card, tr("card %1").arg(gb(card)));
+  // A real card in the unit its memory comes in and in the axis's GB ("card 24 GiB = 25.8 GB").
+  m_bars->setCapacity(card, g ? tr("card %1 = %2").arg(QString::fromStdString(g->memory_label()), gb(card))
+                              : tr("card %1").arg(gb(card)));
   if (g) m_cardBadge->set(SourceBadge::Kind::Datasheet, QString::fromStdString(g->source));
 
   const VramBudget serve = budget(Serve), train = budget(FullTrain), lora = budget(Lora), qlora = budget(Qlora);
