@@ -4,6 +4,7 @@
 // fill that follows (fill_random or fill_value), which runs on every core and looks at the stop token as it goes.
 #include "gpulab/harness.hpp"
 #include "gpulab/parallel_chunks.hpp"
+#include "gpulab/platform.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -15,6 +16,11 @@ template <typename T>
 class HostArray {
  public:
   explicit HostArray(std::size_t count) : m_data(std::make_unique_for_overwrite<T[]>(count)), m_size(count) {}
+  // Large arrays go back to the OS in pieces (platform.hpp, release_pages_before_free): one long unmap would hold
+  // up the GUI thread.
+  ~HostArray() { platform::release_pages_before_free(m_data.get(), m_size * sizeof(T)); }
+  HostArray(HostArray&&) noexcept = default;
+  HostArray& operator=(HostArray&&) noexcept = default;
   T* data() { return m_data.get(); }
   const T* data() const { return m_data.get(); }
   std::size_t size() const { return m_size; }

@@ -7,6 +7,7 @@
 #include "gpulab/layer_chain_plan.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/memory_hold.hpp"
+#include "gpulab/platform.hpp"
 #include "gpulab/units.hpp"
 
 #include "vector_clones.hpp"
@@ -80,6 +81,9 @@ using Step = ChainStep;  // the shared wiring rule, gpulab/layer_chain_plan.hpp
 
 class LayerChainOp final : public TimedOp {
  public:
+  // A decode chain's weights are hundreds of MB: handed back in pieces, so the GUI thread is not held up by one
+  // long unmap of them (platform.hpp, release_pages_before_free).
+  ~LayerChainOp() override { platform::release_pages_before_free(m_weights.data(), m_weights.size() * sizeof(float)); }
   explicit LayerChainOp(const LayerChainSpec& spec) : m_batch(spec.batch), m_threads(resolve_threads(0)) {
     m_steps = plan_layer_chain(spec, m_width);
     std::size_t weights = 0;
@@ -224,6 +228,7 @@ class HostHeld final : public HeldMemory {
     m_bytes = bytes;
     m_after = read_meminfo();
   }
+  ~HostHeld() override { platform::release_pages_before_free(m_block.get(), static_cast<std::size_t>(m_bytes)); }
   double bytes_held() const override { return m_bytes; }
   MemoryInfo before() const override { return m_before; }
   MemoryInfo after() const override { return m_after; }

@@ -2,10 +2,13 @@
 #include "gpulab/platform.hpp"
 
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -91,6 +94,22 @@ MemoryFacts memory_facts() {
     if (key == "MemAvailable:") info.available_bytes = kib * 1024;
   }
   return info;
+}
+
+void release_pages_before_free(void* data, std::size_t bytes) {
+  constexpr std::size_t kAtLeast = std::size_t{64} << 20, kPiece = std::size_t{16} << 20;
+  if (!data || bytes < kAtLeast) return;
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (page_size <= 0) return;
+  const auto page = static_cast<std::uintptr_t>(page_size);
+  // Whole pages inside the block only: the allocator keeps its bookkeeping just before the block's first byte.
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
+  for (std::uintptr_t at = begin; at < end; at += kPiece) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uintptr_t>(kPiece, end - at));
+    // A failure only leaves the pages for the free that follows: nothing to report.
+    (void)madvise(reinterpret_cast<void*>(at), n, MADV_DONTNEED);
+  }
 }
 
 double process_resident_bytes() {
