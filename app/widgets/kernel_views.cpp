@@ -1,4 +1,5 @@
 #include "widgets/kernel_views.h"
+#include "format.h"
 #include "widgets/kernel_view_paint.h"
 #include "widgets/onscreen_hint.h"
 
@@ -119,10 +120,13 @@ QRectF OwnerView::cellRect(int row, int col) const {
 
 QString OwnerView::ownerTitle() const {
   if (!m_trace) return tr("Who computes what");
-  return tr("Who computes what: C (%1×%2), step %3")
+  // A ladder step is "step 03 shared tiles"; any other trace (the lab's "your kernel") goes by its own name.
+  const auto& ladder = gpulab::emu::traced_ladder_steps();
+  const QString name = QString::fromStdString(step_label(m_trace->step));
+  return tr("Who computes what: C (%1×%2), %3")
       .arg(m_trace->shape.m)
       .arg(m_trace->shape.n)
-      .arg(QString::fromStdString(step_label(m_trace->step)));
+      .arg(std::find(ladder.begin(), ladder.end(), m_trace->step) != ladder.end() ? tr("step %1").arg(name) : name);
 }
 
 QString OwnerView::ownerLegend() const {
@@ -248,6 +252,32 @@ void WarpLoadView::setRequest(const RequestView& view, const QString& title, con
   m_has = true;
   setNothingToShow(this, false);
   update();
+}
+
+QStringList WarpLoadView::requestLines(const gpulab::emu::InstructionTrace& ins, const RequestView& v) {
+  QStringList lines;
+  const QString name = QString::fromStdString(ins.name);
+  if (!ins.shared) {
+    lines << tr("This request: %1 lanes, %2 sector(s) of 32 B = %3 fetched for %4 asked for: %5 % used.")
+                 .arg(v.lanes.size())
+                 .arg(v.sector_count)
+                 .arg(fmtBytes(32.0 * v.sector_count))
+                 .arg(fmtBytes(double(v.bytes_used)))
+                 .arg(fmtFixed(100 * v.used_share, 1));
+    lines << tr("“%1” over the whole kernel: %2 sectors per request, %3 % of fetched bytes used.")
+                 .arg(name)
+                 .arg(fmtFixed(ins.sectors_per_request(), 2))
+                 .arg(fmtFixed(100 * ins.sector_efficiency(), 1));
+  } else {
+    lines << tr("This request: %1 lanes, %2 bank wavefront(s) where a conflict-free access needs %3.")
+                 .arg(v.lanes.size())
+                 .arg(v.wavefronts)
+                 .arg(v.ideal_wavefronts);
+    lines << tr("“%1” over the whole kernel: %2 extra wavefronts per request (bank conflicts).")
+                 .arg(name)
+                 .arg(fmtFixed(ins.conflicts_per_request(), 2));
+  }
+  return lines;
 }
 
 void WarpLoadView::setMessage(const QString& text) {

@@ -1,6 +1,7 @@
 #pragma once
 // The pictures of "Inside the kernel" (pages/kernel_page.h), drawn with QPainter from a traced ladder step
-// (models/kernel_view_model.h does the arithmetic, without Qt):
+// (models/kernel_view_model.h does the arithmetic, without Qt); the lab page draws a student's traced kernel with
+// the same OwnerView and WarpLoadView (pages/lab/lab_page_drawings.cpp):
 //  - OwnerView: C coloured by the block that computed each cell, shaded by warp; hovering names block, warp, lane.
 //  - WarpLoadView: one warp request laid over its matrix (or a shared array, one column per bank): the lanes'
 //    elements, the 32-byte sectors they cost, the banks they hit.
@@ -68,6 +69,10 @@ class WarpLoadView : public QWidget {
   void setMessage(const QString& text);
   void setTheme(const Theme& theme);
   const gpulab::kernelview::RequestView& request() const { return m_view; }
+  const QString& title() const { return m_title; }
+  // The numbers written under a request: this request's lanes and the sectors (global) or bank wavefronts (shared)
+  // it cost, and the instruction's totals over the whole traced run. The kernel page and the lab draw the same.
+  static QStringList requestLines(const gpulab::emu::InstructionTrace& ins, const gpulab::kernelview::RequestView& v);
   QSize sizeHint() const override { return {720, 520}; }
   QSize minimumSizeHint() const override { return {320, 240}; }
 

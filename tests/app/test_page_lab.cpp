@@ -1,11 +1,15 @@
 // The lab page: a guided task's buggy kernel is checked through the runner in a child process, the fault's line is
 // marked in the editor and the verdict shown; fixed, the task is done and the Why table holds the ladder and the
-// kernel; the table exports as CSV.
+// kernel; the table exports as CSV; the Threads and One warp tabs draw the kernel checked with the "Inside the
+// kernel" views.
 #include "app_test_support.h"
 #include "pages/lab/lab_editor.h"
 #include "pages/lab/lab_page.h"
 #include "pages/lab/lab_recent_files.h"
+#include "widgets/kernel_views.h"
 #include "widgets/plot_export.h"
+
+#include <gpulab_lab/templates.hpp>
 
 #include <QElapsedTimer>
 #include <QTabWidget>
@@ -83,10 +87,66 @@ TEST(LabPage, FindTheMissingBarrierThenFixIt) {
   EXPECT_TRUE(roofCsv.contains(QStringLiteral("roof,RTX 4090 FP32 datasheet"))) << roofCsv.toStdString();
   if (const QByteArray shot = qgetenv("GPULAB_TEST_SHOT"); !shot.isEmpty()) {
     for (QTabWidget* tabs : page.findChildren<QTabWidget*>())
-      if (tabs->count() == 3 && tabs->tabText(2) == QStringLiteral("Roofline")) tabs->setCurrentIndex(2);
+      if (tabs->count() >= 3 && tabs->tabText(2) == QStringLiteral("Roofline")) tabs->setCurrentIndex(2);
     QTest::qWait(100);
     page.grab().save(QString::fromLocal8Bit(shot));
   }
+}
+
+// The Threads and One warp tabs draw the student's own kernel with the "Inside the kernel" views: step 1's file
+// (the coalescing task) has its warps down the columns of C, step 2's template along the rows, and warp 0's first
+// load of A costs 32 sectors in the one and a single broadcast sector in the other.
+TEST(LabPage, ThreadsAndOneWarpDrawTheStudentsKernel) {
+  AppContext ctx(noGpu());
+  LabPage page(ctx);
+  ASSERT_TRUE(showLabPage(page));
+  ASSERT_TRUE(page.ownerView());
+  ASSERT_TRUE(page.warpLoadView());
+  EXPECT_TRUE(page.ownerView()->describeCell(0, 0).isEmpty()) << "nothing is drawn before a check";
+  if (gpulab::lab::find_clang().empty()) GTEST_SKIP() << gpulab::lab::compiler_install_hint();
+
+  page.setTask(lab_model::Task::coalesce);  // step 1's kernel: threadIdx.x walks the rows of C
+  page.run();
+  waitForCheck(page, 180000);
+  ASSERT_TRUE(page.report());
+  ASSERT_EQ(page.report()->outcome, gpulab::lab::Outcome::passed) << page.report()->reason;
+  OwnerView* owners = page.ownerView();
+  EXPECT_EQ(owners->describeCell(1, 0).toStdString(),
+            "C[1, 0] was computed by block (0, 0) — block 0 — warp 0, lane 1 (thread 1 of the block)");
+  EXPECT_TRUE(owners->describeCell(0, 1).contains(QStringLiteral("warp 1, lane 0"))) << owners->describeCell(0, 1).toStdString();
+  EXPECT_TRUE(page.threadsText().contains(QStringLiteral("a column of C"))) << page.threadsText().toStdString();
+  page.setWarpArray(QStringLiteral("A"));
+  EXPECT_EQ(page.warpLoadView()->request().shape.name, "A");
+  EXPECT_EQ(page.warpLoadView()->request().sector_count, 32) << "32 lanes, 32 rows of A";
+  EXPECT_TRUE(page.warpLoadView()->title().contains(QStringLiteral("your kernel")));
+  // GPULAB_TEST_SHOT=/tmp/lab.png: the two tabs, to look at, as /tmp/lab-threads.png and /tmp/lab-warp.png.
+  if (const QByteArray shot = qgetenv("GPULAB_TEST_SHOT"); !shot.isEmpty()) {
+    const QString base = QString::fromLocal8Bit(shot).chopped(4);
+    for (int tab : {3, 4}) {
+      page.views()->setCurrentIndex(tab);
+      QTest::qWait(100);
+      page.grab().save(base + (tab == 3 ? QStringLiteral("-threads.png") : QStringLiteral("-warp.png")));
+    }
+  }
+
+  // A ladder template, opened as a student opens it: step 2.
+  page.editor()->setPlainText(QString::fromStdString(gpulab::lab::ladder_template("02_coalesced")));
+  page.run();
+  waitForCheck(page, 180000);
+  ASSERT_TRUE(page.report());
+  ASSERT_EQ(page.report()->outcome, gpulab::lab::Outcome::passed) << page.report()->reason;
+  EXPECT_TRUE(owners->describeCell(0, 1).contains(QStringLiteral("block (0, 0) — block 0 — warp 0, lane 1")))
+      << owners->describeCell(0, 1).toStdString();
+  EXPECT_TRUE(owners->describeCell(1, 0).contains(QStringLiteral("warp 1, lane 0"))) << owners->describeCell(1, 0).toStdString();
+  EXPECT_TRUE(page.threadsText().contains(QStringLiteral("a row of C"))) << page.threadsText().toStdString();
+  EXPECT_EQ(page.warpLoadView()->request().sector_count, 1) << "warp 0's lanes all read one element of A";
+  page.setWarpArray(QStringLiteral("B"));
+  EXPECT_EQ(page.warpLoadView()->request().shape.name, "B");
+  EXPECT_EQ(page.warpLoadView()->request().sector_count, 4) << "32 neighbouring floats of B: 128 bytes";
+
+  // A new task clears the pictures until its kernel is checked.
+  page.setTask(lab_model::Task::free);
+  EXPECT_TRUE(owners->describeCell(0, 0).isEmpty());
 }
 
 // The projector theme's larger font widens the line numbers: the text's margin must follow, or the gutter covers

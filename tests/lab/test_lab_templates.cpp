@@ -25,6 +25,28 @@ TEST_P(LabTemplate, PassesAndIsMostLikeItsOwnStep) {
   ASSERT_TRUE(r.closest);
   EXPECT_EQ(r.closest->step, step);
   EXPECT_EQ(r.closest->distance, 0.0) << "traced differently from the ladder's own build";
+  // What the lab page draws with the "Inside the kernel" views (who computes what, one warp's load) came back from
+  // the child process as the kernel page has it for the same step: every cell's block, warp and lane, and warp 0's
+  // first load of A.
+  ASSERT_TRUE(r.trace);
+  const gpulab::emu::StepTrace* own = nullptr;
+  for (const gpulab::emu::StepTrace& t : gpulab::lab::ladder_at(request.trace_shape))
+    if (t.step == step) own = &t;
+  ASSERT_TRUE(own);
+  EXPECT_EQ(r.trace->owner_block, own->owner_block);
+  EXPECT_EQ(r.trace->owner_warp, own->owner_warp);
+  EXPECT_EQ(r.trace->owner_lane, own->owner_lane);
+  const auto first_load_of_a = [](const gpulab::emu::StepTrace& t) -> const gpulab::emu::WarpSample* {
+    for (const gpulab::emu::WarpSample& s : t.samples) {
+      const gpulab::emu::InstructionTrace& i = t.instructions.at(std::size_t(s.instruction));
+      if (s.warp == 0 && i.array == "A" && !i.shared && !i.store) return &s;  // samples are in instruction order
+    }
+    return nullptr;
+  };
+  const gpulab::emu::WarpSample* mine = first_load_of_a(*r.trace);
+  const gpulab::emu::WarpSample* theirs = first_load_of_a(*own);
+  ASSERT_TRUE(mine && theirs);
+  EXPECT_EQ(mine->element, theirs->element);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ladder, LabTemplate,

@@ -112,4 +112,68 @@ TEST(LabModel, RoofPointsPlaceEveryStepAndTheStudentUnderOneCard) {
   EXPECT_EQ(lab_model::roof_points(ladder, failed, 80, 1000).size(), 2u);
 }
 
+// A 4×4 C written by one block of two warps, as step 1 (lanes down a column) or step 2 (lanes along a row) would.
+StepTrace owners(bool lanes_along_rows) {
+  StepTrace t = trace("s", 1, 1);
+  t.shape = {4, 4, 4};
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      const int lane = lanes_along_rows ? c : r, warp = (lanes_along_rows ? r : c) / 2;
+      t.owner_block.push_back(0);
+      t.owner_warp.push_back(warp);
+      t.owner_lane.push_back(lane + 4 * ((lanes_along_rows ? r : c) % 2));
+    }
+  return t;
+}
+
+TEST(LabModel, WarpCoverSaysWhetherAWarpTakesARowOrAColumnOfC) {
+  // Lanes along a row: warp 0 is rows 0 and 1 (a patch of two rows); in a 1-row block it is a row.
+  const lab_model::WarpCover rows = lab_model::warp_cover(owners(true), 0, 0);
+  EXPECT_EQ(rows.cells, 8);
+  EXPECT_EQ(rows.shape, lab_model::WarpCover::Shape::patch);
+  StepTrace one_row = owners(true);
+  for (std::size_t i = 0; i < one_row.owner_warp.size(); ++i) one_row.owner_warp[i] = int(i / 4);  // a warp a row
+  const lab_model::WarpCover row = lab_model::warp_cover(one_row, 0, 1);
+  EXPECT_EQ(row.shape, lab_model::WarpCover::Shape::row);
+  EXPECT_EQ(row.row0, 1);
+  EXPECT_EQ(row.col0, 0);
+  EXPECT_EQ(row.col1, 3);
+  StepTrace one_col = owners(false);
+  for (std::size_t i = 0; i < one_col.owner_warp.size(); ++i) one_col.owner_warp[i] = int(i % 4);  // a warp a column
+  const lab_model::WarpCover col = lab_model::warp_cover(one_col, 0, 2);
+  EXPECT_EQ(col.shape, lab_model::WarpCover::Shape::column);
+  EXPECT_EQ(col.col0, 2);
+  EXPECT_EQ(col.row0, 0);
+  EXPECT_EQ(col.row1, 3);
+  EXPECT_EQ(col.cells, 4);
+  // A warp that wrote nothing, and a trace without owners (a kernel that never ran to the end).
+  EXPECT_EQ(lab_model::warp_cover(one_col, 0, 9).shape, lab_model::WarpCover::Shape::none);
+  EXPECT_EQ(lab_model::warp_cover(trace("s", 1, 1), 0, 0).cells, 0);
+}
+
+TEST(LabModel, FirstGlobalLoadIsTheFirstSampledLoadOfThatArray) {
+  StepTrace t = trace("s", 1, 1);  // instruction 0: load B
+  InstructionTrace a = t.instructions[0];
+  a.name = "load A";
+  a.array = "A";
+  InstructionTrace shared_a = a;
+  shared_a.name = "load As";
+  shared_a.array = "As";
+  shared_a.shared = true;
+  InstructionTrace store_a = a;
+  store_a.name = "store A";
+  store_a.store = true;
+  t.instructions = {t.instructions[0], store_a, shared_a, a, a};
+  for (int i : {0, 1, 2, 3, 4}) {
+    gpulab::emu::WarpSample s;
+    s.instruction = i;
+    s.warp = i == 3 ? 1 : 0;  // the first load of A ran in warp 1 only
+    t.samples.push_back(s);
+  }
+  EXPECT_EQ(lab_model::first_global_load(t, "B", 0), 0);
+  EXPECT_EQ(lab_model::first_global_load(t, "A", 0), 4);  // not the store, not the shared tile, not warp 1's
+  EXPECT_EQ(lab_model::first_global_load(t, "A", 1), 3);
+  EXPECT_EQ(lab_model::first_global_load(t, "C", 0), -1);
+}
+
 }  // namespace

@@ -81,28 +81,8 @@ void KernelPage::refreshWarp() {
   }
   const InstructionTrace& ins = t->instructions[std::size_t(instruction)];
   const RequestView v = request_view(*t, *s);
-  QStringList lines;
-  if (!ins.shared) {
-    lines << tr("This request: %1 lanes, %2 sector(s) of 32 B = %3 fetched for %4 asked for: %5 % used.")
-                 .arg(v.lanes.size())
-                 .arg(v.sector_count)
-                 .arg(fmtBytes(32.0 * v.sector_count))
-                 .arg(fmtBytes(double(v.bytes_used)))
-                 .arg(fmtFixed(100 * v.used_share, 1));
-    // The step's totals over all global loads are in the results strip below.
-    lines << tr("“%1” over the whole step: %2 sectors per request, %3 % of fetched bytes used.")
-                 .arg(qs(ins.name))
-                 .arg(fmtFixed(ins.sectors_per_request(), 2))
-                 .arg(fmtFixed(100 * ins.sector_efficiency(), 1));
-  } else {
-    lines << tr("This request: %1 lanes, %2 bank wavefront(s) where a conflict-free access needs %3.")
-                 .arg(v.lanes.size())
-                 .arg(v.wavefronts)
-                 .arg(v.ideal_wavefronts);
-    lines << tr("“%1” over the whole step: %2 extra wavefronts per request (bank conflicts).")
-                 .arg(qs(ins.name))
-                 .arg(fmtFixed(ins.conflicts_per_request(), 2));
-  }
+  // The step's totals over all global loads are in the results strip below.
+  const QStringList lines = WarpLoadView::requestLines(ins, v);
   m_warpView->setRequest(v, tr("One warp's load: warp %1 of block 0, “%2”, step %3")
                                 .arg(s->warp)
                                 .arg(qs(ins.name))

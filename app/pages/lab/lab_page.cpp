@@ -6,6 +6,7 @@
 #include "pages/lab/lab_recent_files.h"
 #include "pages/lab/lab_roofline_view.h"
 #include "pages/page_registry.h"
+#include "widgets/kernel_views.h"
 #include "widgets/run_bar.h"
 #include "widgets/source_badge.h"
 
@@ -117,6 +118,7 @@ LabPage::LabPage(AppContext& ctx) : Page(ctx) {
   m_tabs->addTab(m_roofline, tr("Roofline"));
   m_tabs->setTabToolTip(2, tr("A model: the ladder and your kernel under the chosen card's datasheet roofline, placed "
                               "by their traced FLOPs per byte (the emulator measures no speed)"));
+  buildDrawings();
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(m_editor);
   split->addWidget(m_tabs);
@@ -253,6 +255,7 @@ void LabPage::setTask(Task task) {
   m_path.clear();
   m_report.reset();
   m_taskResult = {};
+  takeTrace();
   showReport();
 }
 
@@ -303,15 +306,18 @@ void LabPage::run() {
 }
 
 void LabPage::onRunFinished(bool cancelled) {
+  bool fresh = false;
   {
     const std::lock_guard lock(m_mailbox->mutex);
     if (m_mailbox->report) {
       m_report = std::move(m_mailbox->report);
       m_ladder = std::move(m_mailbox->ladder);
       m_mailbox->report.reset();
+      fresh = true;
     }
   }
   if (cancelled && !m_report) return;
+  if (fresh) takeTrace();
   m_taskResult = m_report ? lab_model::judge(m_currentTask, *m_report, m_ladder) : lab_model::TaskResult{};
   QMap<int, QString> marks;
   if (m_report) {
@@ -329,12 +335,15 @@ void LabPage::showReport() {
   m_check->setHtml(checkHtml());
   showWhy();
   showTask();
+  showDrawings();
 }
 
 void LabPage::applyTheme(const Theme& theme) {
   Page::applyTheme(theme);
   m_dark = theme.dark;
   m_editor->setDark(theme.dark);
+  m_owners->setTheme(theme);
+  m_warpLoad->setTheme(theme);
   QFont mono = m_editor->font();
   mono.setPointSize(theme.baseFontPt);
   m_editor->setFont(mono);

@@ -3,7 +3,9 @@
 // a ladder step's own file or a guided task — and Check compiles it with clang for the CPU emulator, runs it in a
 // child process (a crash or an endless loop ends that process, never the app), checks it on random inputs at
 // awkward shapes and traces it beside the seven ladder steps: the step it is most like and the change that would
-// move it up. The emulator measures no speed; the kernel's place under a card's roofline is a model.
+// move it up. The emulator measures no speed; the kernel's place under a card's roofline is a model. Its trace is
+// drawn with the "Inside the kernel" page's own views (widgets/kernel_views.h): who computes each cell of C, and
+// warp 0's first load of A and of B with the sectors it cost.
 #include "pages/lab/model/lab_model.h"
 #include "pages/page.h"
 
@@ -15,6 +17,8 @@
 
 class CodeEditor;
 class LabRooflineView;
+class OwnerView;
+class WarpLoadView;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -43,6 +47,12 @@ class LabPage : public Page {
   lab_model::TaskResult taskResult() const { return m_taskResult; }
   void setTask(lab_model::Task task);
   QString whyCsv() const;
+  // The Threads and One warp tabs: the checked kernel's trace in the views of "Inside the kernel".
+  OwnerView* ownerView() const { return m_owners; }
+  WarpLoadView* warpLoadView() const { return m_warpLoad; }
+  QString threadsText() const;
+  void setWarpArray(const QString& array);  // "A" or "B": whose first load of warp 0 the One warp tab draws
+  QTabWidget* views() const { return m_tabs; }
   // Loads or writes a kernel file; false (and a status message) when it cannot.
   bool openKernel(const QString& path);
   bool saveKernel(const QString& path);
@@ -61,6 +71,10 @@ class LabPage : public Page {
   void showWhy();
   void showRoofline();  // the Roofline tab, for the report and the chosen card
   void showTask();
+  void buildDrawings();  // the Threads and One warp tabs (lab_page_drawings.cpp)
+  void takeTrace();      // gives the views the report's trace (or none): when a report arrives or is cleared
+  void showDrawings();   // their words and warp 0's load, for the trace they hold
+  void showWarpLoad();
   QString checkHtml() const;
   QString whyText() const;
 
@@ -70,6 +84,12 @@ class LabPage : public Page {
   QTableWidget* m_table = nullptr;
   QLabel* m_whyText = nullptr;
   LabRooflineView* m_roofline = nullptr;  // the Roofline tab: the kernels under the chosen card's roofline (a model)
+  OwnerView* m_owners = nullptr;          // Threads: C coloured by the block and warp that computed each cell
+  QLabel* m_threadsText = nullptr;        // what warp 0 of block 0 covers, in words
+  WarpLoadView* m_warpLoad = nullptr;     // One warp: warp 0's first load of A or B, its lanes and sectors
+  QComboBox* m_warpArray = nullptr;
+  // The report's trace as the views hold it (named "your kernel"); null until a check has traced the kernel.
+  std::shared_ptr<const gpulab::emu::StepTrace> m_drawn;
   QComboBox* m_task = nullptr;
   QLabel* m_taskText = nullptr;
   QComboBox* m_template = nullptr;

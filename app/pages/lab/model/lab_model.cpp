@@ -133,4 +133,36 @@ std::vector<RoofPoint> roof_points(const std::vector<gpulab::emu::StepTrace>& la
   return out;
 }
 
+WarpCover warp_cover(const gpulab::emu::StepTrace& trace, int block, int warp) {
+  WarpCover c;
+  const int m = trace.shape.m, n = trace.shape.n;
+  const std::size_t cells = std::size_t(m) * std::size_t(n);
+  if (trace.owner_block.size() < cells || trace.owner_warp.size() < cells) return c;
+  c.row0 = m, c.col0 = n;
+  for (int r = 0; r < m; ++r)
+    for (int col = 0; col < n; ++col) {
+      const std::size_t i = std::size_t(r) * std::size_t(n) + std::size_t(col);
+      if (trace.owner_block[i] != block || trace.owner_warp[i] != warp) continue;
+      ++c.cells;
+      c.row0 = std::min(c.row0, r), c.row1 = std::max(c.row1, r);
+      c.col0 = std::min(c.col0, col), c.col1 = std::max(c.col1, col);
+    }
+  if (c.cells == 0) return WarpCover{};
+  // One cell is no direction: a patch of one.
+  c.shape = c.cells > 1 && c.row0 == c.row1   ? WarpCover::Shape::row
+            : c.cells > 1 && c.col0 == c.col1 ? WarpCover::Shape::column
+                                              : WarpCover::Shape::patch;
+  return c;
+}
+
+int first_global_load(const gpulab::emu::StepTrace& trace, const std::string& array, int warp) {
+  for (std::size_t i = 0; i < trace.instructions.size(); ++i) {
+    const gpulab::emu::InstructionTrace& ins = trace.instructions[i];
+    if (ins.shared || ins.store || ins.array != array) continue;
+    for (const gpulab::emu::WarpSample& s : trace.samples)
+      if (s.instruction == int(i) && s.warp == warp) return int(i);
+  }
+  return -1;
+}
+
 }  // namespace lab_model

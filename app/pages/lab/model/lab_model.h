@@ -62,4 +62,19 @@ struct RoofPoint {
 std::vector<RoofPoint> roof_points(const std::vector<gpulab::emu::StepTrace>& ladder,
                                    const gpulab::lab::LabReport& report, double peak_tflops, double bandwidth_gbs);
 
+// ---- Who computes what, one warp's load (drawn with the "Inside the kernel" page's views) ----------------------
+// The cells of C one warp of one block wrote, and their bounding box: a row of C (neighbouring lanes take
+// neighbouring columns), a column (neighbouring rows: step 1's pattern) or a patch.
+struct WarpCover {
+  enum class Shape { none, row, column, patch };
+  Shape shape = Shape::none;
+  int cells = 0;
+  int row0 = 0, row1 = -1, col0 = 0, col1 = -1;  // inclusive
+};
+WarpCover warp_cover(const gpulab::emu::StepTrace& trace, int block, int warp);
+
+// The first global load of `array` ("A" or "B") that the tracer sampled for warp `warp` of block 0: its index in
+// trace.instructions (instructions are numbered in the order the kernel first ran them), or -1.
+int first_global_load(const gpulab::emu::StepTrace& trace, const std::string& array, int warp);
+
 }  // namespace lab_model
