@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <set>
 
 class FrameCoalescer : public QObject {
  public:
@@ -16,6 +17,15 @@ class FrameCoalescer : public QObject {
     m_timer.setSingleShot(true);
     m_timer.setInterval(kFrameMs);
     connect(&m_timer, &QTimer::timeout, this, [this] { m_work(); });
+    instances().insert(this);
+  }
+  ~FrameCoalescer() override { instances().erase(this); }
+  // Whether any coalescer in the GUI thread has work waiting for its frame: a test waits for the pages to be quiet
+  // by this instead of sleeping a fixed time.
+  static bool anyPending() {
+    for (const FrameCoalescer* c : instances())
+      if (c->isPending()) return true;
+    return false;
   }
   // Asks for the work in this frame; a request while one is pending joins it.
   void request() {
@@ -30,6 +40,11 @@ class FrameCoalescer : public QObject {
   }
 
  private:
+  // Every coalescer lives in the GUI thread (its timer does), so the set needs no lock.
+  static std::set<const FrameCoalescer*>& instances() {
+    static std::set<const FrameCoalescer*> all;
+    return all;
+  }
   std::function<void()> m_work;
   QTimer m_timer;
 };

@@ -2,13 +2,16 @@
 // What the fit tests share: an app context without the GPU module, a wait long enough for pages' redraw timers,
 // and the offscreen platform given the screens under test (written before the QApplication exists).
 #include "app_context.h"
+#include "widgets/frame_coalescer.h"
 
 #include <QApplication>
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QRect>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QVector>
 
 namespace fit {
@@ -19,11 +22,28 @@ inline AppContext::Options noGpu() {
   return o;
 }
 
-// Longer than a page's 30 ms redraw timer, twice.
+// Whether the pages have work waiting: a frame coalescer's redraw, or a short single-shot timer (the roofline's
+// 30 ms rebuild) in any window. Repeating timers (an animation's 60 Hz clock) never stop, so they do not count.
+inline bool somethingPending() {
+  if (FrameCoalescer::anyPending()) return true;
+  for (QWidget* top : QApplication::topLevelWidgets())
+    for (const QTimer* t : top->findChildren<QTimer*>())
+      if (t->isActive() && t->isSingleShot() && t->interval() <= 250) return true;
+  return false;
+}
+
+// Until the pages are quiet: events handled and nothing pending for three rounds of 5 ms running, and at most
+// rounds × ms (the old fixed wait, longer than a page's 30 ms redraw timer twice). The fixed wait spent ~60 of a
+// fit test's ~85 s sleeping on pages that had long finished.
 inline void settle(int rounds = 4, int ms = 25) {
-  for (int i = 0; i < rounds; ++i) {
+  QElapsedTimer waited;
+  waited.start();
+  int quiet = 0;
+  while (waited.elapsed() < rounds * ms) {
     QApplication::processEvents();
-    QTest::qWait(ms);
+    QTest::qWait(5);
+    quiet = somethingPending() ? 0 : quiet + 1;
+    if (quiet >= 3) break;
   }
 }
 
