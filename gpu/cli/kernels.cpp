@@ -22,6 +22,7 @@ namespace {
 constexpr const char* k_usage =
     "usage: kernels [--size N | --m M --n N --k K] [--step NAME] [--json]\n"
     "       kernels --file FILE.cu [--size N | --m M --n N --k K] [--seed S] [--time-limit SECONDS] [--json]\n"
+    "               [--gpu [--gpu-size N]]\n"
     "  Traces the SGEMM ladder's kernels (01_naive ... 07_warptile) on the CPU emulator at m x n x k (default 128^3,\n"
     "  each 1...512) and prints, per step: global sectors per load request, the share of fetched bytes used,\n"
     "  bytes requested per FLOP, shared-memory reuse and bank-conflict wavefronts. Traced on the CPU emulator:\n"
@@ -32,6 +33,12 @@ constexpr const char* k_usage =
     "  run in a child process with a time and memory limit, checked on random inputs at awkward shapes (a fresh seed\n"
     "  each run unless --seed) and traced beside the ladder. Exit 0: right; 1: wrong, crashed or out of time (the\n"
     "  reason on stderr, check.reason in --json); 2: does not compile (file:line: message).\n"
+    "  --gpu: then, on an NVIDIA GPU, the same file compiled with the CUDA toolkit's nvcc (with a timing harness\n"
+    "  gpulab ships; NVRTC cannot compile the <<<>>> launcher) and run as a child process: checked against cuBLAS\n"
+    "  SGEMM and timed beside it (warm, CUDA events, samples until they agree) at --gpu-size N (default 4096, sized\n"
+    "  down when one run would take over 0.5 s). Prints the timing line or why there is none; --json gets a \"gpu\"\n"
+    "  object. Runs when the emulator's check passed (or clang is missing). Exit 1 also when the GPU run is wrong or\n"
+    "  fails, 2 when nvcc refuses the file, 3 when there is no nvcc or no CUDA device.\n"
     "       kernels --template STEP | blank\n"
     "  Prints a ladder step's kernel file made into a lab file (or a blank launcher) to start from.\n";
 
@@ -78,13 +85,13 @@ void print_kernels_row(const std::string& name, const emu::StepTrace& t) {
               t.check_passed ? "ok" : "WRONG");
 }
 
-VerbOptions kernels_option_table() { return {{"kernels"}, {"size", "m", "n", "k", "step", "file", "seed", "time-limit", "template"}, {"json"}, k_usage}; }
+VerbOptions kernels_option_table() { return {{"kernels"}, {"size", "m", "n", "k", "step", "file", "seed", "time-limit", "template", "gpu-size"}, {"json", "gpu"}, k_usage}; }
 
 int cli_kernels(const Args& args) {
   emu::TraceShape shape;
   std::string only;
   KernelsFileOptions file_options;
-  bool json_out = false, sized = false, sides = false, timed = false;
+  bool json_out = false, sized = false, sides = false, timed = false, gpu_sized = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool has_value = i + 1 < args.size();
@@ -94,6 +101,12 @@ int cli_kernels(const Args& args) {
       return 0;
     } else if (a == "--json") {
       json_out = true;
+    } else if (a == "--gpu") {
+      file_options.gpu = true;
+    } else if (a == "--gpu-size" && has_value && parse_int(args[i + 1], v) && v >= 1 && v <= 32768) {
+      file_options.gpu_size = v;
+      gpu_sized = true;
+      ++i;
     } else if (a == "--step" && has_value) {
       only = args[++i];
     } else if (a == "--template" && has_value) {
@@ -129,6 +142,14 @@ int cli_kernels(const Args& args) {
   // The seed and the time limit are a student file's check's: the ladder's own trace has neither.
   if (file_options.file.empty() && (file_options.seed || timed)) {
     std::fprintf(stderr, "kernels: --seed and --time-limit are for checking a file: add --file FILE.cu\n");
+    return 2;
+  }
+  if (file_options.file.empty() && (file_options.gpu || gpu_sized)) {
+    std::fprintf(stderr, "kernels: --gpu times a student's file on the GPU: add --file FILE.cu\n");
+    return 2;
+  }
+  if (gpu_sized && !file_options.gpu) {
+    std::fprintf(stderr, "kernels: --gpu-size is the size --gpu times at: add --gpu\n");
     return 2;
   }
   if (!file_options.file.empty()) return cli_kernels_file(file_options, shape, json_out);

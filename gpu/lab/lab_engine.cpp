@@ -9,6 +9,7 @@
 #include "source_rewrite.hpp"
 #include "symbolize.hpp"
 #include "trace_json.hpp"
+#include "work_folder.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -21,30 +22,6 @@ namespace gpulab::lab {
 namespace fs = std::filesystem;
 
 namespace {
-
-// A private folder for one run's files, removed however the run ends.
-class WorkFolder {
- public:
-  WorkFolder() {
-    std::random_device random;
-    for (int attempt = 0; attempt < 100 && m_path.empty(); ++attempt) {
-      const fs::path p = fs::temp_directory_path() / ("gpulab-lab-" + std::to_string(random()));
-      std::error_code ec;
-      if (fs::create_directory(p, ec)) m_path = p;
-    }
-    if (m_path.empty()) throw std::runtime_error("cannot make a folder under " + fs::temp_directory_path().string());
-  }
-  ~WorkFolder() {
-    std::error_code ec;
-    fs::remove_all(m_path, ec);
-  }
-  WorkFolder(const WorkFolder&) = delete;
-  WorkFolder& operator=(const WorkFolder&) = delete;
-  fs::path path() const { return m_path; }
-
- private:
-  fs::path m_path;
-};
 
 std::string runner_path() {
   if (const char* env = std::getenv("GPULAB_LAB_RUNNER"); env && *env) return env;

@@ -57,4 +57,53 @@ nlohmann::json report_json(const LabReport& r, const std::string& file) {
   return out;
 }
 
+namespace {
+nlohmann::json timing_json(const GpuTiming& t) {
+  return {{"median_s", t.median_s}, {"min_s", t.min_s},         {"max_s", t.max_s},
+          {"rel_spread", t.rel_spread}, {"samples", t.samples}, {"settling_dropped", t.settling_dropped},
+          {"warmup_runs", t.warmup_runs}, {"warmup_s", t.warmup_s}, {"gflops", t.gflops}};
+}
+}  // namespace
+
+nlohmann::json gpu_timing_json(const GpuTimingReport& r) {
+  nlohmann::json diagnostics = nlohmann::json::array();
+  for (const Diagnostic& d : r.diagnostics)
+    diagnostics.push_back({{"line", d.line}, {"column", d.column}, {"error", d.error}, {"message", d.message}});
+  nlohmann::json out = {
+      {"status", gpu_status_name(r.status)},
+      {"measured", r.timed()},
+      {"reason", r.reason},
+      {"line", r.line},
+      {"compile",
+       {{"nvcc", r.nvcc}, {"nvcc_version", r.nvcc_version}, {"flags", r.nvcc_flags}, {"arch", r.arch},
+        {"arch_note", r.arch_note}, {"seconds", r.compile_seconds}, {"diagnostics", diagnostics}}},
+      {"run_seconds", r.run_seconds},
+      {"exit_code", r.exit_code}};
+  if (r.signal) out["signal"] = r.signal;
+  if (r.device)
+    out["device"] = {{"name", r.device->name},
+                     {"compute_capability", r.device->compute_capability},
+                     {"sms", r.device->sms},
+                     {"l2_bytes", r.device->l2_bytes},
+                     {"memory_bytes", r.device->memory_bytes},
+                     {"runtime_version", r.device->runtime_version},
+                     {"driver_version", r.device->driver_version}};
+  if (r.m > 0) {
+    out["m"] = r.m, out["n"] = r.n, out["k"] = r.k, out["seed"] = r.seed;
+    if (!r.resized.empty()) out["resized"] = r.resized;
+  }
+  if (r.check.done)
+    out["check"] = {{"passed", r.check.passed},         {"max_abs_error", r.check.max_abs_error},
+                    {"atol", r.check.atol},             {"rtol", r.check.rtol},
+                    {"wrong_cells", r.check.wrong_cells}, {"nonfinite_cells", r.check.nonfinite_cells},
+                    {"reference", r.check.reference}};
+  if (r.timed()) {
+    out["student"] = timing_json(*r.student);
+    out["cublas"] = timing_json(*r.cublas);
+    out["share_of_cublas"] = r.share_of_cublas();
+    out["method"] = r.method;
+  }
+  return out;
+}
+
 }  // namespace gpulab::lab

@@ -12,6 +12,8 @@
 #include <gpulab_lab/templates.hpp>
 
 #include <QElapsedTimer>
+#include <QLabel>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -184,4 +186,63 @@ TEST(LabPage, CtrlSInTheEditorSavesTheKernelAndItIsRemembered) {
   EXPECT_EQ(QString::fromUtf8(f.readAll()), QStringLiteral("// second\n"));
   ASSERT_FALSE(labRecentFiles().isEmpty());
   EXPECT_EQ(labRecentFiles().front(), QFileInfo(path).absoluteFilePath());
+}
+
+// Time on GPU without a CUDA GPU: the button is there, disabled, and its tooltip says why and whether nvcc was
+// found; nothing is timed. A timed report (as one from a GPU would be) is shown as measured on its device beside
+// cuBLAS, marked once the file is edited; a report that was not timed shows its reason and no number.
+TEST(LabPage, TimeOnGpuIsDisabledWithoutAGpuAndShowsOnlyMeasuredNumbers) {
+  AppContext ctx(noGpu());
+  LabPage page(ctx);
+  ASSERT_TRUE(showLabPage(page));
+  QPushButton* button = page.gpuButton();
+  ASSERT_TRUE(button);
+  EXPECT_FALSE(button->isEnabled());
+  EXPECT_TRUE(button->toolTip().contains(QStringLiteral("no"), Qt::CaseInsensitive)) << button->toolTip().toStdString();
+  EXPECT_TRUE(button->toolTip().contains(QStringLiteral("nvcc"))) << button->toolTip().toStdString();
+  page.timeOnGpu();  // refused: nothing starts
+  EXPECT_FALSE(page.isRunning());
+  EXPECT_FALSE(page.gpuReport());
+  auto* result = page.findChild<QLabel*>(QStringLiteral("labGpuResult"));
+  ASSERT_TRUE(result);
+  EXPECT_TRUE(result->isHidden());
+
+  gpulab::lab::GpuTimingReport r;
+  r.status = gpulab::lab::GpuStatus::timed;
+  r.device = gpulab::lab::GpuDevice{};
+  r.device->name = "NVIDIA H100 80GB HBM3";
+  r.m = r.n = r.k = 4096;
+  r.check.done = r.check.passed = true;
+  r.student = gpulab::lab::GpuTiming{};
+  r.student->gflops = 5000;
+  r.student->median_s = 0.0275;
+  r.cublas = gpulab::lab::GpuTiming{};
+  r.cublas->gflops = 50000;
+  r.cublas->median_s = 0.00275;
+  const std::string source = page.editor()->toPlainText().toStdString();
+  page.showGpuReport(r, source);
+  EXPECT_FALSE(result->isHidden());
+  QString text = page.gpuText();
+  EXPECT_TRUE(text.contains(QStringLiteral("Measured on the NVIDIA H100 80GB HBM3"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("10.0 %"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("no FMA peak measured"))) << text.toStdString();
+  EXPECT_FALSE(text.contains(QStringLiteral("edited since")));
+  // GPULAB_TEST_SHOT=/tmp/lab.png: the page with that timing, as /tmp/lab-gpu.png.
+  if (QString shot = QString::fromLocal8Bit(qgetenv("GPULAB_TEST_SHOT")); !shot.isEmpty()) {
+    QTest::qWait(100);
+    page.grab().save(shot.replace(QStringLiteral(".png"), QStringLiteral("-gpu.png")));
+  }
+  page.editor()->appendPlainText(QStringLiteral("// changed"));
+  EXPECT_TRUE(page.gpuText().contains(QStringLiteral("edited since")));
+  EXPECT_TRUE(result->text().contains(QStringLiteral("edited since")));
+
+  gpulab::lab::GpuTimingReport none;
+  none.status = gpulab::lab::GpuStatus::no_device;
+  none.reason = "no CUDA device: cudaGetDeviceCount says cudaErrorInsufficientDriver";
+  page.showGpuReport(none, page.editor()->toPlainText().toStdString());
+  text = page.gpuText();
+  EXPECT_TRUE(text.contains(QStringLiteral("Not timed on the GPU"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("cudaErrorInsufficientDriver")));
+  EXPECT_FALSE(text.contains(QStringLiteral("FLOP")));
+  EXPECT_FALSE(text.contains(QStringLiteral("Measured")));
 }

@@ -176,4 +176,56 @@ TEST(LabModel, FirstGlobalLoadIsTheFirstSampledLoadOfThatArray) {
   EXPECT_EQ(lab_model::first_global_load(t, "C", 0), -1);
 }
 
+// Time on GPU: numbers only from a timed report; the share of a measured FMA peak only when one was measured.
+gpulab::lab::GpuTimingReport timed_report(double student_gflops, double cublas_gflops) {
+  gpulab::lab::GpuTimingReport r;
+  r.status = gpulab::lab::GpuStatus::timed;
+  r.device = gpulab::lab::GpuDevice{};
+  r.device->name = "NVIDIA H100 80GB HBM3";
+  r.m = r.n = r.k = 4096;
+  r.check.done = r.check.passed = true;
+  r.student = gpulab::lab::GpuTiming{};
+  r.student->gflops = student_gflops;
+  r.student->median_s = 2.0 * 4096 * 4096 * 4096 / (student_gflops * 1e9);
+  r.cublas = gpulab::lab::GpuTiming{};
+  r.cublas->gflops = cublas_gflops;
+  r.cublas->median_s = 2.0 * 4096 * 4096 * 4096 / (cublas_gflops * 1e9);
+  return r;
+}
+
+TEST(LabModel, GpuSpeedOfATimedReport) {
+  const lab_model::GpuSpeed s = lab_model::gpu_speed(timed_report(5000, 50000), true, 0);
+  EXPECT_TRUE(s.measured);
+  EXPECT_FALSE(s.stale);
+  EXPECT_EQ(s.device, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(s.m, 4096);
+  EXPECT_DOUBLE_EQ(s.student_gflops, 5000);
+  EXPECT_DOUBLE_EQ(s.cublas_gflops, 50000);
+  EXPECT_DOUBLE_EQ(s.share_of_cublas, 0.1);
+  EXPECT_EQ(s.peak_gflops, 0);  // none measured: no share of a peak
+  EXPECT_EQ(s.share_of_peak, 0);
+
+  const lab_model::GpuSpeed p = lab_model::gpu_speed(timed_report(5000, 50000), false, 60000);
+  EXPECT_TRUE(p.stale);
+  EXPECT_DOUBLE_EQ(p.peak_gflops, 60000);
+  EXPECT_NEAR(p.share_of_peak, 5000.0 / 60000, 1e-12);
+  EXPECT_FALSE(p.above_peak);
+  EXPECT_TRUE(lab_model::gpu_speed(timed_report(70000, 50000), true, 60000).above_peak);
+}
+
+TEST(LabModel, GpuSpeedOfAReportNotTimedCarriesNoNumbers) {
+  for (const gpulab::lab::GpuStatus status : {gpulab::lab::GpuStatus::no_device, gpulab::lab::GpuStatus::wrong,
+                                              gpulab::lab::GpuStatus::failed, gpulab::lab::GpuStatus::cancelled}) {
+    gpulab::lab::GpuTimingReport r = timed_report(5000, 50000);  // numbers present, status not timed
+    r.status = status;
+    r.reason = "why";
+    const lab_model::GpuSpeed s = lab_model::gpu_speed(r, true, 60000);
+    EXPECT_FALSE(s.measured);
+    EXPECT_EQ(s.reason, "why");
+    EXPECT_EQ(s.student_gflops, 0);
+    EXPECT_EQ(s.cublas_gflops, 0);
+    EXPECT_EQ(s.share_of_peak, 0);
+  }
+}
+
 }  // namespace

@@ -12,7 +12,8 @@ LessonContent LabPage::lesson() const {
                "between two barriers, an access past an array. Then the trace puts your kernel beside the seven "
                "steps: how its loads coalesce, how many bytes it asks of memory per FLOP, how much it reuses "
                "shared memory. The emulator measures no speed; the speed shown is a model from the card's "
-               "datasheet.");
+               "datasheet. With an NVIDIA GPU, Time on GPU compiles the same file with nvcc, checks it against "
+               "cuBLAS and measures both: your kernel's share of cuBLAS, on the card in front of you.");
   c.questions.append({tr("Your kernel is right at 64×64×64 but wrong at 33×33×33. What kind of mistake is that "
                          "likely to be?"),
                       tr("An edge: a size that is not a multiple of the tile leaves partial tiles, and a thread "

@@ -82,6 +82,11 @@ LabPage::LabPage(AppContext& ctx) : Page(ctx) {
   auto* model = new SourceBadge(SourceBadge::Kind::Model, tr("speed: roofline model"));
   model->setWordWrap(false);
   addBadge(model);
+  // Shown only beside a timing measured on the GPU (Time on GPU).
+  m_gpuBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, QString());
+  m_gpuBadge->setWordWrap(false);
+  addBadge(m_gpuBadge);
+  m_gpuBadge->hide();
 
   m_editor = new CodeEditor;
   m_editor->setObjectName(QStringLiteral("labEditor"));
@@ -235,13 +240,30 @@ void LabPage::buildControls() {
   settings->addRow(tr("Roofline of"), m_card);
   controls()->addLayout(settings);
 
-  auto* speed = new QLabel(tr("<b>Speed.</b> The CPU emulator counts every access exactly but measures no time: a "
-                              "kernel's speed here is a model, from its traced bytes and FLOPs under the chosen "
-                              "card's datasheet roofline. Timing the same file on an NVIDIA GPU (NVRTC) is not in "
-                              "this version."));
-  speed->setWordWrap(true);
-  speed->setTextFormat(Qt::RichText);
-  controls()->addWidget(speed);
+  m_speedText = new QLabel;
+  m_speedText->setWordWrap(true);
+  m_speedText->setTextFormat(Qt::RichText);
+  controls()->addWidget(m_speedText);
+  m_gpuButton = new QPushButton(tr("Time on GPU"));
+  m_gpuButton->setObjectName(QStringLiteral("labTimeOnGpu"));
+  connect(m_gpuButton, &QPushButton::clicked, this, &LabPage::timeOnGpu);
+  controls()->addWidget(m_gpuButton);
+  m_gpuResult = new QLabel;
+  m_gpuResult->setObjectName(QStringLiteral("labGpuResult"));
+  m_gpuResult->setWordWrap(true);
+  m_gpuResult->setTextFormat(Qt::RichText);
+  m_gpuResult->setToolTip(tr("The last timing on the GPU: the file compiled with nvcc, checked against cuBLAS SGEMM, "
+                             "then both timed warm with CUDA events until successive samples agree (medians)"));
+  controls()->addWidget(m_gpuResult);
+  m_gpuResult->hide();
+  updateGpuAvailability();
+  connect(&m_ctx, &AppContext::gpuChanged, this, [this] { updateGpuAvailability(); });
+  // A timing belongs to the text it timed: once the file is edited the result says so.
+  connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
+    if (!m_gpuReport) return;
+    const bool stale = m_editor->toPlainText().toStdString() != m_gpuSource;
+    if (stale != m_gpuStale) showGpu();
+  });
   controls()->addStretch(1);
 }
 
@@ -285,6 +307,76 @@ bool LabPage::saveKernel(const QString& path) {
   return true;
 }
 
+namespace {
+// The first clause of a long reason ("this gpulab has no CUDA module (… paths …)"), as AppContext::gpuReasonShort.
+QString firstClause(QString r) {
+  for (const QString& cut : {QStringLiteral(" ("), QStringLiteral("; "), QStringLiteral(": /")}) {
+    const int at = r.indexOf(cut);
+    if (at > 20) r.truncate(at);
+  }
+  return r;
+}
+}  // namespace
+
+void LabPage::updateGpuAvailability() {
+  const QString nvcc = QString::fromStdString(gpulab::lab::find_nvcc());
+  const QString nvccWords = nvcc.isEmpty() ? tr("nvcc was not found (%1)").arg(QString::fromStdString(gpulab::lab::nvcc_install_hint()))
+                                           : tr("nvcc: %1").arg(nvcc);
+  const QString model = tr("<b>Speed.</b> The CPU emulator counts every access exactly but measures no time: its "
+                           "speed is a model, from the traced bytes and FLOPs under the chosen card's datasheet "
+                           "roofline.");
+  gpulab::Backend* cuda = m_ctx.cudaBackend();
+  if (!cuda) {
+    m_gpuButton->setEnabled(false);
+    m_gpuButton->setToolTip(tr("Timing needs an NVIDIA GPU with CUDA, and this app has none: %1. %2.")
+                                .arg(m_ctx.cudaReason().isEmpty() ? tr("no CUDA device") : m_ctx.cudaReason(), nvccWords));
+    m_speedText->setText(model + QStringLiteral(" ") +
+                         tr("No CUDA GPU here (%1): nothing on this page is timed.")
+                             .arg((m_ctx.cudaReason().isEmpty() ? tr("no CUDA device") : firstClause(m_ctx.cudaReason())).toHtmlEscaped()));
+    return;
+  }
+  const QString device = QString::fromStdString(cuda->device_info().name);
+  if (nvcc.isEmpty()) {
+    m_gpuButton->setEnabled(false);
+    m_gpuButton->setToolTip(tr("The app has a CUDA GPU (%1), but %2.").arg(device, nvccWords));
+    m_speedText->setText(model + QStringLiteral(" ") +
+                         tr("Timing it on the %1 needs the CUDA toolkit's nvcc, which was not found.").arg(device.toHtmlEscaped()));
+    return;
+  }
+  m_gpuButton->setEnabled(true);
+  m_gpuButton->setToolTip(tr("Compile this file with nvcc (%1) and run it on the %2 in a separate process: checked "
+                             "against cuBLAS SGEMM at 4096³ (smaller when one run would take over 0.5 s), then both "
+                             "timed warm with CUDA events until successive samples agree. nvcc takes about half a "
+                             "minute.").arg(nvcc, device));
+  m_speedText->setText(model + QStringLiteral(" ") +
+                       tr("<b>Time on GPU</b> compiles the same file with nvcc and measures it on the %1 beside cuBLAS.")
+                           .arg(device.toHtmlEscaped()));
+}
+
+void LabPage::timeOnGpu() {
+  if (!m_gpuButton->isEnabled()) return;
+  gpulab::lab::GpuTimingRequest request;
+  request.source = m_editor->toPlainText().toStdString();
+  request.display_path = m_path.isEmpty() ? std::string("your_kernel.cu") : QFileInfo(m_path).fileName().toStdString();
+  if (gpulab::Backend* cuda = m_ctx.cudaBackend()) request.compute_capability_hint = cuda->device_info().compute_capability;
+  auto box = std::make_shared<Mailbox>();
+  const bool started = startJob(tr("Timing your kernel on the GPU"), [box, request](const gpulab::RunContext& ctx) {
+    gpulab::lab::GpuTimingReport report = gpulab::lab::time_on_gpu(
+        request, [&ctx](const gpulab::lab::LabProgress& p) { ctx.report(p.fraction, p.what); },
+        [&ctx] { return ctx.cancelled(); });
+    const std::lock_guard lock(box->mutex);
+    box->gpu = std::move(report);
+    box->gpu_source = request.source;
+  });
+  if (started) m_mailbox = box;  // else the running job keeps its own
+}
+
+void LabPage::showGpuReport(gpulab::lab::GpuTimingReport report, const std::string& source) {
+  m_gpuReport = std::move(report);
+  m_gpuSource = source;
+  showGpu();
+}
+
 void LabPage::run() {
   gpulab::lab::LabRequest request;
   request.source = m_editor->toPlainText().toStdString();
@@ -309,6 +401,13 @@ void LabPage::onRunFinished(bool cancelled) {
   bool fresh = false;
   {
     const std::lock_guard lock(m_mailbox->mutex);
+    if (m_mailbox->gpu) {  // Time on GPU finished: the emulator's report stays as it was
+      m_gpuReport = std::move(m_mailbox->gpu);
+      m_gpuSource = std::move(m_mailbox->gpu_source);
+      m_mailbox->gpu.reset();
+      showGpu();
+      return;
+    }
     if (m_mailbox->report) {
       m_report = std::move(m_mailbox->report);
       m_ladder = std::move(m_mailbox->ladder);

@@ -5,10 +5,12 @@
 // awkward shapes and traces it beside the seven ladder steps: the step it is most like and the change that would
 // move it up. The emulator measures no speed; the kernel's place under a card's roofline is a model. Its trace is
 // drawn with the "Inside the kernel" page's own views (widgets/kernel_views.h): who computes each cell of C, and
-// warp 0's first load of A and of B with the sectors it cost.
+// warp 0's first load of A and of B with the sectors it cost. With an NVIDIA GPU, Time on GPU compiles the same file
+// with the toolkit's nvcc and times it beside cuBLAS in another child process (gpulab_lab/gpu_timing.hpp).
 #include "pages/lab/model/lab_model.h"
 #include "pages/page.h"
 
+#include <gpulab_lab/gpu_timing.hpp>
 #include <gpulab_lab/lab.hpp>
 
 #include <memory>
@@ -21,6 +23,8 @@ class OwnerView;
 class WarpLoadView;
 class QComboBox;
 class QLabel;
+class QPushButton;
+class SourceBadge;
 class QSpinBox;
 class QTabWidget;
 class QTableWidget;
@@ -56,6 +60,15 @@ class LabPage : public Page {
   // Loads or writes a kernel file; false (and a status message) when it cannot.
   bool openKernel(const QString& path);
   bool saveKernel(const QString& path);
+  // Time on GPU: enabled only when the app has a CUDA GPU and nvcc was found (its tooltip says which is missing).
+  QPushButton* gpuButton() const { return m_gpuButton; }
+  void timeOnGpu();
+  // The last GPU timing (tests read it), what the page makes of it, and its words.
+  const std::optional<gpulab::lab::GpuTimingReport>& gpuReport() const { return m_gpuReport; }
+  lab_model::GpuSpeed gpuSpeed() const;
+  QString gpuText() const;
+  // Shows a GPU timing as if it had just finished for `source` (tests: a timed report without a GPU).
+  void showGpuReport(gpulab::lab::GpuTimingReport report, const std::string& source);
 
  protected:
   void onRunFinished(bool cancelled) override;
@@ -65,6 +78,8 @@ class LabPage : public Page {
     std::mutex mutex;
     std::optional<gpulab::lab::LabReport> report;
     std::vector<gpulab::emu::StepTrace> ladder;
+    std::optional<gpulab::lab::GpuTimingReport> gpu;  // Time on GPU's report
+    std::string gpu_source;                           // the text it timed
   };
   void buildControls();
   void showReport();
@@ -75,6 +90,8 @@ class LabPage : public Page {
   void takeTrace();      // gives the views the report's trace (or none): when a report arrives or is cleared
   void showDrawings();   // their words and warp 0's load, for the trace they hold
   void showWarpLoad();
+  void updateGpuAvailability();  // the button's state and tooltip, the Speed paragraph
+  void showGpu();                // the GPU timing's words and badge (lab_page_views.cpp)
   QString checkHtml() const;
   QString whyText() const;
 
@@ -97,6 +114,13 @@ class LabPage : public Page {
   QComboBox* m_card = nullptr;
   QLabel* m_verdict = nullptr;
   QLabel* m_closest = nullptr;
+  QLabel* m_speedText = nullptr;     // Speed: what is a model here and what can be measured
+  QPushButton* m_gpuButton = nullptr;
+  QLabel* m_gpuResult = nullptr;     // the GPU timing, measured, or why there is none
+  SourceBadge* m_gpuBadge = nullptr; // "measured here: <device>", shown only beside a measured timing
+  std::optional<gpulab::lab::GpuTimingReport> m_gpuReport;
+  std::string m_gpuSource;  // the text m_gpuReport timed
+  bool m_gpuStale = false;  // the editor no longer holds it
   QString m_path;  // the kernel's file, empty until saved or opened
   std::shared_ptr<Mailbox> m_mailbox;
   std::optional<gpulab::lab::LabReport> m_report;

@@ -1,10 +1,13 @@
 // The lab page's views: the Check report, the Why table beside the ladder, the task's verdict, the export.
 #include "pages/lab/lab_page.h"
+#include "pages/lab/lab_editor.h"
 #include "pages/lab/lab_roofline_view.h"
 #include "app_context.h"
 
 #include "format.h"
 #include "gpulab/models/catalogue.hpp"
+#include "models/measured_peak.h"
+#include "widgets/source_badge.h"
 
 #include <QComboBox>
 #include <QHeaderView>
@@ -18,6 +21,13 @@ using lab_model::Verdict;
 namespace {
 
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+// A number with its unit on one line: "5.00 TFLOP/s" broke after the slash in the narrow controls column, and
+// <nobr> does not stop that in a word-wrapped QLabel. A no-break space, and a word joiner after the slash.
+QString nobr(QString s) {
+  s.replace(QLatin1Char(' '), QChar(0x00A0));
+  s.replace(QStringLiteral("/"), QStringLiteral("/") + QChar(0x2060));
+  return s;
+}
 QString triple(const std::array<unsigned, 3>& v) { return QStringLiteral("(%1,%2,%3)").arg(v[0]).arg(v[1]).arg(v[2]); }
 
 QString outcomeWords(Outcome o) {
@@ -151,6 +161,67 @@ QString LabPage::whyText() const {
                   .arg(place->memory_bound ? tr("memory-bound") : tr("compute-bound (by this model)"));
   }
   return text;
+}
+
+lab_model::GpuSpeed LabPage::gpuSpeed() const {
+  if (!m_gpuReport) return {};
+  // The FP32 FMA peak measured here on the same device (the roofs suite), never a datasheet's or another card's.
+  double peak = 0;
+  if (m_gpuReport->device)
+    peak = measured_peak::bestPeakGflops(sourcedResults(), -1,
+                                         measured_peak::Device{gpulab::BackendKind::cuda, m_gpuReport->device->name},
+                                         gpulab::Precision::fp32);
+  return lab_model::gpu_speed(*m_gpuReport, m_editor->toPlainText().toStdString() == m_gpuSource, peak);
+}
+
+QString LabPage::gpuText() const {
+  if (!m_gpuReport) return {};
+  const lab_model::GpuSpeed s = gpuSpeed();
+  QString text;
+  if (s.stale) text += tr("<i>For the file as it was when timed (edited since):</i><br>");
+  if (!s.measured) {
+    const QString head = s.status == gpulab::lab::GpuStatus::compile_error ? tr("nvcc refused the file")
+                         : s.status == gpulab::lab::GpuStatus::wrong         ? tr("Wrong on the GPU")
+                         : s.status == gpulab::lab::GpuStatus::crashed       ? tr("Failed on the GPU")
+                                                                             : tr("Not timed on the GPU");
+    return text + QStringLiteral("<b style='color:#D55E00'>%1</b>: %2").arg(head, esc(s.reason));
+  }
+  text += tr("<b>Measured on the %1</b> at %2×%3×%4: your kernel <b>%5</b> (%6), cuBLAS %7 (%8): <b>%9 %</b> of "
+             "cuBLAS")
+              .arg(esc(s.device))
+              .arg(s.m)
+              .arg(s.n)
+              .arg(s.k)
+              .arg(nobr(fmtSi(s.student_gflops * 1e9, "FLOP/s")), nobr(fmtSeconds(s.student_seconds)),
+                   nobr(fmtSi(s.cublas_gflops * 1e9, "FLOP/s")), nobr(fmtSeconds(s.cublas_seconds)),
+                   fmtFixed(100 * s.share_of_cublas, s.share_of_cublas < 0.1 ? 2 : 1));
+  if (s.peak_gflops > 0)
+    text += s.above_peak ? tr("; above the FP32 FMA peak measured here (%1)").arg(nobr(fmtSi(s.peak_gflops * 1e9, "FLOP/s")))
+                         : tr("; %1 % of the FP32 FMA peak measured here (%2)")
+                               .arg(fmtFixed(100 * s.share_of_peak, 1), nobr(fmtSi(s.peak_gflops * 1e9, "FLOP/s")));
+  else
+    text += tr(" (no FMA peak measured on this GPU yet: the roofs suite measures it)");
+  text += QStringLiteral(".");
+  if (!s.resized.empty()) text += QStringLiteral("<br><i>%1</i>").arg(esc(s.resized));
+  return text;
+}
+
+void LabPage::showGpu() {
+  const lab_model::GpuSpeed s = gpuSpeed();
+  m_gpuStale = s.stale;
+  m_gpuResult->setText(gpuText());
+  m_gpuResult->setVisible(m_gpuReport.has_value());
+  const bool measured = m_gpuReport && s.measured;
+  if (measured) m_gpuBadge->set(SourceBadge::Kind::MeasuredHere, tr("GPU speed: %1").arg(QString::fromStdString(s.device)));
+  if (m_gpuBadge->isHidden() == measured) {
+    m_gpuBadge->setVisible(measured);
+    fitBadges();
+  }
+  if (m_gpuReport && m_gpuReport->status == gpulab::lab::GpuStatus::compile_error && m_gpuReport->line > 0) {
+    QMap<int, QString> marks = m_editor->marks();
+    if (!s.stale) marks.insert(m_gpuReport->line, QString::fromStdString(m_gpuReport->reason));
+    m_editor->setMarks(marks);
+  }
 }
 
 void LabPage::showTask() {

@@ -1,5 +1,7 @@
 #include "lab_model.h"
 
+#include "models/measured_peak.h"
+
 #include <gpulab_lab/templates.hpp>
 
 #include <algorithm>
@@ -163,6 +165,32 @@ int first_global_load(const gpulab::emu::StepTrace& trace, const std::string& ar
       if (s.instruction == int(i) && s.warp == warp) return int(i);
   }
   return -1;
+}
+
+GpuSpeed gpu_speed(const gpulab::lab::GpuTimingReport& report, bool same_source, double measured_peak_gflops) {
+  GpuSpeed s;
+  s.status = report.status;
+  s.stale = !same_source;
+  if (report.device) s.device = report.device->name;
+  if (!report.timed()) {
+    s.reason = report.reason;
+    return s;
+  }
+  s.measured = true;
+  s.m = report.m, s.n = report.n, s.k = report.k;
+  s.resized = report.resized;
+  s.student_gflops = report.student->gflops;
+  s.cublas_gflops = report.cublas->gflops;
+  s.student_seconds = report.student->median_s;
+  s.cublas_seconds = report.cublas->median_s;
+  s.share_of_cublas = report.share_of_cublas();
+  const measured_peak::Share share = measured_peak::shareOf(s.student_gflops, measured_peak_gflops);
+  if (share.of > 0) {
+    s.peak_gflops = measured_peak_gflops;
+    s.share_of_peak = share.of;
+    s.above_peak = share.above;
+  }
+  return s;
 }
 
 }  // namespace lab_model

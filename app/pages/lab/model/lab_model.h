@@ -3,6 +3,7 @@
 // Why table (the seven ladder steps and the student's kernel, from their traces), and where the kernel sits on a
 // card's roofline (a model from the datasheet: the emulator measures no speed).
 #include <gpulab_emu/kernel_trace.hpp>
+#include <gpulab_lab/gpu_timing.hpp>
 #include <gpulab_lab/lab.hpp>
 
 #include <optional>
@@ -76,5 +77,27 @@ WarpCover warp_cover(const gpulab::emu::StepTrace& trace, int block, int warp);
 // The first global load of `array` ("A" or "B") that the tracer sampled for warp `warp` of block 0: its index in
 // trace.instructions (instructions are numbered in the order the kernel first ran them), or -1.
 int first_global_load(const gpulab::emu::StepTrace& trace, const std::string& array, int warp);
+
+// ---- Speed on a real GPU ("Time on GPU": the file compiled with nvcc and timed beside cuBLAS) --------------------
+// What the page shows of a GPU timing. Numbers are filled only when the report was timed (checked against cuBLAS and
+// measured); every other state carries the reason alone, so nothing unmeasured is ever shown as measured.
+struct GpuSpeed {
+  bool measured = false;  // timed: the numbers below are measurements
+  bool stale = false;     // the editor's text is no longer the file that was timed
+  gpulab::lab::GpuStatus status = gpulab::lab::GpuStatus::failed;
+  std::string reason;     // when not measured
+  std::string device;     // "NVIDIA H100 80GB HBM3"
+  int m = 0, n = 0, k = 0;
+  std::string resized;    // why the size is below what was asked
+  double student_gflops = 0, cublas_gflops = 0, share_of_cublas = 0;
+  double student_seconds = 0, cublas_seconds = 0;  // medians
+  // The FP32 FMA peak measured here on the same device (the roofs suite), and the kernel's share of it; 0: none
+  // measured. `above_peak`: above it by more than the noise (models/measured_peak.h).
+  double peak_gflops = 0, share_of_peak = 0;
+  bool above_peak = false;
+};
+// `same_source`: the editor still holds the text that was timed. `measured_peak_gflops`: the best FP32 FMA peak
+// measured here on the report's device (measured_peak::bestPeakGflops), 0 when none.
+GpuSpeed gpu_speed(const gpulab::lab::GpuTimingReport& report, bool same_source, double measured_peak_gflops);
 
 }  // namespace lab_model
