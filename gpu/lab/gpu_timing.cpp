@@ -464,6 +464,11 @@ GpuTimingReport time_on_gpu(const GpuTimingRequest& request, const std::function
     // nvcc's own command lines).
     write_file(work.path() / "student_timing_build.h", "#define GPULAB_TIMING_FLAGS " + c_string_literal(r.nvcc_flags) + "\n");
     write_file(main_file, harness);
+    // The files the harness includes travel with it (student_timing_support.cuh).
+    for (int i = 0; i < kEmbeddedGpuTimingCount; ++i) {
+      const fs::path name = fs::path(std::string(kEmbeddedGpuTiming[i].first)).filename();
+      if (name != main_file.filename()) write_file(work.path() / name, std::string(kEmbeddedGpuTiming[i].second));
+    }
 
     std::vector<std::string> argv = {r.nvcc, "-O3", "-arch=" + arch.flag, "-o", exe.string(), main_file.string(),
                                      source.string(), "-lcublas"};
