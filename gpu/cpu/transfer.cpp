@@ -1,6 +1,7 @@
 // Host-to-host memcpy: the only "transfer" a CPU-only machine has. It is the baseline the PCIe page compares
 // against (a GPU's host<->device copy crosses a bus this one never sees).
 #include "cpu_internal.hpp"
+#include "gpulab/platform.hpp"
 #include "gpulab/parallel_chunks.hpp"
 #include "gpulab/units.hpp"
 
@@ -26,6 +27,12 @@ class HostCopyOp final : public TimedOp {
       for (std::size_t i = b; i < e; ++i) src[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
       std::memset(dst + b, 0xA5, e - b);  // first touch: page faults are not part of a timed copy
     });
+  }
+
+  // Up to 1 GiB each: handed back in pieces, so the GUI thread is not held up by their unmap (platform.hpp).
+  ~HostCopyOp() override {
+    platform::release_pages_before_free(m_src.get(), m_bytes);
+    platform::release_pages_before_free(m_dst.get(), m_bytes);
   }
 
   Check verify() override {
