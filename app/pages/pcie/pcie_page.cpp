@@ -92,13 +92,8 @@ PciePage::PciePage(AppContext& ctx) : Page(ctx) {
   // 1024 px projector with the side column open cut "Run: host memcpy (orange), RAM to RAM, no bus" at the edge).
   connect(m_plot, &QCustomPlot::afterLayout, this, [this] { fitNoteFont(); });
 
-  m_tokenPlot = new QCustomPlot;
-  m_tokenPlot->setToolTip(tr("Seconds per generated token for the chosen model, format and card: all weights in "
-                             "the card's memory (HBM or GDDR, as the card has) versus the part that does not fit streamed over PCIe every token"));
-  useLogAxis(m_tokenPlot, true, QStringLiteral("s"));
-  m_tokenPlot->xAxis->setLabel(tr("time per token (log)"));
   // Stacked when the page is tall enough for both at the theme's fonts, else taking turns (a projector at 1366×768).
-  m_visual = new StackedOrTabbed(m_plot, m_tokenPlot, tr("Bandwidth"), tr("One token over PCIe"));
+  m_visual = new StackedOrTabbed(m_plot, m_tokenView.plot(), tr("Bandwidth"), tr("One token over PCIe"));
   setVisual(m_visual);
 
   m_measuredBadge = new SourceBadge(SourceBadge::Kind::MeasuredHere, tr("transfers (solid)"));
@@ -410,11 +405,9 @@ void PciePage::replotBandwidth() {
 void PciePage::updateToken() {
   const Theme& t = m_ctx.theme();
   const GpuSpec* card = find_gpu(m_card->currentData().toString().toStdString());
-  m_tokenRows.clear();
+  QVector<PcieTokenView::Row> rows;
   if (!card) {
-    if (m_tokenBars) m_tokenBars->data()->clear();
-    for (QCPItemText* txt : m_tokenTexts) txt->setVisible(false);
-    m_tokenPlot->replot();
+    m_tokenView.show({}, t);
     return;
   }
   const double params = m_model->currentData().toDouble();
@@ -435,88 +428,30 @@ void PciePage::updateToken() {
     // A mixture of experts: its attention and router on the card, every expert in host RAM; a token reads its
     // active experts over the link (the card does their sums).
     moeSheet = moe_offload(*moe, bpp, hbm, sheetLink);
-    m_tokenRows.push_back({tr("all weights in %1").arg(mem), moeSheet.in_vram_s,
-                           tr("%1 of %2 read at %3").arg(fmtBytes(moe->active_params * bpp), fmtBytes(weights), fmtSi(hbm, "B/s"))});
-    m_tokenRows.push_back({tr("experts in host RAM\n(datasheet %1)").arg(fmtSi(sheetLink, "B/s")), moeSheet.offloaded_s,
-                           tr("%1 of experts over the link").arg(fmtBytes(moeSheet.bus_bytes_per_token))});
+    rows.push_back({tr("all weights in %1").arg(mem), moeSheet.in_vram_s,
+                    tr("%1 of %2 read at %3").arg(fmtBytes(moe->active_params * bpp), fmtBytes(weights), fmtSi(hbm, "B/s"))});
+    rows.push_back({tr("experts in host RAM\n(datasheet %1)").arg(fmtSi(sheetLink, "B/s")), moeSheet.offloaded_s,
+                    tr("%1 of experts over the link").arg(fmtBytes(moeSheet.bus_bytes_per_token))});
     if (linkSource != tr("datasheet")) {
       const MoeOffload meas = moe_offload(*moe, bpp, hbm, measuredLink);
-      m_tokenRows.push_back({tr("experts in host RAM\n(%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
-                             meas.offloaded_s, tr("%1 of experts over the link").arg(fmtBytes(meas.bus_bytes_per_token))});
+      rows.push_back({tr("experts in host RAM\n(%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
+                      meas.offloaded_s, tr("%1 of experts over the link").arg(fmtBytes(meas.bus_bytes_per_token))});
     }
   } else {
-    m_tokenRows.push_back({tr("all weights in %1").arg(mem), inHbm.seconds_per_token,
-                           tr("%1 read at %2").arg(fmtBytes(weights), fmtSi(hbm, "B/s"))});
+    rows.push_back({tr("all weights in %1").arg(mem), inHbm.seconds_per_token,
+                    tr("%1 read at %2").arg(fmtBytes(weights), fmtSi(hbm, "B/s"))});
     if (sheet.streamed_bytes > 0) {
-      m_tokenRows.push_back({tr("rest over PCIe\n(datasheet %1)").arg(fmtSi(sheetLink, "B/s")), sheet.seconds_per_token,
-                             tr("%1 streamed").arg(fmtBytes(sheet.streamed_bytes))});
+      rows.push_back({tr("rest over PCIe\n(datasheet %1)").arg(fmtSi(sheetLink, "B/s")), sheet.seconds_per_token,
+                      tr("%1 streamed").arg(fmtBytes(sheet.streamed_bytes))});
       if (linkSource != tr("datasheet")) {
         const OffloadCost meas = offload_cost(weights, vramForWeights, hbm, measuredLink);
-        m_tokenRows.push_back({tr("rest over PCIe\n(%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
-                               meas.seconds_per_token, tr("%1 streamed").arg(fmtBytes(meas.streamed_bytes))});
+        rows.push_back({tr("rest over PCIe\n(%1 %2)").arg(linkSource, fmtSi(measuredLink, "B/s")),
+                        meas.seconds_per_token, tr("%1 streamed").arg(fmtBytes(meas.streamed_bytes))});
       }
     }
   }
 
-  // The bars and the row texts are made once (a text per row the chart has ever shown) and moved after that.
-  if (!m_tokenBars) {
-    m_tokenBars = new QCPBars(m_tokenPlot->yAxis, m_tokenPlot->xAxis);
-    m_tokenBars->setWidth(0.6);
-    m_tokenBars->setBaseValue(1e-4);
-  }
-  while (m_tokenTexts.size() < m_tokenRows.size()) {
-    auto* txt = new QCPItemText(m_tokenPlot);
-    txt->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    txt->setPadding(QMargins(6, 0, 0, 0));
-    txt->setTextAlignment(Qt::AlignLeft);
-    m_tokenTexts << txt;
-  }
-  QCPBars* bars = m_tokenBars;
-  bars->data()->clear();
-  QSharedPointer<QCPAxisTickerText> ticker = m_tokenPlot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
-  if (!ticker) {
-    ticker.reset(new QCPAxisTickerText);
-    m_tokenPlot->yAxis->setTicker(ticker);
-  }
-  ticker->clear();
-  double maxS = 0;
-  for (int i = 0; i < m_tokenTexts.size(); ++i) m_tokenTexts[i]->setVisible(i < m_tokenRows.size());
-  for (int i = 0; i < m_tokenRows.size(); ++i) {
-    bars->addData(i + 1, m_tokenRows[i].seconds);
-    ticker->addTick(i + 1, m_tokenRows[i].label);
-    maxS = std::max(maxS, m_tokenRows[i].seconds);
-    QCPItemText* txt = m_tokenTexts[i];
-    txt->position->setCoords(m_tokenRows[i].seconds, i + 1);
-    // The detail (bytes read or streamed) on a second line, so the text stays inside the plot.
-    txt->setText(tr("%1/token = %2 tokens/s\n%3")
-                     .arg(fmtSeconds(m_tokenRows[i].seconds), fmtSi(1.0 / m_tokenRows[i].seconds, "", 3).trimmed(),
-                          m_tokenRows[i].detail));
-    txt->setFont(QFont(QStringLiteral("DejaVu Sans"), legendFontPt(t)));
-    txt->setColor(t.text);
-  }
-  bars->setPen(QPen(t.memory.darker(130)));
-  bars->setBrush(t.memory);
-  m_tokenPlot->yAxis->setRange(0.4, m_tokenRows.size() + 0.6);
-  m_tokenPlot->yAxis->setRangeReversed(true);
-  m_tokenPlot->xAxis->setRange(1e-3, std::max(1.0, maxS * 200));
-  stylePlot(m_tokenPlot, t);
-  m_tokenPlot->replot();
-  // The bar's text must end inside the plot: with the projector's fonts (or a narrow plot) widen the log axis by
-  // the decades the longest text overflows.
-  double overflowPx = 0;
-  for (int i = 0; i < m_tokenPlot->itemCount(); ++i)
-    if (auto* txt = qobject_cast<QCPItemText*>(m_tokenPlot->item(i)); txt && txt->visible())
-      overflowPx = std::max(overflowPx, txt->right->pixelPosition().x() - m_tokenPlot->axisRect()->right());
-  const QCPRange range = m_tokenPlot->xAxis->range();
-  const double pxPerDecade = m_tokenPlot->axisRect()->width() / std::log10(range.upper / range.lower);
-  if (overflowPx > 0 && pxPerDecade > 0) {
-    // Widening squeezes every decade, so ask for the overflow at the squeezed scale, plus a margin.
-    const double decades = std::log10(range.upper / range.lower);
-    const double textDecades = overflowPx / pxPerDecade;
-    const double grow = textDecades * decades / std::max(1.0, decades - textDecades) * 1.15;
-    m_tokenPlot->xAxis->setRange(range.lower, range.upper * std::pow(10.0, grow));
-    m_tokenPlot->replot();
-  }
+  m_tokenView.show(rows, t);
 
   const QString model = m_model->currentText() + QStringLiteral(" ") + m_format->currentText();
   if (moe && moeSheet.in_vram_s > 0)
@@ -593,18 +528,11 @@ QString PciePage::csvBandwidth() const {
   return out;
 }
 
-QString PciePage::csvToken() const {
-  QString out = QStringLiteral("case,seconds_per_token,tokens_per_s,detail\n");
-  for (const TokenRow& r : m_tokenRows)
-    out += QStringLiteral("\"%1\",%2,%3,\"%4\"\n").arg(QString(r.label).replace(QLatin1Char('\n'), QLatin1Char(' '))).arg(r.seconds, 0, 'g', 6).arg(1.0 / r.seconds, 0, 'g', 6).arg(r.detail);
-  return out;
-}
-
 QList<PlotExport> PciePage::plots() {
   return {{QStringLiteral("transfer-bandwidth"), tr("Transfer bandwidth against copy size"), m_plot, nullptr,
            [this] { return csvBandwidth(); }},
-          {QStringLiteral("token-over-pcie"), tr("One token with weights streamed over PCIe"), m_tokenPlot, nullptr,
-           [this] { return csvToken(); }}};
+          {QStringLiteral("token-over-pcie"), tr("One token with weights streamed over PCIe"), m_tokenView.plot(), nullptr,
+           [this] { return m_tokenView.csv(); }}};
 }
 
 GPULAB_REGISTER_PAGE(70, PciePage);

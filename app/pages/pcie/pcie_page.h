@@ -4,6 +4,7 @@
 // token costs when part of the weights has to cross that link every time.
 #include "plans/pcie.hpp"
 #include "pages/pcie/model/pcie_model.h"
+#include "pages/pcie/pcie_token_view.h"
 #include "pages/page.h"
 #include "widgets/recorded_badges.h"
 
@@ -11,7 +12,6 @@
 
 class FrameCoalescer;
 class QComboBox;
-class QCPBars;
 class QCPItemText;
 class QLabel;
 class QTimer;
@@ -37,7 +37,7 @@ class PciePage : public Page {
 
   // For tests.
   QCustomPlot* bandwidthPlot() const { return m_plot; }
-  QCustomPlot* tokenPlot() const { return m_tokenPlot; }
+  QCustomPlot* tokenPlot() const { return m_tokenView.plot(); }
   StackedOrTabbed* visualColumn() const { return m_visual; }
   int measuredPointCount() const;
   QString noteText() const;      // the plot's note (no PCIe hop here, ...)
@@ -73,10 +73,9 @@ class PciePage : public Page {
   void replotBandwidth();
   void updateToken();
   QString csvBandwidth() const;
-  QString csvToken() const;
 
   QCustomPlot* m_plot = nullptr;
-  QCustomPlot* m_tokenPlot = nullptr;
+  PcieTokenView m_tokenView;  // the token chart (pcie_token_view.h): the page works out its rows
   StackedOrTabbed* m_visual = nullptr;
   QCPItemText* m_note = nullptr;
   void fitNoteFont();  // the note a few points smaller where the chart is too narrow for its lines
@@ -91,15 +90,6 @@ class PciePage : public Page {
   SourceBadge* m_sheetBadge = nullptr;
   QTimer* m_replot = nullptr;
   QVector<double> m_sizes;
-  struct TokenRow {
-    QString label;
-    double seconds = 0;
-    QString detail;
-  };
-  QVector<TokenRow> m_tokenRows;
   FrameCoalescer* m_frame = nullptr;
   bool m_bandwidthDirty = false, m_tokenDirty = false;
-  // The token chart's bars and row texts, kept between redraws (a text per row, hidden while its row is not shown).
-  QCPBars* m_tokenBars = nullptr;
-  QVector<QCPItemText*> m_tokenTexts;
 };
