@@ -4,6 +4,7 @@
 #include "gpulab_lab/gpu_timing.hpp"
 
 #include "child_process.hpp"
+#include "lab_text.hpp"
 #include "work_folder.hpp"
 
 #include <nlohmann/json.hpp>
@@ -31,17 +32,6 @@ constexpr const char* kResultTag = "{\"gpulab_student_timing\"";
 constexpr const char* kSignature =
     "void sgemm_student(int m, int n, int k, const float* A, const float* B, float* C, cudaStream_t stream)";
 
-std::string shape_text(int m, int n, int k) {
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-}
-
-std::string number_text(double v, int digits = 4) {
-  std::ostringstream s;
-  s.precision(digits);
-  s << v;
-  return s.str();
-}
-
 std::string first_line(const std::string& text) {
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);)
@@ -49,16 +39,22 @@ std::string first_line(const std::string& text) {
   return {};
 }
 
-std::string embedded_harness() {
-  for (int i = 0; i < kEmbeddedGpuTimingCount; ++i)
-    if (kEmbeddedGpuTiming[i].first.ends_with("student_timing_main.cu")) return std::string(kEmbeddedGpuTiming[i].second);
-  return {};
-}
-
 void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// Writes the shipped harness (student_timing_main.cu and the files it includes) into `dir`; returns the main file.
+fs::path write_harness(const fs::path& dir) {
+  fs::path main_file;
+  for (int i = 0; i < kEmbeddedGpuTimingCount; ++i) {
+    const fs::path name = fs::path(std::string(kEmbeddedGpuTiming[i].first)).filename();
+    write_file(dir / name, std::string(kEmbeddedGpuTiming[i].second));
+    if (name == "student_timing_main.cu") main_file = dir / name;
+  }
+  if (main_file.empty()) throw std::runtime_error("this build carries no timing harness");
+  return main_file;
 }
 
 ChildResult run_quick(const std::vector<std::string>& argv, const std::function<bool()>& stop, double seconds = 30) {
@@ -445,11 +441,9 @@ GpuTimingReport time_on_gpu(const GpuTimingRequest& request, const std::function
     return r;
   }
   try {
-    const std::string harness = embedded_harness();
-    if (harness.empty()) throw std::runtime_error("this build carries no timing harness");
     WorkFolder work;
+    const fs::path main_file = write_harness(work.path());
     const fs::path source = work.path() / "student.cu";
-    const fs::path main_file = work.path() / "student_timing_main.cu";
     const fs::path exe = work.path() / "student_timing";
     write_file(source, request.source);
 
@@ -463,12 +457,6 @@ GpuTimingReport time_on_gpu(const GpuTimingRequest& request, const std::function
     // The flags reach the executable's JSON through a header beside the harness (a -D with spaces does not survive
     // nvcc's own command lines).
     write_file(work.path() / "student_timing_build.h", "#define GPULAB_TIMING_FLAGS " + c_string_literal(r.nvcc_flags) + "\n");
-    write_file(main_file, harness);
-    // The files the harness includes travel with it (student_timing_support.cuh).
-    for (int i = 0; i < kEmbeddedGpuTimingCount; ++i) {
-      const fs::path name = fs::path(std::string(kEmbeddedGpuTiming[i].first)).filename();
-      if (name != main_file.filename()) write_file(work.path() / name, std::string(kEmbeddedGpuTiming[i].second));
-    }
 
     std::vector<std::string> argv = {r.nvcc, "-O3", "-arch=" + arch.flag, "-o", exe.string(), main_file.string(),
                                      source.string(), "-lcublas"};
@@ -498,7 +486,7 @@ GpuTimingReport time_on_gpu(const GpuTimingRequest& request, const std::function
           break;
         }
       if (r.reason.empty())
-        r.reason = compiled.timed_out ? "nvcc took longer than " + number_text(kCompileLimitSeconds) + " s"
+        r.reason = compiled.timed_out ? "nvcc took longer than " + number_text(kCompileLimitSeconds, 4) + " s"
                                       : "nvcc failed: " + first_line(r.compiler_output);
       if (r.diagnostics.empty()) r.diagnostics.push_back({0, 0, true, r.reason});
       return r;
@@ -521,7 +509,7 @@ GpuTimingReport time_on_gpu(const GpuTimingRequest& request, const std::function
     }
     read_timing_output(ran.out, ran.exit_code, ran.signal, ran.timed_out, r);
     if (r.status == GpuStatus::timed_out)
-      r.reason = "ran longer than " + number_text(request.time_limit_seconds) + " s and was ended (an endless loop in "
+      r.reason = "ran longer than " + number_text(request.time_limit_seconds, 4) + " s and was ended (an endless loop in "
                  "the kernel?)";
   } catch (const std::exception& e) {
     r.status = GpuStatus::failed;

@@ -5,6 +5,7 @@
 #include "clang_compile.hpp"
 #include "gpulab_lab/ladder_compare.hpp"
 #include "emulator_headers.hpp"
+#include "lab_text.hpp"
 #include "runner_protocol.hpp"
 #include "source_rewrite.hpp"
 #include "symbolize.hpp"
@@ -38,22 +39,11 @@ std::string runner_path() {
   return {};
 }
 
-std::string shape_text(int m, int n, int k) {
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-}
-
 std::string where_text(const std::array<unsigned, 3>& block, const std::array<unsigned, 3>& thread) {
   const auto t = [](const std::array<unsigned, 3>& v) {
     return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
   };
   return "thread " + t(thread) + " of block " + t(block);
-}
-
-std::string number_text(double v) {
-  std::ostringstream s;
-  s.precision(6);
-  s << v;
-  return s.str();
 }
 
 // A line the emulator named in its own message ("student.cu:14"), else 0.
