@@ -256,9 +256,9 @@ void VramBars::paintEvent(QPaintEvent*) {
   const double slotW = double(width() - axisW - 10) / nBars;
   const int wrapW = int(std::max(20.0, slotW - 12));
   int labelH = fmb.height(), captionH = 2 * fms.height();
-  QVector<QRectF> totalBoxes;  // where each bar's total is written: the card's label keeps clear of them
-  // The totals are written after the card's dashed line, on the plot's own colour, so a line that crosses a total
-  // (a bar just under the card, in the projector's large font) passes behind it instead of striking it through.
+  // Each bar's total and where it is written. They are written after the card's dashed line, on the plot's own
+  // colour, so a line that crosses a total (a bar just under the card, in the projector's large font) passes behind
+  // it instead of striking it through; the card's label keeps clear of them.
   struct Total {
     QRectF box;
     QString text;
@@ -349,7 +349,6 @@ void VramBars::paintEvent(QPaintEvent*) {
       const double totalW = (fitsBold ? fmb : fms).horizontalAdvance(totalText);
       const QRectF tight(cx - totalW / 2, yOf(acc) - totalH - 2, totalW, totalH);
       totals.push_back({tight, totalText, fitsBold});
-      totalBoxes.push_back(tight);
     }
     p.setFont(bold);
     p.setPen(t.text);  // the segments and the hatch left their own pens (white on white for a label after them)
@@ -393,8 +392,8 @@ void VramBars::paintEvent(QPaintEvent*) {
     const QRectF corner(right, plot.top() + 2, w, h);
     QRectF box = corner;
     for (const QRectF& place : places) {
-      const bool clear = std::none_of(totalBoxes.begin(), totalBoxes.end(),
-                                      [&](const QRectF& r) { return r.intersects(place); });
+      const bool clear = std::none_of(totals.begin(), totals.end(),
+                                      [&](const Total& total) { return total.box.intersects(place); });
       if (clear) {
         box = place;
         break;

@@ -95,10 +95,16 @@ bool has_digit(const std::string& s) {
   return std::any_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-std::string format_gb_token(double gb) {
+// The shortest text that reads back as `v` ("24", "141", "80"); empty if it cannot be written.
+std::string shortest_number(double v) {
   char buf[32];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, gb);
-  return ec == std::errc() ? std::string(buf, p) + "gb" : std::string();
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, p) : std::string();
+}
+
+std::string format_gb_token(double gb) {
+  const std::string figure = shortest_number(gb);
+  return figure.empty() ? figure : figure + "gb";
 }
 
 }  // namespace
@@ -123,10 +129,8 @@ std::optional<double> GpuSpec::peak_flops_for(Precision p) const {
 }
 
 std::string GpuSpec::memory_label() const {
-  char buf[32];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, memory_gb);
-  const std::string figure = ec == std::errc() ? std::string(buf, p) : std::string("?");
-  return figure + (lesson_example ? " GB" : " GiB");
+  const std::string figure = shortest_number(memory_gb);
+  return (figure.empty() ? "?" : figure) + (lesson_example ? " GB" : " GiB");
 }
 
 std::string GpuSpec::memory_family() const {
