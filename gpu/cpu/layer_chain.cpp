@@ -4,10 +4,10 @@
 #include "layer_chain.hpp"
 
 #include "cpu_internal.hpp"
+#include "host_array.hpp"
 #include "gpulab/layer_chain_plan.hpp"
 #include "gpulab/harness.hpp"
 #include "gpulab/memory_hold.hpp"
-#include "gpulab/platform.hpp"
 #include "gpulab/units.hpp"
 
 #include "vector_clones.hpp"
@@ -81,14 +81,11 @@ using Step = ChainStep;  // the shared wiring rule, gpulab/layer_chain_plan.hpp
 
 class LayerChainOp final : public TimedOp {
  public:
-  // A decode chain's weights are hundreds of MB: handed back in pieces, so the GUI thread is not held up by one
-  // long unmap of them (platform.hpp, release_pages_before_free).
-  ~LayerChainOp() override { platform::release_pages_before_free(m_weights.data(), m_weights.size() * sizeof(float)); }
   explicit LayerChainOp(const LayerChainSpec& spec) : m_batch(spec.batch), m_threads(resolve_threads(0)) {
     m_steps = plan_layer_chain(spec, m_width);
     std::size_t weights = 0;
     for (const auto& s : m_steps) weights += static_cast<std::size_t>(s.k * s.n);
-    m_weights.resize(weights);
+    m_weights = HostArray<float>(weights);
     // Uniform in ±sqrt(3/k): each output then has the input's variance, so a 32-layer chain neither explodes
     // nor fades to denormals (which would run at a different speed).
     fill_random(m_weights.data(), m_weights.size(), spec.seed);
@@ -211,7 +208,10 @@ class LayerChainOp final : public TimedOp {
   int m_threads;
   std::vector<Step> m_steps;
   std::vector<long long> m_width;
-  std::vector<float> m_weights, m_x;
+  // A decode chain's weights are hundreds of MB: HostArray hands them back in pieces, so the GUI thread is not held
+  // up by one long unmap of them (platform.hpp, release_pages_before_free); every weight is written by the fill.
+  HostArray<float> m_weights{0};
+  std::vector<float> m_x;
   std::vector<std::vector<float>> m_buffers;
   double m_flops = 0, m_bytes = 0;
   long long m_depth = 0;
@@ -220,21 +220,19 @@ class LayerChainOp final : public TimedOp {
 
 class HostHeld final : public HeldMemory {
  public:
-  HostHeld(double bytes, MemoryInfo before) : m_before(before) {
-    const auto n = static_cast<std::size_t>(bytes);
-    m_block.reset(new unsigned char[n]);
+  HostHeld(double bytes, MemoryInfo before) : m_block(static_cast<std::size_t>(bytes)), m_before(before) {
+    const auto n = m_block.size();
     // Touch every page: untouched memory is only promised, not used, and the "after" reading would not move.
     for (std::size_t i = 0; i < n; i += 4096) m_block[i] = static_cast<unsigned char>(i >> 12);
     m_bytes = bytes;
     m_after = read_meminfo();
   }
-  ~HostHeld() override { platform::release_pages_before_free(m_block.get(), static_cast<std::size_t>(m_bytes)); }
   double bytes_held() const override { return m_bytes; }
   MemoryInfo before() const override { return m_before; }
   MemoryInfo after() const override { return m_after; }
 
  private:
-  std::unique_ptr<unsigned char[]> m_block;
+  HostArray<unsigned char> m_block;  // handed back in pieces when freed (host_array.hpp)
   double m_bytes = 0;
   MemoryInfo m_before, m_after;
 };

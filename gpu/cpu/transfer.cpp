@@ -1,7 +1,7 @@
 // Host-to-host memcpy: the only "transfer" a CPU-only machine has. It is the baseline the PCIe page compares
 // against (a GPU's host<->device copy crosses a bus this one never sees).
 #include "cpu_internal.hpp"
-#include "gpulab/platform.hpp"
+#include "host_array.hpp"
 #include "gpulab/parallel_chunks.hpp"
 #include "gpulab/units.hpp"
 
@@ -18,30 +18,24 @@ constexpr std::size_t kMinChunk = std::size_t{1} << 22;  // 4 MiB: smaller copie
 
 class HostCopyOp final : public TimedOp {
  public:
-  explicit HostCopyOp(std::size_t bytes) : m_bytes(bytes), m_src(new unsigned char[bytes]), m_dst(new unsigned char[bytes]) {
+  explicit HostCopyOp(std::size_t bytes) : m_bytes(bytes), m_src(bytes), m_dst(bytes) {
     // A non-repeating pattern, so a copy that moved the wrong block cannot match by accident. Written on every
     // core: byte by byte, 1 GiB took seconds on one, longer than the copies it prepares are timed for.
-    unsigned char* src = m_src.get();
-    unsigned char* dst = m_dst.get();
+    unsigned char* src = m_src.data();
+    unsigned char* dst = m_dst.data();
     parallel_chunks(m_bytes, kMinChunk, [src, dst](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) src[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
       std::memset(dst + b, 0xA5, e - b);  // first touch: page faults are not part of a timed copy
     });
   }
 
-  // Up to 1 GiB each: handed back in pieces, so the GUI thread is not held up by their unmap (platform.hpp).
-  ~HostCopyOp() override {
-    platform::release_pages_before_free(m_src.get(), m_bytes);
-    platform::release_pages_before_free(m_dst.get(), m_bytes);
-  }
-
   Check verify() override {
-    std::memset(m_dst.get(), 0xA5, m_bytes);
-    std::memcpy(m_dst.get(), m_src.get(), m_bytes);
+    std::memset(m_dst.data(), 0xA5, m_bytes);
+    std::memcpy(m_dst.data(), m_src.data(), m_bytes);
     Check c;
     c.checked = static_cast<long long>(m_bytes);
     c.passed = true;
-    if (std::memcmp(m_dst.get(), m_src.get(), m_bytes) == 0) return c;  // vectorised; the loop below names the byte
+    if (std::memcmp(m_dst.data(), m_src.data(), m_bytes) == 0) return c;  // vectorised; the loop below names the byte
     for (std::size_t i = 0; i < m_bytes; ++i) {
       if (m_dst[i] != m_src[i]) {
         c.passed = false;
@@ -55,7 +49,7 @@ class HostCopyOp final : public TimedOp {
 
   double run_once() override {
     const auto t0 = std::chrono::steady_clock::now();
-    std::memcpy(m_dst.get(), m_src.get(), m_bytes);
+    std::memcpy(m_dst.data(), m_src.data(), m_bytes);
     const auto t1 = std::chrono::steady_clock::now();
     m_sink = m_dst[m_bytes / 2];
     return std::chrono::duration<double>(t1 - t0).count();
@@ -67,7 +61,8 @@ class HostCopyOp final : public TimedOp {
 
  private:
   std::size_t m_bytes;
-  std::unique_ptr<unsigned char[]> m_src, m_dst;
+  // Up to 1 GiB each: HostArray hands them back in pieces, so the GUI thread is not held up by their unmap.
+  HostArray<unsigned char> m_src, m_dst;
   volatile unsigned char m_sink = 0;
 };
 
