@@ -9,17 +9,6 @@ bool DeviceProperties::has_extension(const std::string& name) const {
   return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
 }
 
-double DeviceProperties::device_local_free_bytes() const {
-  double free = 0;
-  bool known = false;
-  for (const auto& h : heaps) {
-    if (!(h.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) || h.budget_bytes < 0) continue;
-    known = true;
-    free += std::max(0.0, h.budget_bytes - h.usage_bytes);
-  }
-  return known ? free : -1;
-}
-
 double DeviceProperties::device_local_bytes() const {
   double total = 0;
   for (const auto& h : heaps)

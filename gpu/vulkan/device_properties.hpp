@@ -50,8 +50,6 @@ struct DeviceProperties {
   bool has_extension(const std::string& name) const;
   bool is_cpu() const { return type == VK_PHYSICAL_DEVICE_TYPE_CPU; }
   bool is_integrated() const { return type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU; }
-  // Free device-local memory by the budget (budget less usage, summed over device-local heaps); -1 when unknown.
-  double device_local_free_bytes() const;
   double device_local_bytes() const;  // the sizes of the device-local heaps
 };
 
